@@ -1,0 +1,23 @@
+"""What every plunder game shares: engine protocol, envs, rewards, registry, errors."""
+
+from .env import PlunderAECEnv, PlunderParallelEnv, make_env_functions
+from .errors import (
+    ConfigError,
+    GameOverError,
+    IllegalActionError,
+    InvalidArgumentError,
+    ModelFileError,
+    NotActingError,
+    PlunderError,
+    UnknownEnvError,
+)
+from .game import Game, GameState, rng_from_dict, rng_to_dict
+from .layout import Field, LayoutBuilder, ObservationLayout
+from .rewards import REWARD_MODES
+
+__all__ = [
+    "ConfigError", "Field", "Game", "GameOverError", "GameState", "IllegalActionError",
+    "InvalidArgumentError", "LayoutBuilder", "ModelFileError", "NotActingError",
+    "ObservationLayout", "PlunderAECEnv", "PlunderError", "PlunderParallelEnv",
+    "REWARD_MODES", "UnknownEnvError", "make_env_functions", "rng_from_dict", "rng_to_dict",
+]

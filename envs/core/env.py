@@ -1,0 +1,315 @@
+"""PettingZoo environments over any plunder engine, written once for every game.
+
+``PlunderAECEnv`` turns a :class:`~plunder.envs.core.game.GameState` into an AEC env:
+the acting agent is the first current player who has not decided yet; a simultaneous
+decision is collected one agent at a time and applied when all are in, and a later decider
+never sees an earlier pending choice (observations come from the state, which does not
+change until the joint action is applied). ``PlunderParallelEnv`` is the parallel form for
+games with simultaneous decisions: each step takes the actions of the agents acting now
+(others' entries are ignored and may be omitted).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+
+from .errors import IllegalActionError, InvalidArgumentError, NotActingError
+from .game import Game, GameState
+from .rewards import REWARD_MODES, final_rewards, winners
+
+RENDER_MODES = ("ansi", "human")
+
+
+class _EnvCommon:
+    """Construction, spaces and bookkeeping shared by the AEC and parallel forms."""
+
+    game_cls: type[Game]
+
+    def _setup(self, game_cls, num_players, reward_mode, max_turns, render_mode,
+               render_seat, options):
+        if reward_mode not in REWARD_MODES:
+            raise InvalidArgumentError(
+                f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}"
+            )
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise InvalidArgumentError(
+                f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}"
+            )
+        self.game = game_cls(num_players if num_players is not None else game_cls.min_players,
+                             **options)
+        n = self.game.num_players
+        if max_turns is None:
+            max_turns = game_cls.default_max_turns
+        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) \
+                or max_turns < 1:
+            raise InvalidArgumentError(f"max_turns must be a positive int, got {max_turns!r}")
+        if render_seat is not None and not (
+            isinstance(render_seat, (int, np.integer)) and 0 <= render_seat < n
+        ):
+            raise InvalidArgumentError(
+                f"render_seat must be None (omniscient) or a seat 0..{n - 1}, got {render_seat!r}"
+            )
+        self.reward_mode = reward_mode
+        self.max_turns = int(max_turns)
+        self.render_mode = render_mode
+        self.render_seat = render_seat
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        layout = self.game.layout
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(layout.low, layout.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.game.num_actions,), dtype=np.int8),
+        })
+        act_space = spaces.Discrete(self.game.num_actions)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.metadata = {
+            "name": game_cls.env_id(),
+            "render_modes": list(RENDER_MODES),
+            "is_parallelizable": game_cls.simultaneous,
+        }
+        self._np_random = None
+        self.state: GameState | None = None
+
+    def observation_space(self, agent):
+        """The Dict(observation, action_mask) space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        """The Discrete action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    @property
+    def layout(self):
+        """Named layout of the observation vector (``layout.describe()`` prints it)."""
+        return self.game.layout
+
+    def _new_game(self, seed):
+        if seed is not None or self._np_random is None:
+            self._np_random = np.random.default_rng(seed)
+        state_seed = int(self._np_random.integers(2**63 - 1))
+        self.state = self.game.new_initial_state(np.random.default_rng(state_seed))
+
+    def _obs(self, seat: int, acting: bool) -> dict:
+        obs = self.game.encode(self.state.view(seat))
+        if acting:
+            mask = self.state.legal_actions_mask(seat).astype(np.int8, copy=False)
+        else:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def _outcome(self):
+        """(rewards per agent seat, info extras) once the game is over or truncated."""
+        keys = self.state.rank_keys()
+        scores = self.state.scores()
+        n = self.game.num_players
+        rewards = final_rewards(self.reward_mode, keys, scores, n)
+        extra = {"scores": [float(s) for s in scores], "winners": winners(keys)}
+        return rewards, extra
+
+    def _truncated(self) -> bool:
+        return self.state.turns >= self.max_turns and not self.state.is_terminal()
+
+    def _render_text(self) -> str:
+        return self.state.render_text(self.render_seat)
+
+    def render(self):
+        """Text of the table from ``render_seat`` (omniscient when None)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; returning None")
+            return None
+        if self.state is None:
+            return None
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        """Nothing to release."""
+
+
+class PlunderAECEnv(_EnvCommon, AECEnv):
+    """AEC environment over a plunder engine; raises on illegal actions (``raw_env``)."""
+
+    def __init__(self, game_cls: type[Game], num_players: int | None = None,
+                 reward_mode: str = "rank", max_turns: int | None = None,
+                 render_mode: str | None = None, render_seat: int | None = None,
+                 **options: Any):
+        AECEnv.__init__(self)
+        self._setup(game_cls, num_players, reward_mode, max_turns, render_mode,
+                    render_seat, options)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game (``seed`` makes it reproducible)."""
+        self._new_game(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._pending: dict[int, int] = {}
+        self._select_next()
+
+    def _select_next(self):
+        acting = self.state.current_players()
+        waiting = [p for p in acting if p not in self._pending]
+        self.agent_selection = self.possible_agents[waiting[0]]
+
+    def acting_agents(self) -> list[str]:
+        """Agents still to decide in the current (possibly simultaneous) decision."""
+        if not self.agents or self.state.is_terminal():
+            return []
+        return [self.possible_agents[p] for p in self.state.current_players()
+                if p not in self._pending]
+
+    def observe(self, agent: str) -> dict:
+        """``agent``'s observation and mask (mask all zero unless it is asked to act now)."""
+        seat = self.agent_name_mapping[agent]
+        acting = (
+            self.agents and agent == self.agent_selection
+            and not self.terminations[agent] and not self.truncations[agent]
+        )
+        return self._obs(seat, bool(acting))
+
+    def step(self, action) -> None:
+        """Record the selected agent's action; apply once every current decider has acted."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.agent_name_mapping[agent]
+        mask = self.state.legal_actions_mask(seat)
+        if action is None or isinstance(action, (bool, np.bool_)) or \
+                not isinstance(action, (int, np.integer)) or \
+                not 0 <= int(action) < len(mask) or not mask[int(action)]:
+            raise IllegalActionError(action, np.flatnonzero(mask).tolist(), player=seat,
+                                     describe=self.game.action_name)
+        self._cumulative_rewards[agent] = 0.0
+        self._pending[seat] = int(action)
+        acting = self.state.current_players()
+        if all(p in self._pending for p in acting):
+            joint, self._pending = self._pending, {}
+            self.state.apply_joint(joint)
+            self._after_apply()
+        else:
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._select_next()
+
+    def _after_apply(self):
+        self.rewards = {a: 0.0 for a in self.agents}
+        done = self.state.is_terminal()
+        if done or self._truncated():
+            rewards, extra = self._outcome()
+            for i, a in enumerate(self.possible_agents):
+                self.rewards[a] = rewards[i]
+                self.infos[a] = dict(extra)
+                if done:
+                    self.terminations[a] = True
+                else:
+                    self.truncations[a] = True
+            self._accumulate_rewards()
+            # agent_selection stays on a live seat; agent_iter then steps each with None
+            self.agent_selection = self.possible_agents[0]
+        else:
+            self._accumulate_rewards()
+            self._select_next()
+        if self.render_mode == "human":
+            self.render()
+
+
+class PlunderParallelEnv(_EnvCommon, ParallelEnv):
+    """Parallel environment over a plunder engine with simultaneous decisions."""
+
+    def __init__(self, game_cls: type[Game], num_players: int | None = None,
+                 reward_mode: str = "rank", max_turns: int | None = None,
+                 render_mode: str | None = None, render_seat: int | None = None,
+                 **options: Any):
+        self._setup(game_cls, num_players, reward_mode, max_turns, render_mode,
+                    render_seat, options)
+        self.agents = []
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """Start a new game; returns (observations, infos)."""
+        self._new_game(seed)
+        self.agents = list(self.possible_agents)
+        return self._all_obs(), {a: {} for a in self.agents}
+
+    def acting_agents(self) -> list[str]:
+        """Agents whose actions the next ``step`` needs."""
+        if not self.agents:
+            return []
+        return [self.possible_agents[p] for p in self.state.current_players()]
+
+    def _all_obs(self):
+        acting = set(self.state.current_players())
+        return {a: self._obs(i, i in acting) for i, a in enumerate(self.possible_agents)}
+
+    def step(self, actions: dict):
+        """Apply the acting agents' actions (entries of other agents are ignored)."""
+        if not self.agents:
+            raise NotActingError("step() called on a finished game; call reset()")
+        unknown = set(actions) - set(self.possible_agents)
+        if unknown:
+            raise InvalidArgumentError(f"unknown agents in actions: {sorted(unknown)}")
+        joint = {}
+        for seat in self.state.current_players():
+            agent = self.possible_agents[seat]
+            if agent not in actions or actions[agent] is None:
+                raise NotActingError(
+                    f"{agent} must act in this step; acting: {self.acting_agents()}"
+                )
+            joint[seat] = actions[agent]
+        self.state.apply_joint(joint)
+        rewards = {a: 0.0 for a in self.agents}
+        terms = {a: False for a in self.agents}
+        truncs = {a: False for a in self.agents}
+        infos = {a: {} for a in self.agents}
+        done = self.state.is_terminal()
+        if done or self._truncated():
+            values, extra = self._outcome()
+            for i, a in enumerate(self.possible_agents):
+                rewards[a] = values[i]
+                infos[a] = dict(extra)
+                terms[a] = done
+                truncs[a] = not done
+        obs = self._all_obs()
+        if done or any(truncs.values()):
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terms, truncs, infos
+
+
+def make_env_functions(game_cls: type[Game]):
+    """The PettingZoo-style module functions ``env``, ``raw_env`` and ``parallel_env``."""
+
+    def raw_env(**kwargs) -> PlunderAECEnv:
+        return PlunderAECEnv(game_cls, **kwargs)
+
+    def env(**kwargs):
+        aec = raw_env(**kwargs)
+        aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
+        aec = wrappers.AssertOutOfBoundsWrapper(aec)
+        return wrappers.OrderEnforcingWrapper(aec)
+
+    def parallel_env(**kwargs) -> PlunderParallelEnv:
+        if not game_cls.simultaneous:
+            raise InvalidArgumentError(
+                f"{game_cls.env_id()} is turn-based and has no parallel_env(); use env()"
+            )
+        return PlunderParallelEnv(game_cls, **kwargs)
+
+    raw_env.__doc__ = f"The unwrapped AEC env of {game_cls.env_id()}: illegal actions raise."
+    env.__doc__ = (f"The AEC env of {game_cls.env_id()} with PettingZoo's usual wrappers "
+                   "(an illegal action ends the game with reward -1 for the offender).")
+    parallel_env.__doc__ = f"The parallel env of {game_cls.env_id()}."
+    return env, raw_env, parallel_env

@@ -1,0 +1,280 @@
+"""The engine protocol every game implements: pure rules, no gymnasium or PettingZoo.
+
+A :class:`Game` holds the parameters (player count, variant options, component data) and
+knows the action space, the observation layout and how to encode a player's view. A
+:class:`GameState` is one position: who must act, what they may do, what happens when they
+do, and what each player knows (``view``). All randomness comes from the
+``numpy.random.Generator`` held in the state, so a cloned state replays identically.
+
+Simultaneous decisions: ``current_players()`` may name several players; the state then
+waits for one action from each and applies them together with ``apply_joint``. A
+sequential decision is the special case of one player.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .errors import GameOverError, IllegalActionError, InvalidArgumentError, NotActingError
+from .layout import ObservationLayout
+
+
+class Game(ABC):
+    """Parameters of one game and everything that depends only on them."""
+
+    #: short name, e.g. "scallywags"; the env id is f"{name}_v{version}"
+    name: ClassVar[str]
+    version: ClassVar[int] = 0
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: variant options and their defaults; values must keep the default's type
+    options: ClassVar[Mapping[str, Any]] = {}
+    #: whether some decisions are simultaneous (the env then also offers parallel_env())
+    simultaneous: ClassVar[bool] = False
+    #: the default truncation limit, in the game's own turns
+    default_max_turns: ClassVar[int] = 1000
+
+    def __init__(self, num_players: int, **options: Any):
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+            raise InvalidArgumentError(f"num_players must be an int, got {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise InvalidArgumentError(
+                f"{self.env_id()} supports {self.min_players}-{self.max_players} players, "
+                f"got num_players={num_players}"
+            )
+        self.num_players = int(num_players)
+        self.option_values = self.check_options(options)
+        for key, value in self.option_values.items():
+            setattr(self, key, value)
+
+    @classmethod
+    def env_id(cls) -> str:
+        """The registered env id, e.g. ``scallywags_v0``."""
+        return f"{cls.name}_v{cls.version}"
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Variant options with defaults filled in; unknown names or wrong types raise."""
+        unknown = sorted(set(options) - set(cls.options))
+        if unknown:
+            raise InvalidArgumentError(
+                f"unknown option(s) {unknown} for {cls.env_id()}; "
+                f"options: {sorted(cls.options) or 'none'}"
+            )
+        values = dict(cls.options)
+        for key, value in options.items():
+            default = cls.options[key]
+            if default is not None and not _same_kind(value, default):
+                raise InvalidArgumentError(
+                    f"option {key!r} of {cls.env_id()} must be {type(default).__name__}, "
+                    f"got {value!r}"
+                )
+            values[key] = value
+        cls.validate_options(values)
+        return values
+
+    @classmethod
+    def validate_options(cls, values: dict[str, Any]) -> None:
+        """Hook: raise InvalidArgumentError for combinations the rules forbid."""
+
+    # -- spaces -------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the single Discrete action space."""
+
+    @abstractmethod
+    def action_name(self, action: int) -> str:
+        """A readable name of an action index (for rendering, errors and `plunder play`)."""
+
+    @property
+    @abstractmethod
+    def layout(self) -> ObservationLayout:
+        """The observation vector's named layout."""
+
+    @abstractmethod
+    def encode(self, view: Any) -> np.ndarray:
+        """The observation vector of a player's view (reads nothing but the view)."""
+
+    # -- states -------------------------------------------------------------------------
+    @abstractmethod
+    def new_initial_state(self, rng: np.random.Generator) -> "GameState":
+        """A fresh game set up with randomness from ``rng``."""
+
+    @abstractmethod
+    def state_from_dict(self, data: dict) -> "GameState":
+        """Rebuild a state from ``GameState.to_dict()``."""
+
+    def state_from_json(self, text: str) -> "GameState":
+        """Rebuild a state from ``GameState.to_json()``."""
+        return self.state_from_dict(json.loads(text))
+
+    @abstractmethod
+    def sample_state(self, view: Any, rng: np.random.Generator) -> "GameState":
+        """A full state consistent with everything the view's player knows."""
+
+    def describe_view(self, view: Any) -> str:
+        """Text rendering of what one player sees."""
+        return repr(view)
+
+
+class GameState(ABC):
+    """One position of a game. Subclasses keep their fields plain (ints, lists, dicts)."""
+
+    def __init__(self, game: Game, rng: np.random.Generator):
+        self.game = game
+        self.rng = rng
+        #: completed turns, in the game's own sense (truncation counts these)
+        self.turns = 0
+
+    # -- whose decision -----------------------------------------------------------------
+    @abstractmethod
+    def current_players(self) -> tuple[int, ...]:
+        """Players who must decide now, in seat order; empty when the game is over."""
+
+    @abstractmethod
+    def legal_actions_mask(self, player: int) -> np.ndarray:
+        """int8 mask of ``game.num_actions`` entries; all zero for a player not acting."""
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Legal action indices of ``player`` (default: the single acting player)."""
+        if player is None:
+            player = self._single_actor()
+        return np.flatnonzero(self.legal_actions_mask(player)).tolist()
+
+    # -- moves --------------------------------------------------------------------------
+    def apply_action(self, action: int) -> None:
+        """Apply the action of the single acting player."""
+        self.apply_joint({self._single_actor(): action})
+
+    def apply_joint(self, actions: Mapping[int, int]) -> None:
+        """Apply one action from every current player at once (checked for legality)."""
+        if self.is_terminal():
+            raise GameOverError("the game is over; no action can be applied")
+        acting = self.current_players()
+        if set(actions) != set(acting):
+            raise NotActingError(
+                f"expected actions from players {list(acting)}, got {sorted(actions)}"
+            )
+        checked = {}
+        for player in acting:
+            action = actions[player]
+            mask = self.legal_actions_mask(player)
+            if not _is_int(action) or not 0 <= int(action) < len(mask) or not mask[int(action)]:
+                raise IllegalActionError(
+                    action, np.flatnonzero(mask).tolist(), player=player,
+                    describe=self.game.action_name,
+                )
+            checked[player] = int(action)
+        self._apply(checked)
+
+    @abstractmethod
+    def _apply(self, actions: dict[int, int]) -> None:
+        """Apply already-checked actions of the current players."""
+
+    def _single_actor(self) -> int:
+        acting = self.current_players()
+        if len(acting) != 1:
+            raise NotActingError(
+                f"apply_action needs exactly one acting player; acting now: {list(acting)}"
+            )
+        return acting[0]
+
+    # -- outcome ------------------------------------------------------------------------
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game has ended by its rules."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Current score of every agent seat (final scores once terminal)."""
+
+    def rank_keys(self) -> list[Sequence[float]]:
+        """Comparable keys of every scoring seat (agents first, then env-driven seats).
+
+        Higher beats lower; equal keys tie. The default is the score alone; games with
+        tie-breaks return (score, tie-break, ...).
+        """
+        return [(s,) for s in self.scores()]
+
+    # -- information --------------------------------------------------------------------
+    @abstractmethod
+    def view(self, player: int) -> Any:
+        """Everything ``player`` knows, and nothing else. The only reader of private fields."""
+
+    def observation(self, player: int) -> np.ndarray:
+        """Encoded observation of ``player`` (built from the view alone)."""
+        return self.game.encode(self.view(player))
+
+    # -- copies and text ----------------------------------------------------------------
+    def clone(self) -> "GameState":
+        """An independent copy, generator included."""
+        new = copy.copy(self)
+        for key, value in self.__dict__.items():
+            if key == "game":
+                continue
+            if key == "rng":
+                new.rng = _clone_rng(value)
+            elif isinstance(value, (list, dict, set)) or hasattr(value, "__dict__"):
+                setattr(new, key, copy.deepcopy(value))
+        return new
+
+    @abstractmethod
+    def to_dict(self) -> dict:
+        """A JSON-compatible dict of the whole state (generator included)."""
+
+    def to_json(self) -> str:
+        """The state as JSON text (replays, bug reports)."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def render_text(self, player: int | None = None) -> str:
+        """Text of the table from ``player``'s seat, or omniscient when ``player`` is None."""
+        if player is None:
+            return self.describe_full()
+        return self.game.describe_view(self.view(player))
+
+    def describe_full(self) -> str:
+        """Omniscient text rendering (every hidden thing shown)."""
+        return self.to_json()
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    if isinstance(default, bool):
+        return isinstance(value, (bool, np.bool_))
+    if isinstance(default, int):
+        return _is_int(value)
+    if isinstance(default, float):
+        return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if isinstance(default, (list, tuple)):
+        return isinstance(value, (list, tuple))
+    return isinstance(value, type(default))
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _clone_rng(rng: np.random.Generator) -> np.random.Generator:
+    bit_gen = type(rng.bit_generator)()
+    bit_gen.state = rng.bit_generator.state
+    return np.random.Generator(bit_gen)
+
+
+def rng_to_dict(rng: np.random.Generator) -> dict:
+    """JSON-compatible state of a generator."""
+    return rng.bit_generator.state
+
+
+def rng_from_dict(data: dict) -> np.random.Generator:
+    """A generator restored from ``rng_to_dict``."""
+    import numpy.random as npr
+
+    bit_gen = getattr(npr, data["bit_generator"])()
+    bit_gen.state = data
+    return np.random.Generator(bit_gen)

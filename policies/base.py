@@ -1,0 +1,79 @@
+"""The Policy protocol, the random policy, and bot construction by name."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from plunder.envs import game_class
+from plunder.envs.core import InvalidArgumentError
+
+#: env id -> "module:Class" of its heuristic bot (module under plunder.policies)
+HEURISTICS: dict[str, str] = {
+    "scallywags_v0": "scallywags_heuristic:ScallywagsHeuristic",
+}
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Anything that picks a legal action from an observation and its mask."""
+
+    def reset(self) -> None:
+        """Forget everything about the previous game."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A legal action (``action_mask[action] == 1``)."""
+
+
+def check_mask(action_mask: np.ndarray) -> np.ndarray:
+    """The legal action indices; raises if the mask has none (the bot is not acting)."""
+    legal = np.flatnonzero(action_mask)
+    if len(legal) == 0:
+        raise InvalidArgumentError("act() called with an all-zero action mask")
+    return legal
+
+
+class RandomPolicy:
+    """Uniformly random legal actions from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, game=None, seed: int | None = None):
+        self._seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self) -> None:
+        """Nothing to forget (the generator keeps running)."""
+
+    def act(self, observation, action_mask) -> int:
+        """A uniformly random legal action."""
+        return int(self.rng.choice(check_mask(action_mask)))
+
+
+def heuristic_class(env_id: str):
+    """The heuristic bot class of ``env_id``."""
+    if env_id not in HEURISTICS:
+        raise InvalidArgumentError(f"no heuristic bot for {env_id!r}")
+    module, cls = HEURISTICS[env_id].split(":")
+    return getattr(importlib.import_module(f"plunder.policies.{module}"), cls)
+
+
+def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, **options):
+    """A bot from a spec: ``random``, ``heuristic``, ``search``, ``trained:PATH.onnx``."""
+    game = game_class(env_id)(num_players, **options)
+    kind, _, arg = spec.partition(":")
+    if kind == "random":
+        return RandomPolicy(game, seed=seed)
+    if kind == "heuristic":
+        return heuristic_class(env_id)(game, seed=seed)
+    if kind in ("trained", "onnx"):
+        if not arg:
+            raise InvalidArgumentError("trained bots need a path: trained:PATH.onnx")
+        from .onnx_policy import OnnxPolicy
+        return OnnxPolicy(arg, env_id=env_id, num_players=num_players, options=options,
+                          seed=seed)
+    raise InvalidArgumentError(
+        f"unknown bot {spec!r}; use random, heuristic or trained:PATH.onnx"
+    )
