@@ -1,0 +1,517 @@
+"""Scallywags rules: coins, cards, takes and the HANDS OFF ME BOOTY! block.
+
+Pure rules (no gymnasium or PettingZoo). Reads top to bottom: action indices, the game
+(parameters), the state (setup, whose decision, legal moves, effects, knowledge), and the
+sampler that deals a full state consistent with one player's view.
+
+A turn is one or more steps of the same player: pick a kind (take a face-down coin,
+play card k, discard card k), then the card's targets one step each in a fixed order,
+every partial choice masked so it can be completed. A finished action that touches
+opponents is offered to each of them in turn order for a block/allow step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from plunder.envs.core.errors import ConfigError
+from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+
+from .components import (
+    ARRGH, AVAST, BLOW, BOOTY, CARD_NAMES, HANDS_OFF, LAND_HO, NUM_CARDS, PIECES, SHIVER,
+    YO_HO, Components, default_components,
+)
+from .view import ScallywagsView
+
+MAX_OPPONENTS = 5
+MIDDLE = -1
+
+CHOOSE, TARGET, BLOCK = "choose", "target", "block"
+PHASES = (CHOOSE, TARGET, BLOCK)
+
+
+class ActionIndex:
+    """Layout of the single Discrete action space (sizes depend on the coin count)."""
+
+    def __init__(self, num_coins: int):
+        self.play = 0                          # play card k: play + k
+        self.discard = NUM_CARDS               # discard card k: discard + k
+        self.coin = 2 * NUM_CARDS              # choose coin c: coin + c
+        self.player = self.coin + num_coins    # choose opponent at seat offset d: player + d - 1
+        self.block = self.player + MAX_OPPONENTS
+        self.allow = self.block + 1
+        self.size = self.allow + 1
+        self.num_coins = num_coins
+
+
+class ScallywagsGame(Game):
+    """Scallywags for 2-6 players with the packaged (or given) component data."""
+
+    name = "scallywags"
+    version = 0
+    min_players = 2
+    max_players = 6
+    options = {}
+    simultaneous = False
+    default_max_turns = 400
+
+    def __init__(self, num_players: int = 2, components: Components | None = None, **options):
+        super().__init__(num_players, **options)
+        self.components = components or default_components()
+        self.take_limit = self.components.take_limit[self.num_players]
+        self.num_coins = len(self.components.coin_values)
+        self.actions = ActionIndex(self.num_coins)
+        from . import observation  # late import: observation imports this module
+        self._layout = observation.build_layout(self)
+        self._encode = observation.encode
+
+    # -- spaces -------------------------------------------------------------------------
+    @property
+    def num_actions(self) -> int:
+        """Cards (play, discard), coins, opponents by seat offset, block, allow."""
+        return self.actions.size
+
+    def action_name(self, action: int) -> str:
+        """Readable name, e.g. 'play PIECES OF EIGHT!', 'coin 17', 'opponent +2'."""
+        a = self.actions
+        if a.play <= action < a.discard:
+            return f"play {CARD_NAMES[action - a.play]}"
+        if a.discard <= action < a.coin:
+            return f"discard {CARD_NAMES[action - a.discard]}"
+        if a.coin <= action < a.player:
+            return f"coin {action - a.coin}"
+        if a.player <= action < a.block:
+            return f"opponent +{action - a.player + 1}"
+        if action == a.block:
+            return "block (HANDS OFF ME BOOTY!)"
+        if action == a.allow:
+            return "allow"
+        raise ValueError(f"no action {action}; actions are 0..{a.size - 1}")
+
+    @property
+    def layout(self):
+        """Named observation layout (see plunder.envs.scallywags.observation)."""
+        return self._layout
+
+    def encode(self, view: ScallywagsView) -> np.ndarray:
+        """Observation vector of a view."""
+        return self._encode(self, view)
+
+    # -- states -------------------------------------------------------------------------
+    def new_initial_state(self, rng: np.random.Generator) -> "ScallywagsState":
+        """Spill the coins, shuffle and deal, draw the first player."""
+        s = ScallywagsState(self, rng)
+        comp = self.components
+        s.values = [int(v) for v in rng.permutation(comp.coin_values)]
+        s.face_up = [bool(u) for u in rng.random(self.num_coins) < comp.face_up_probability]
+        s.middle = list(range(self.num_coins))
+        n = self.num_players
+        s.takes = [[] for _ in range(n)]
+        s.knowers = [0] * self.num_coins
+        deck = [k for k in range(NUM_CARDS) for _ in range(comp.card_copies[k])]
+        s.draw_pile = [int(k) for k in rng.permutation(deck)]
+        s.hands = [[0] * NUM_CARDS for _ in range(n)]
+        for _ in range(comp.hand_size):
+            for p in range(n):
+                s.hands[p][s.draw_pile.pop()] += 1
+        s.actor = int(rng.integers(n))
+        return s
+
+    def state_from_dict(self, data: dict) -> "ScallywagsState":
+        """Rebuild a state from ``to_dict()``."""
+        s = ScallywagsState(self, rng_from_dict(data["rng"]))
+        for key in ScallywagsState.FIELDS:
+            setattr(s, key, data[key])
+        if len(s.values) != self.num_coins or len(s.takes) != self.num_players:
+            raise ConfigError("state does not match this game's coins or player count")
+        return s
+
+    def sample_state(self, view: ScallywagsView, rng: np.random.Generator) -> "ScallywagsState":
+        """A full state consistent with the view: unseen coin values and cards redrawn."""
+        s = ScallywagsState(self, np.random.default_rng(int(rng.integers(2**63 - 1))))
+        comp = self.components
+        unseen_values = list(comp.coin_values)
+        for v in view.coin_values:
+            if v is not None:
+                unseen_values.remove(v)
+        unseen_values = [int(v) for v in rng.permutation(unseen_values)]
+        s.values = [v if v is not None else unseen_values.pop() for v in view.coin_values]
+        s.face_up = list(view.face_up)
+        s.takes = [list(t) for t in view.takes]
+        s.middle = sorted(c for c in range(self.num_coins) if view.coin_owner[c] == MIDDLE)
+        s.knowers = list(view.knowers)
+        unseen = [k for k in range(NUM_CARDS) for _ in range(comp.card_copies[k]
+                  - view.hand[k] - view.discard[k])]
+        unseen = [int(k) for k in rng.permutation(unseen)]
+        s.hands = []
+        for p in range(self.num_players):
+            if p == view.player:
+                s.hands.append(list(view.hand))
+                continue
+            hand = [0] * NUM_CARDS
+            for _ in range(view.hand_sizes[p]):
+                hand[unseen.pop()] += 1
+            s.hands.append(hand)
+        s.draw_pile = unseen
+        s.discard = [k for k in range(NUM_CARDS) for _ in range(view.discard[k])]
+        s.actor, s.phase, s.card = view.actor, view.phase, view.card
+        s.chosen, s.block_queue = list(view.chosen), list(view.block_queue)
+        s.turns = view.turns
+        return s
+
+    def describe_view(self, view: ScallywagsView) -> str:
+        """The table as player ``view.player`` sees it."""
+        from .render import render_view
+        return render_view(self, view)
+
+
+class ScallywagsState(GameState):
+    """One position. Coins have stable ids; takes are ordered lists of ids."""
+
+    FIELDS = ("values", "face_up", "middle", "takes", "knowers", "hands", "draw_pile",
+              "discard", "actor", "phase", "card", "chosen", "block_queue", "turns")
+
+    def __init__(self, game: ScallywagsGame, rng: np.random.Generator):
+        super().__init__(game, rng)
+        self.values: list[int] = []        # hidden while face down
+        self.face_up: list[bool] = []
+        self.middle: list[int] = []        # coin ids, ascending
+        self.takes: list[list[int]] = []   # per seat, in order of arrival
+        self.knowers: list[int] = []       # per coin: bitmask of seats who know its value
+        self.hands: list[list[int]] = []   # per seat: count of each card kind (hidden)
+        self.draw_pile: list[int] = []     # card kinds, top last (hidden)
+        self.discard: list[int] = []       # card kinds (public)
+        self.actor = 0                     # whose turn it is
+        self.phase = CHOOSE
+        self.card = -1                     # the card being played, -1 for none
+        self.chosen: list[int] = []        # targets chosen so far (coin ids, seats)
+        self.block_queue: list[int] = []   # touched seats still to be asked
+
+    # -- small helpers ------------------------------------------------------------------
+    @property
+    def limit(self) -> int:
+        """Coins a take holds at the end."""
+        return self.game.take_limit
+
+    def room(self, seat: int) -> int:
+        """Coins ``seat``'s take can still receive."""
+        return self.limit - len(self.takes[seat])
+
+    def owner(self, coin: int) -> int:
+        """Seat holding ``coin``, or MIDDLE."""
+        for seat, take in enumerate(self.takes):
+            if coin in take:
+                return seat
+        return MIDDLE
+
+    def opponents(self, seat: int) -> list[int]:
+        """Other seats in turn order after ``seat``."""
+        n = self.game.num_players
+        return [(seat + d) % n for d in range(1, n)]
+
+    def middle_face_down(self) -> list[int]:
+        """Face-down coins in the middle."""
+        return [c for c in self.middle if not self.face_up[c]]
+
+    def middle_face_up(self) -> list[int]:
+        """Face-up coins in the middle."""
+        return [c for c in self.middle if self.face_up[c]]
+
+    def opponent_coins(self, seat: int, face_down_only: bool = False) -> list[int]:
+        """Coins in the takes of ``seat``'s opponents."""
+        return [c for q in self.opponents(seat) for c in self.takes[q]
+                if not (face_down_only and self.face_up[c])]
+
+    # -- whose decision -----------------------------------------------------------------
+    def current_players(self) -> tuple[int, ...]:
+        """The actor, or the touched player being asked to block."""
+        if self.is_terminal():
+            return ()
+        if self.phase == BLOCK:
+            return (self.block_queue[0],)
+        return (self.actor,)
+
+    def is_terminal(self) -> bool:
+        """Every take holds exactly the limit."""
+        return all(len(t) == self.limit for t in self.takes)
+
+    def scores(self) -> list[float]:
+        """Sum of coin values in each take."""
+        return [float(sum(self.values[c] for c in take)) for take in self.takes]
+
+    # -- legal moves --------------------------------------------------------------------
+    def can_play(self, card: int) -> bool:
+        """Whether the actor can fully execute ``card`` now."""
+        me = self.actor
+        if card == HANDS_OFF:
+            return False
+        if card == ARRGH:
+            return bool(self.opponent_coins(me))
+        if card == AVAST:
+            return (any(not self.face_up[c] for c in self.takes[me])
+                    and bool(self.opponent_coins(me, face_down_only=True)))
+        if card == BLOW:
+            rooms = [self.room(q) for q in self.opponents(me)]
+            return len(self.middle_face_down()) >= 2 and (
+                max(rooms) >= 2 or sum(r >= 1 for r in rooms) >= 2)
+        if card == BOOTY:
+            return self.room(me) >= 1 and bool(self.middle_face_up())
+        if card == SHIVER:
+            return (self.room(me) >= 2 and bool(self.middle_face_down())
+                    and bool(self.middle_face_up()))
+        if card == LAND_HO:
+            return self.room(me) >= 1 and bool(self._land_ho_coins())
+        if card == PIECES:
+            return self.room(me) >= 1 and bool(self.opponent_coins(me))
+        if card == YO_HO:
+            return bool(self.middle_face_up()) and any(
+                self.room(q) >= 1 for q in self.opponents(me))
+        raise ValueError(f"no card {card}")
+
+    def _land_ho_coins(self) -> list[int]:
+        return self.middle_face_down() + self.opponent_coins(self.actor, face_down_only=True)
+
+    def can_take_face_down(self) -> bool:
+        """Whether the actor may take a face-down coin from the middle."""
+        return self.room(self.actor) >= 1 and bool(self.middle_face_down())
+
+    def target_choices(self) -> tuple[str, list[int]]:
+        """('coin' or 'player', the legal choices) for the next target of the pending card."""
+        me, step, ch = self.actor, len(self.chosen), self.chosen
+        card = self.card
+        if card in (ARRGH, PIECES):
+            return "coin", self.opponent_coins(me)
+        if card == AVAST:
+            if step == 0:
+                return "coin", [c for c in self.takes[me] if not self.face_up[c]]
+            return "coin", self.opponent_coins(me, face_down_only=True)
+        if card == BLOW:
+            if step < 2:
+                return "coin", [c for c in self.middle_face_down() if c not in ch]
+            opps = self.opponents(me)
+            if step == 2:
+                return "player", [q for q in opps if self.room(q) >= 2 or (
+                    self.room(q) == 1 and any(self.room(o) >= 1 for o in opps if o != q))]
+            return "player", [q for q in opps if self.room(q) >= 1 + (q == ch[2])]
+        if card == BOOTY:
+            return "coin", self.middle_face_up()
+        if card == SHIVER:
+            return "coin", self.middle_face_down() if step == 0 else self.middle_face_up()
+        if card == LAND_HO:
+            return "coin", self._land_ho_coins()
+        if card == YO_HO:
+            if step == 0:
+                return "coin", self.middle_face_up()
+            return "player", [q for q in self.opponents(me) if self.room(q) >= 1]
+        raise ValueError(f"card {card} has no targets")
+
+    TARGET_STEPS = {ARRGH: 1, AVAST: 2, BLOW: 4, BOOTY: 1, SHIVER: 2, LAND_HO: 2,
+                    PIECES: 1, YO_HO: 2}
+
+    def legal_actions_mask(self, player: int) -> np.ndarray:
+        """int8 mask over the action space; zeros for a player not acting."""
+        a = self.game.actions
+        mask = np.zeros(a.size, dtype=np.int8)
+        if player not in self.current_players():
+            return mask
+        if self.phase == BLOCK:
+            mask[a.allow] = 1
+            if self.hands[player][HANDS_OFF] > 0:
+                mask[a.block] = 1
+            return mask
+        if self.phase == TARGET:
+            kind, choices = self.target_choices()
+            if kind == "coin":
+                mask[[a.coin + c for c in choices]] = 1
+            else:
+                n = self.game.num_players
+                mask[[a.player + (q - self.actor) % n - 1 for q in choices]] = 1
+            return mask
+        hand = self.hands[player]
+        any_move = False
+        if self.can_take_face_down():
+            mask[[a.coin + c for c in self.middle_face_down()]] = 1
+            any_move = True
+        for k in range(NUM_CARDS):
+            if hand[k] and self.can_play(k):
+                mask[a.play + k] = 1
+                any_move = True
+        if not any_move:
+            for k in range(NUM_CARDS):
+                if hand[k]:
+                    mask[a.discard + k] = 1
+        return mask
+
+    # -- effects ------------------------------------------------------------------------
+    def _apply(self, actions: dict[int, int]) -> None:
+        """Apply the single acting player's checked action."""
+        (player, action), = actions.items()
+        a = self.game.actions
+        if self.phase == BLOCK:
+            self._answer_block(player, action == a.block)
+        elif self.phase == TARGET:
+            if action >= a.player:
+                target = (self.actor + action - a.player + 1) % self.game.num_players
+            else:
+                target = action - a.coin
+            self._choose_target(target)
+        elif action < a.discard:
+            self.hands[player][action - a.play] -= 1
+            self.discard.append(action - a.play)
+            self.card, self.chosen, self.phase = action - a.play, [], TARGET
+        elif action < a.coin:
+            self.hands[player][action - a.discard] -= 1
+            self.discard.append(action - a.discard)
+            self._end_turn(draw=True)
+        else:
+            self._move_to_take(action - a.coin, player)
+            self._end_turn(draw=False)
+
+    def _choose_target(self, target: int) -> None:
+        self.chosen.append(target)
+        me = self.actor
+        if self.card == BLOW and len(self.chosen) == 2:
+            for c in self.chosen:                      # the two coins are looked at now
+                self.knowers[c] |= 1 << me
+        if self.card == LAND_HO and len(self.chosen) == 1:
+            self.knowers[target] |= 1 << me            # the look happens before the take
+        if len(self.chosen) < self.TARGET_STEPS[self.card]:
+            return
+        touched = self._touched()
+        if touched:
+            self.phase, self.block_queue = BLOCK, touched
+        else:
+            self._execute()
+
+    def _touched(self) -> list[int]:
+        """Opponents the finished action takes from, swaps with or gives to, in turn order."""
+        ch, card = self.chosen, self.card
+        if card in (ARRGH, PIECES):
+            seats = {self.owner(ch[0])}
+        elif card == AVAST:
+            seats = {self.owner(ch[1])}
+        elif card == BLOW:
+            seats = {ch[2], ch[3]}
+        elif card == YO_HO:
+            seats = {ch[1]}
+        elif card == LAND_HO:
+            seats = {self.owner(ch[1])} - {MIDDLE}
+        else:
+            seats = set()
+        return [q for q in self.opponents(self.actor) if q in seats]
+
+    def _answer_block(self, seat: int, block: bool) -> None:
+        if block:
+            self.hands[seat][HANDS_OFF] -= 1
+            self.discard.append(HANDS_OFF)
+            while sum(self.hands[seat]) < self.game.components.hand_size and self._draw(seat):
+                pass
+            self._end_turn(draw=True)
+            return
+        self.block_queue.pop(0)
+        if not self.block_queue:
+            self._execute()
+
+    def _execute(self) -> None:
+        """Carry out the pending card's fully chosen action."""
+        me, ch, card = self.actor, self.chosen, self.card
+        if card == ARRGH:
+            self._move_to_middle(ch[0])
+        elif card == AVAST:
+            mine, theirs = ch
+            other = self.owner(theirs)
+            i, j = self.takes[me].index(mine), self.takes[other].index(theirs)
+            self.takes[me][i], self.takes[other][j] = theirs, mine
+            self.knowers[theirs] |= 1 << me
+            self.knowers[mine] |= 1 << other
+        elif card == BLOW:
+            self._move_to_take(ch[0], ch[2])
+            self._move_to_take(ch[1], ch[3])
+        elif card in (BOOTY, PIECES):
+            self._move_to_take(ch[0], me)
+        elif card == SHIVER:
+            self._move_to_take(ch[0], me)
+            self._move_to_take(ch[1], me)
+        elif card == LAND_HO:
+            self._move_to_take(ch[1], me)
+        elif card == YO_HO:
+            self._move_to_take(ch[0], ch[1])
+        self._end_turn(draw=True)
+
+    def _move_to_take(self, coin: int, seat: int) -> None:
+        src = self.owner(coin)
+        (self.middle if src == MIDDLE else self.takes[src]).remove(coin)
+        self.takes[seat].append(coin)
+        self.knowers[coin] |= 1 << seat
+
+    def _move_to_middle(self, coin: int) -> None:
+        self.takes[self.owner(coin)].remove(coin)
+        self.middle.append(coin)
+        self.middle.sort()
+
+    def _draw(self, seat: int) -> bool:
+        """Draw one card (reshuffling the discard pile if needed); False if none is left."""
+        if not self.draw_pile:
+            if not self.discard:
+                return False
+            self.draw_pile = [int(k) for k in self.rng.permutation(self.discard)]
+            self.discard = []
+        self.hands[seat][self.draw_pile.pop()] += 1
+        return True
+
+    def _end_turn(self, draw: bool) -> None:
+        if draw:
+            self._draw(self.actor)
+        self.phase, self.card, self.chosen, self.block_queue = CHOOSE, -1, [], []
+        self.turns += 1
+        self.actor = (self.actor + 1) % self.game.num_players
+
+    # -- information --------------------------------------------------------------------
+    def view(self, player: int) -> ScallywagsView:
+        """What ``player`` knows: public table, own hand, coin values it has seen."""
+        bit = 1 << player
+        owner = [MIDDLE] * self.game.num_coins
+        for seat, take in enumerate(self.takes):
+            for c in take:
+                owner[c] = seat
+        values = tuple(
+            v if (up or self.knowers[c] & bit) else None
+            for c, (v, up) in enumerate(zip(self.values, self.face_up))
+        )
+        discard = [0] * NUM_CARDS
+        for k in self.discard:
+            discard[k] += 1
+        return ScallywagsView(
+            player=player,
+            num_players=self.game.num_players,
+            take_limit=self.limit,
+            coin_values=values,
+            face_up=tuple(self.face_up),
+            coin_owner=tuple(owner),
+            takes=tuple(tuple(t) for t in self.takes),
+            knowers=tuple(self.knowers),
+            hand=tuple(self.hands[player]),
+            hand_sizes=tuple(sum(h) for h in self.hands),
+            discard=tuple(discard),
+            draw_size=len(self.draw_pile),
+            actor=self.actor,
+            phase=self.phase,
+            card=self.card,
+            chosen=tuple(self.chosen),
+            block_queue=tuple(self.block_queue),
+            acting=self.current_players(),
+            turns=self.turns,
+        )
+
+    def to_dict(self) -> dict:
+        """All fields and the generator, JSON-compatible."""
+        data: dict[str, Any] = {k: getattr(self, k) for k in self.FIELDS}
+        data["rng"] = rng_to_dict(self.rng)
+        return data
+
+    def describe_full(self) -> str:
+        """Omniscient rendering: every coin value and every hand."""
+        from .render import render_full
+        return render_full(self)

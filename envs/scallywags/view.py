@@ -1,0 +1,30 @@
+"""What one Scallywags player knows (built only by ``ScallywagsState.view``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ScallywagsView:
+    """Public table plus the player's own secrets. Seats are absolute; -1 is the middle."""
+
+    player: int
+    num_players: int
+    take_limit: int
+    coin_values: tuple           # per coin: value if face up or known to player, else None
+    face_up: tuple[bool, ...]    # per coin (public)
+    coin_owner: tuple[int, ...]  # per coin: seat whose take holds it, -1 in the middle
+    takes: tuple[tuple[int, ...], ...]   # per seat: coin ids in order of arrival
+    knowers: tuple[int, ...]     # per coin: bitmask of seats who have seen it (public)
+    hand: tuple[int, ...]        # own hand: count of each card kind
+    hand_sizes: tuple[int, ...]  # per seat
+    discard: tuple[int, ...]     # discard pile: count of each card kind
+    draw_size: int
+    actor: int                   # whose turn it is
+    phase: str                   # "choose", "target" or "block"
+    card: int                    # card being played (-1 none)
+    chosen: tuple[int, ...]      # its targets chosen so far (coin ids, then seats)
+    block_queue: tuple[int, ...] # touched seats still to be asked
+    acting: tuple[int, ...]      # who must decide now
+    turns: int
