@@ -75,6 +75,7 @@ class _EnvCommon:
             "is_parallelizable": game_cls.simultaneous,
         }
         self._np_random = None
+        self._masks: dict[int, np.ndarray] = {}
         self.state: GameState | None = None
 
     def observation_space(self, agent):
@@ -94,12 +95,26 @@ class _EnvCommon:
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         state_seed = int(self._np_random.integers(2**63 - 1))
+        self._masks = {}
         self.state = self.game.new_initial_state(np.random.default_rng(state_seed))
+
+    def _legal_mask(self, seat: int) -> np.ndarray:
+        """The seat's mask in the current state, computed once per state."""
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self.state.legal_actions_mask(seat).astype(np.int8, copy=False)
+            self._masks[seat] = mask
+        return mask
+
+    def _apply(self, joint: dict[int, int]) -> None:
+        """Apply actions already checked against the cached masks of this state."""
+        self._masks = {}
+        self.state._apply(joint)
 
     def _obs(self, seat: int, acting: bool) -> dict:
         obs = self.game.encode(self.state.view(seat))
         if acting:
-            mask = self.state.legal_actions_mask(seat).astype(np.int8, copy=False)
+            mask = self._legal_mask(seat).copy()
         else:
             mask = np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
@@ -187,7 +202,7 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
             self._was_dead_step(action)
             return
         seat = self.agent_name_mapping[agent]
-        mask = self.state.legal_actions_mask(seat)
+        mask = self._legal_mask(seat)
         if action is None or isinstance(action, (bool, np.bool_)) or \
                 not isinstance(action, (int, np.integer)) or \
                 not 0 <= int(action) < len(mask) or not mask[int(action)]:
@@ -198,7 +213,7 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
         acting = self.state.current_players()
         if all(p in self._pending for p in acting):
             joint, self._pending = self._pending, {}
-            self.state.apply_joint(joint)
+            self._apply(joint)
             self._after_apply()
         else:
             self.rewards = {a: 0.0 for a in self.agents}
@@ -267,8 +282,13 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
                 raise NotActingError(
                     f"{agent} must act in this step; acting: {self.acting_agents()}"
                 )
-            joint[seat] = actions[agent]
-        self.state.apply_joint(joint)
+            action, mask = actions[agent], self._legal_mask(seat)
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+                    or not 0 <= int(action) < len(mask) or not mask[int(action)]:
+                raise IllegalActionError(action, np.flatnonzero(mask).tolist(), player=seat,
+                                         describe=self.game.action_name)
+            joint[seat] = int(action)
+        self._apply(joint)
         rewards = {a: 0.0 for a in self.agents}
         terms = {a: False for a in self.agents}
         truncs = {a: False for a in self.agents}

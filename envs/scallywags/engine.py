@@ -66,6 +66,7 @@ class ScallywagsGame(Game):
         from . import observation  # late import: observation imports this module
         self._layout = observation.build_layout(self)
         self._encode = observation.encode
+        observation._slices(self)
 
     # -- spaces -------------------------------------------------------------------------
     @property
@@ -134,10 +135,10 @@ class ScallywagsGame(Game):
         comp = self.components
         unseen_values = list(comp.coin_values)
         for v in view.coin_values:
-            if v is not None:
+            if v >= 0:
                 unseen_values.remove(v)
         unseen_values = [int(v) for v in rng.permutation(unseen_values)]
-        s.values = [v if v is not None else unseen_values.pop() for v in view.coin_values]
+        s.values = [v if v >= 0 else unseen_values.pop() for v in view.coin_values]
         s.face_up = list(view.face_up)
         s.takes = [list(t) for t in view.takes]
         s.middle = sorted(c for c in range(self.num_coins) if view.coin_owner[c] == MIDDLE)
@@ -473,13 +474,16 @@ class ScallywagsState(GameState):
         """What ``player`` knows: public table, own hand, coin values it has seen."""
         bit = 1 << player
         owner = [MIDDLE] * self.game.num_coins
+        slot = [0] * self.game.num_coins
         for seat, take in enumerate(self.takes):
-            for c in take:
+            for i, c in enumerate(take):
                 owner[c] = seat
-        values = tuple(
-            v if (up or self.knowers[c] & bit) else None
+                slot[c] = i + 1
+        knowers = self.knowers
+        values = tuple([
+            v if (up or knowers[c] & bit) else -1
             for c, (v, up) in enumerate(zip(self.values, self.face_up))
-        )
+        ])
         discard = [0] * NUM_CARDS
         for k in self.discard:
             discard[k] += 1
@@ -490,6 +494,7 @@ class ScallywagsState(GameState):
             coin_values=values,
             face_up=tuple(self.face_up),
             coin_owner=tuple(owner),
+            coin_slot=tuple(slot),
             takes=tuple(tuple(t) for t in self.takes),
             knowers=tuple(self.knowers),
             hand=tuple(self.hands[player]),

@@ -56,95 +56,85 @@ def build_layout(game) -> ObservationLayout:
 
 def encode(game, view) -> np.ndarray:
     """The observation vector of ``view`` (reads nothing else)."""
-    lay = game.layout
-    out = lay.zeros()
+    sl = _slices(game)
+    out = np.zeros(game.layout.size, np.float32)
     n, me, nc = view.num_players, view.player, game.num_coins
     comp = game.components
-    distinct = comp.distinct_values
     limit = view.take_limit
-
-    def put(name, values):
-        out[lay.slice(name)] = values
-
-    def rel(seat):
-        return (seat - me) % n
+    seats = np.arange(n)
+    rel_of = (seats - me) % n                      # absolute seat -> offset
 
     owner = np.asarray(view.coin_owner)
-    in_middle = owner == MIDDLE
-    put("coin_in_middle", in_middle)
+    owned = owner >= 0
+    rel = np.where(owned, rel_of[owner], 0)
+    out[sl["coin_in_middle"]] = ~owned
     take_block = np.zeros((nc, SEATS), np.float32)
-    slot = np.zeros(nc, np.float32)
-    for seat, take in enumerate(view.takes):
-        d = rel(seat)
-        for i, c in enumerate(take):
-            take_block[c, d] = 1.0
-            slot[c] = (i + 1) / limit
-    put("coin_in_take", take_block.ravel())
-    put("coin_slot", slot)
-    put("coin_face_up", view.face_up)
-    known = np.array([v is not None for v in view.coin_values], np.float32)
-    put("coin_value_known", known)
-    value_block = np.zeros((nc, len(distinct)), np.float32)
-    index = {v: i for i, v in enumerate(distinct)}
-    known_sum = np.zeros(SEATS, np.float32)
-    unknown_cnt = np.zeros(SEATS, np.float32)
-    seen_total, seen_count = 0, 0
-    for c, v in enumerate(view.coin_values):
-        o = view.coin_owner[c]
-        if v is not None:
-            value_block[c, index[v]] = 1.0
-            seen_total += v
-            seen_count += 1
-            if o != MIDDLE:
-                known_sum[rel(o)] += v
-        elif o != MIDDLE:
-            unknown_cnt[rel(o)] += 1
-    put("coin_value", value_block.ravel())
-    knowers = np.asarray(view.knowers, dtype=np.int64)
+    take_block[owned, rel[owned]] = 1.0
+    out[sl["coin_in_take"]] = take_block.ravel()
+    out[sl["coin_slot"]] = np.array(view.coin_slot, np.float32) / limit
+    out[sl["coin_face_up"]] = view.face_up
+    values = np.array(view.coin_values)
+    known = values >= 0
+    out[sl["coin_known"]] = known
+    value_block = np.zeros((nc, len(comp.distinct_values)), np.float32)
+    value_block[known, game.value_index[values[known]]] = 1.0
+    out[sl["coin_value"]] = value_block.ravel()
+    kn = owned & known
+    out[sl["take_known_value"]][:SEATS] = np.bincount(
+        rel[kn], weights=values[kn], minlength=SEATS)[:SEATS] / (limit * 8)
+    un = owned & ~known
+    out[sl["take_unknown"]] = np.bincount(rel[un], minlength=SEATS)[:SEATS] / limit
+    bits = (np.asarray(view.knowers, dtype=np.int64)[:, None] >> seats) & 1
     kb = np.zeros((nc, SEATS), np.float32)
-    for seat in range(n):
-        kb[:, rel(seat)] = (knowers >> seat) & 1
-    put("coin_known_by", kb.ravel())
-    selected = np.zeros(nc, np.float32)
-    receivers = np.zeros(SEATS, np.float32)
+    kb[:, rel_of] = bits
+    out[sl["coin_known_by"]] = kb.ravel()
     if view.card >= 0:
         coin_steps = _coin_steps(view.card, len(view.chosen))
+        sel = out[sl["coin_selected"]]
+        rec = out[sl["pending_receiver"]]
         for i, t in enumerate(view.chosen):
             if i in coin_steps:
-                selected[t] = 1.0
+                sel[t] = 1.0
             else:
-                receivers[rel(t)] = 1.0
-    put("coin_selected", selected)
+                rec[rel_of[t]] = 1.0
+        out[sl["pending_card"].start + view.card] = 1.0
     hs = comp.hand_size
-    put("hand", np.asarray(view.hand, np.float32) / hs)
-    sizes = np.zeros(SEATS, np.float32)
-    tsz = np.zeros(SEATS, np.float32)
-    present = np.zeros(SEATS, np.float32)
-    for seat in range(n):
-        d = rel(seat)
-        sizes[d] = view.hand_sizes[seat] / hs
-        tsz[d] = len(view.takes[seat]) / limit
-        present[d] = 1.0
-    put("hand_size", sizes)
-    put("take_size", tsz)
-    put("take_known_value", known_sum / (limit * 8))
-    put("take_unknown", unknown_cnt / limit)
-    copies = np.maximum(np.asarray(comp.card_copies, np.float32), 1)
-    put("discard", np.asarray(view.discard, np.float32) / copies)
-    put("draw_size", [view.draw_size / max(sum(comp.card_copies), 1)])
-    unseen = len(comp.coin_values) - seen_count
-    put("unknown_mean", [((sum(comp.coin_values) - seen_total) / unseen / 8) if unseen else 0])
-    put("seat_present", present)
-    out[lay.slice("actor").start + rel(view.actor)] = 1.0
+    out[sl["hand"]] = np.asarray(view.hand, np.float32) / hs
+    out[sl["hand_size"].start + rel_of] = np.asarray(view.hand_sizes, np.float32) / hs
+    out[sl["take_size"].start + rel_of] = np.bincount(
+        owner[owned], minlength=n)[:n] / limit
+    out[sl["seat_present"].start + rel_of] = 1.0
+    out[sl["discard"]] = np.asarray(view.discard, np.float32) / game.card_copies_norm
+    out[sl["draw_size"].start] = view.draw_size / game.total_cards
+    seen = values[known]
+    unseen = nc - len(seen)
+    if unseen:
+        out[sl["unknown_mean"].start] = (game.total_value - seen.sum()) / unseen / 8
+    out[sl["actor"].start + rel_of[view.actor]] = 1.0
     for seat in view.acting:
-        out[lay.slice("to_act").start + rel(seat)] = 1.0
-    out[lay.slice("phase").start + PHASES.index(view.phase)] = 1.0
-    if view.card >= 0:
-        out[lay.slice("pending_card").start + view.card] = 1.0
-    put("pending_step", [len(view.chosen) / 4])
-    put("pending_receiver", receivers)
-    put("turn", [min(view.turns / 400, 1.0)])
+        out[sl["to_act"].start + rel_of[seat]] = 1.0
+    out[sl["phase"].start + PHASES.index(view.phase)] = 1.0
+    out[sl["pending_step"].start] = len(view.chosen) / 4
+    out[sl["turn"].start] = min(view.turns / 400, 1.0)
     return out
+
+
+def _slices(game) -> dict[str, slice]:
+    cache = game.__dict__.get("_slice_cache")
+    if cache is None:
+        lay = game.layout
+        cache = {name: lay.slice(name) for name in lay.names()}
+        cache["coin_known"] = cache["coin_value_known"]
+        comp = game.components
+        game._slice_cache = cache
+        lookup = np.zeros(max(comp.distinct_values) + 1, dtype=np.int64)
+        for i, v in enumerate(comp.distinct_values):
+            lookup[v] = i
+        game.value_index = lookup
+        game.card_copies_norm = np.maximum(np.asarray(comp.card_copies, np.float32), 1)
+        game.total_cards = max(sum(comp.card_copies), 1)
+        game.total_value = sum(comp.coin_values)
+    return cache
 
 
 def _coin_steps(card: int, steps: int) -> set[int]:

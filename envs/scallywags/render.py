@@ -9,7 +9,7 @@ from .engine import MIDDLE
 def _coin(value, up: bool) -> str:
     if up:
         return f"[{value}]"
-    return "(?)" if value is None else f"({value})"
+    return "(?)" if value is None or value < 0 else f"({value})"
 
 
 def render_view(game, view) -> str:

@@ -12,9 +12,10 @@ class ScallywagsView:
     player: int
     num_players: int
     take_limit: int
-    coin_values: tuple           # per coin: value if face up or known to player, else None
+    coin_values: tuple[int, ...] # per coin: value if face up or known to player, else -1
     face_up: tuple[bool, ...]    # per coin (public)
     coin_owner: tuple[int, ...]  # per coin: seat whose take holds it, -1 in the middle
+    coin_slot: tuple[int, ...]   # per coin: 1-based position in its take, 0 in the middle
     takes: tuple[tuple[int, ...], ...]   # per seat: coin ids in order of arrival
     knowers: tuple[int, ...]     # per coin: bitmask of seats who have seen it (public)
     hand: tuple[int, ...]        # own hand: count of each card kind

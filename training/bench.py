@@ -1,0 +1,156 @@
+"""`plunder bench`: random legal play through the full AEC API, beside yardsticks.
+
+Every registered game plays random legal moves through ``env()`` (observation and mask
+every step), and in the same run PettingZoo's ``texas_holdem_v4`` and ``leduc_holdem_v4``
+and OpenSpiel's ``hearts`` (when the ``bench`` extra is installed) do the same. Prints
+agent-steps/s and games/s with the ratio to ``texas_holdem_v4``, and the size of a cloned
+state. Numbers, never assertions: speed is not tested.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class BenchResult:
+    """Throughput of one environment."""
+
+    name: str
+    players: int
+    steps: int
+    games: int
+    seconds: float
+    state_bytes: int | None = None
+
+    @property
+    def steps_per_s(self) -> float:
+        """Agent-steps per second."""
+        return self.steps / self.seconds
+
+    @property
+    def games_per_s(self) -> float:
+        """Finished games per second."""
+        return self.games / self.seconds
+
+
+def bench_aec(make_env, name: str, players: int, seconds: float, seed: int = 0) -> BenchResult:
+    """Random legal play through an AEC env for about ``seconds``."""
+    env = make_env()
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        env.reset(seed=int(rng.integers(2**31)))
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                mask = obs["action_mask"]
+                action = int(rng.choice(np.flatnonzero(mask)))
+            env.step(action)
+            steps += 1
+        games += 1
+    return BenchResult(name, players, steps, games, time.perf_counter() - start)
+
+
+def bench_openspiel(game_name: str, seconds: float, seed: int = 0) -> BenchResult | None:
+    """Random play in an OpenSpiel game with an observation (or info-state) tensor each decision."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(game_name)
+    rng = np.random.default_rng(seed)
+    kind = game.get_type()
+    # hearts offers an information-state tensor rather than an observation tensor
+    tensor = ("observation_tensor" if kind.provides_observation_tensor
+              else "information_state_tensor")
+    steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                continue
+            player = state.current_player()
+            getattr(state, tensor)(player)
+            legal = state.legal_actions(player)
+            state.apply_action(int(legal[rng.integers(len(legal))]))
+            steps += 1
+        games += 1
+    return BenchResult(f"openspiel:{game_name}", game.num_players(), steps, games,
+                       time.perf_counter() - start)
+
+
+def max_state_bytes(env_id: str, players: int, games: int = 3) -> int:
+    """Largest cloned-state JSON seen along random games."""
+    from plunder.envs import game_class
+
+    game = game_class(env_id)(players)
+    rng = np.random.default_rng(0)
+    biggest = 0
+    for g in range(games):
+        state = game.new_initial_state(np.random.default_rng(g))
+        while not state.is_terminal() and state.turns < 2000:
+            biggest = max(biggest, len(state.clone().to_json().encode()))
+            joint = {p: int(rng.choice(np.flatnonzero(state.legal_actions_mask(p))))
+                     for p in state.current_players()}
+            state.apply_joint(joint)
+    return biggest
+
+
+def default_players(env_id: str) -> int:
+    """The player count benchmarked: 4, or the nearest supported count."""
+    from plunder.envs import game_class
+
+    cls = game_class(env_id)
+    return min(max(4, cls.min_players), cls.max_players)
+
+
+def run_bench(seconds: float = 3.0, games: list[str] | None = None,
+              yardsticks: bool = True) -> list[BenchResult]:
+    """Benchmark the registered games (or ``games``) and the yardsticks."""
+    from plunder.envs import ENV_IDS, make
+
+    results = []
+    if yardsticks:
+        try:
+            from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+        except ImportError:
+            texas_holdem_v4 = leduc_holdem_v4 = None
+        if texas_holdem_v4 is not None:
+            results.append(bench_aec(lambda: texas_holdem_v4.env(num_players=2),
+                                     "texas_holdem_v4", 2, seconds))
+            results.append(bench_aec(lambda: leduc_holdem_v4.env(),
+                                     "leduc_holdem_v4", 2, seconds))
+        hearts = bench_openspiel("hearts", seconds)
+        if hearts is not None:
+            results.append(hearts)
+    for env_id in games or ENV_IDS:
+        n = default_players(env_id)
+        res = bench_aec(lambda: make(env_id, num_players=n), env_id, n, seconds)
+        res.state_bytes = max_state_bytes(env_id, n)
+        results.append(res)
+    return results
+
+
+def format_table(results: list[BenchResult]) -> str:
+    """A Markdown table with the ratio to texas_holdem_v4."""
+    base = next((r.steps_per_s for r in results if r.name == "texas_holdem_v4"), None)
+    rows = ["| env | players | agent-steps/s | games/s | x texas_holdem_v4 | cloned state |",
+            "|---|---|---|---|---|---|"]
+    for r in results:
+        ratio = f"{r.steps_per_s / base:.1f}x" if base else "-"
+        size = f"{r.state_bytes / 1024:.1f} KB" if r.state_bytes is not None else "-"
+        rows.append(f"| {r.name} | {r.players} | {r.steps_per_s:,.0f} | "
+                    f"{r.games_per_s:,.1f} | {ratio} | {size} |")
+    return "\n".join(rows)
