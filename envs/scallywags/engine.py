@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from plunder.envs.core.errors import ConfigError
-from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.game import Game, GameState, _clone_rng, rng_from_dict, rng_to_dict
 
 from .components import (
     ARRGH, AVAST, BLOW, BOOTY, CARD_NAMES, HANDS_OFF, LAND_HO, NUM_CARDS, PIECES, SHIVER,
@@ -118,6 +118,7 @@ class ScallywagsGame(Game):
             for p in range(n):
                 s.hands[p][s.draw_pile.pop()] += 1
         s.actor = int(rng.integers(n))
+        s.refresh()
         return s
 
     def state_from_dict(self, data: dict) -> "ScallywagsState":
@@ -127,6 +128,7 @@ class ScallywagsGame(Game):
             setattr(s, key, data[key])
         if len(s.values) != self.num_coins or len(s.takes) != self.num_players:
             raise ConfigError("state does not match this game's coins or player count")
+        s.refresh()
         return s
 
     def sample_state(self, view: ScallywagsView, rng: np.random.Generator) -> "ScallywagsState":
@@ -160,6 +162,7 @@ class ScallywagsGame(Game):
         s.actor, s.phase, s.card = view.actor, view.phase, view.card
         s.chosen, s.block_queue = list(view.chosen), list(view.block_queue)
         s.turns = view.turns
+        s.refresh()
         return s
 
     def describe_view(self, view: ScallywagsView) -> str:
@@ -189,6 +192,33 @@ class ScallywagsState(GameState):
         self.card = -1                     # the card being played, -1 for none
         self.chosen: list[int] = []        # targets chosen so far (coin ids, seats)
         self.block_queue: list[int] = []   # touched seats still to be asked
+        # derived from the fields above (rebuilt by refresh(), never serialized):
+        self.where: list[int] = []         # per coin: seat holding it, or MIDDLE
+        self.seen: list[list[int]] = []    # per seat, per coin: value if known, else -1
+
+    def refresh(self) -> None:
+        """Rebuild the derived tables after fields were set directly (setup, loading, tests)."""
+        n = self.game.num_players
+        self.where = [MIDDLE] * self.game.num_coins
+        for seat, take in enumerate(self.takes):
+            for c in take:
+                self.where[c] = seat
+        self.seen = [[v if (up or k >> p & 1) else -1
+                      for v, up, k in zip(self.values, self.face_up, self.knowers)]
+                     for p in range(n)]
+
+    def clone(self) -> "ScallywagsState":
+        """A fast independent copy (lists copied one level deep, generator cloned)."""
+        new = ScallywagsState.__new__(ScallywagsState)
+        new.__dict__.update(self.__dict__)
+        new.rng = _clone_rng(self.rng)
+        for key in ("values", "face_up", "middle", "knowers", "draw_pile", "discard",
+                    "chosen", "block_queue", "where"):
+            setattr(new, key, list(getattr(self, key)))
+        new.takes = [list(t) for t in self.takes]
+        new.hands = [list(h) for h in self.hands]
+        new.seen = [list(v) for v in self.seen]
+        return new
 
     # -- small helpers ------------------------------------------------------------------
     @property
@@ -202,10 +232,12 @@ class ScallywagsState(GameState):
 
     def owner(self, coin: int) -> int:
         """Seat holding ``coin``, or MIDDLE."""
-        for seat, take in enumerate(self.takes):
-            if coin in take:
-                return seat
-        return MIDDLE
+        return self.where[coin]
+
+    def learn(self, coin: int, seat: int) -> None:
+        """``seat`` sees ``coin``'s value (and remembers it for the rest of the game)."""
+        self.knowers[coin] |= 1 << seat
+        self.seen[seat][coin] = self.values[coin]
 
     def opponents(self, seat: int) -> list[int]:
         """Other seats in turn order after ``seat``."""
@@ -375,9 +407,9 @@ class ScallywagsState(GameState):
         me = self.actor
         if self.card == BLOW and len(self.chosen) == 2:
             for c in self.chosen:                      # the two coins are looked at now
-                self.knowers[c] |= 1 << me
+                self.learn(c, me)
         if self.card == LAND_HO and len(self.chosen) == 1:
-            self.knowers[target] |= 1 << me            # the look happens before the take
+            self.learn(target, me)                     # the look happens before the take
         if len(self.chosen) < self.TARGET_STEPS[self.card]:
             return
         touched = self._touched()
@@ -425,8 +457,9 @@ class ScallywagsState(GameState):
             other = self.owner(theirs)
             i, j = self.takes[me].index(mine), self.takes[other].index(theirs)
             self.takes[me][i], self.takes[other][j] = theirs, mine
-            self.knowers[theirs] |= 1 << me
-            self.knowers[mine] |= 1 << other
+            self.where[theirs], self.where[mine] = me, other
+            self.learn(theirs, me)
+            self.learn(mine, other)
         elif card == BLOW:
             self._move_to_take(ch[0], ch[2])
             self._move_to_take(ch[1], ch[3])
@@ -442,13 +475,15 @@ class ScallywagsState(GameState):
         self._end_turn(draw=True)
 
     def _move_to_take(self, coin: int, seat: int) -> None:
-        src = self.owner(coin)
+        src = self.where[coin]
         (self.middle if src == MIDDLE else self.takes[src]).remove(coin)
         self.takes[seat].append(coin)
-        self.knowers[coin] |= 1 << seat
+        self.where[coin] = seat
+        self.learn(coin, seat)
 
     def _move_to_middle(self, coin: int) -> None:
-        self.takes[self.owner(coin)].remove(coin)
+        self.takes[self.where[coin]].remove(coin)
+        self.where[coin] = MIDDLE
         self.middle.append(coin)
         self.middle.sort()
 
@@ -472,18 +507,10 @@ class ScallywagsState(GameState):
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> ScallywagsView:
         """What ``player`` knows: public table, own hand, coin values it has seen."""
-        bit = 1 << player
-        owner = [MIDDLE] * self.game.num_coins
         slot = [0] * self.game.num_coins
-        for seat, take in enumerate(self.takes):
+        for take in self.takes:
             for i, c in enumerate(take):
-                owner[c] = seat
                 slot[c] = i + 1
-        knowers = self.knowers
-        values = tuple([
-            v if (up or knowers[c] & bit) else -1
-            for c, (v, up) in enumerate(zip(self.values, self.face_up))
-        ])
         discard = [0] * NUM_CARDS
         for k in self.discard:
             discard[k] += 1
@@ -491,9 +518,9 @@ class ScallywagsState(GameState):
             player=player,
             num_players=self.game.num_players,
             take_limit=self.limit,
-            coin_values=values,
+            coin_values=tuple(self.seen[player]),
             face_up=tuple(self.face_up),
-            coin_owner=tuple(owner),
+            coin_owner=tuple(self.where),
             coin_slot=tuple(slot),
             takes=tuple(tuple(t) for t in self.takes),
             knowers=tuple(self.knowers),

@@ -23,14 +23,23 @@ def position(n=2, seed=0, actor=0, hands=None, takes=None, face_up=None, values=
             s.hands[seat][k] += 1
     for coin, up in (face_up or {}).items():
         s.face_up[coin] = up
+    s.refresh()
     for coin, value in (values or {}).items():
         other = next(c for c in range(game.num_coins) if s.values[c] == value
                      and c not in (values or {}))
         s.values[coin], s.values[other] = s.values[other], s.values[coin]
+    s.refresh()
     for seat, coins in (takes or {}).items():
         for c in coins:
             s._move_to_take(c, seat)
     return s
+
+
+def forget(state, coin, *seats):
+    """Make ``seats`` not know ``coin`` (for positions where nobody has seen it yet)."""
+    for seat in seats:
+        state.knowers[coin] &= ~(1 << seat)
+    state.refresh()
 
 
 def act(state, action_name: str):

@@ -68,6 +68,7 @@ def perturb_unknowns(state, p, seen_by_p, rng):
             for _ in range(size):
                 t.hands[q][pool.pop()] += 1
     t.draw_pile = pool
+    t.refresh()
     return t
 
 
@@ -111,6 +112,7 @@ def test_what_the_player_knows_does_reach_the_observation(n):
             t = state.clone()
             a, b = known[0], others[0]
             t.values[a], t.values[b] = t.values[b], t.values[a]
+            t.refresh()
             assert not np.array_equal(base, observe(t, p)[0])
             value_changes += 1
     assert hand_changes and value_changes

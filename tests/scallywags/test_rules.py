@@ -15,7 +15,7 @@ from plunder.envs.scallywags.components import (
 from plunder.envs.core.config import load_game_data
 from plunder.envs.scallywags.engine import BLOCK, CHOOSE, MIDDLE, ScallywagsGame
 
-from .helpers import act, legal_names, position
+from .helpers import act, forget, legal_names, position
 
 PLAY = {k: f"play {n}" for k, n in zip(range(9), [
     "ARRGH!", "AVAST ME HEARTIES!", "BLOW ME DOWN!", "GIVES US ME BOOTY!",
@@ -60,7 +60,7 @@ def test_first_player_is_drawn_at_random():
 # -- the three turn options -----------------------------------------------------------------
 def test_take_face_down_coin_goes_to_end_of_take_without_drawing():
     s = position(2, face_up={5: False, 6: False}, takes={0: [6]})
-    s.knowers[5] = 0
+    forget(s, 5, 0, 1)
     act(s, "coin 5")
     assert s.takes[0] == [6, 5] and 5 not in s.middle
     assert s.knowers[5] & 1            # you may look at the coins in your take
@@ -114,7 +114,7 @@ def test_avast_swaps_positions_and_works_at_the_take_limit():
     s = position(2, hands={0: [AVAST] * 3, 1: [BOOTY] * 3},
                  face_up={c: False for c in range(16)},
                  takes={0: list(range(8)), 1: [8, 9, 10]})
-    s.knowers[9] = 1 << 1
+    forget(s, 9, 0)
     act(s, PLAY[AVAST])
     act(s, "coin 2")
     act(s, "coin 9")
@@ -132,8 +132,8 @@ def test_avast_needs_face_down_coins_on_both_sides():
 def test_blow_me_down_looks_then_gives_both_to_one_or_splits():
     s = position(3, hands={0: [BLOW] * 3, 1: [BOOTY] * 3, 2: [BOOTY] * 3},
                  face_up={10: False, 11: False})
-    for c in (10, 11):
-        s.knowers[c] = 0
+    forget(s, 10, 0, 1, 2)
+    forget(s, 11, 0, 1, 2)
     act(s, PLAY[BLOW])
     act(s, "coin 10")
     act(s, "coin 11")
@@ -188,7 +188,7 @@ def test_land_ho_looks_at_one_coin_and_takes_any_face_down_coin():
     s = position(2, hands={0: [LAND_HO] * 3, 1: [BOOTY] * 3},
                  face_up={c: False for c in range(40)}, takes={0: [0], 1: [1, 2]})
     for c in (1, 2, 5):
-        s.knowers[c] &= ~1
+        forget(s, c, 0)
     act(s, PLAY[LAND_HO])
     assert "coin 0" not in legal_names(s)       # not a coin of your own take
     act(s, "coin 1")
@@ -253,8 +253,8 @@ def test_untouched_players_are_not_asked():
 def test_first_block_of_a_split_blow_cancels_it_and_keeps_the_look():
     s = position(3, hands={0: [BLOW] * 3, 1: [HANDS_OFF] * 3, 2: [HANDS_OFF] * 3},
                  face_up={10: False, 11: False})
-    for c in (10, 11):
-        s.knowers[c] = 0
+    forget(s, 10, 0, 1, 2)
+    forget(s, 11, 0, 1, 2)
     act(s, PLAY[BLOW])
     act(s, "coin 10")
     act(s, "coin 11")
@@ -286,6 +286,7 @@ def test_game_ends_when_every_take_is_full_and_highest_total_wins():
         s._move_to_take(c, c % 2)
     s.actor = 1
     s.values[15] = s.values[14]
+    s.refresh()
     # player 1 takes the last coin; both takes hold 8 now
     obs = env.observe("player_1")
     assert obs["action_mask"][env.game.actions.coin + 15]
