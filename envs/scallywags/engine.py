@@ -66,7 +66,7 @@ class ScallywagsGame(Game):
         from . import observation  # late import: observation imports this module
         self._layout = observation.build_layout(self)
         self._encode = observation.encode
-        observation._slices(self)
+        observation._tables(self)
 
     # -- spaces -------------------------------------------------------------------------
     @property

@@ -55,86 +55,138 @@ def build_layout(game) -> ObservationLayout:
 
 
 def encode(game, view) -> np.ndarray:
-    """The observation vector of ``view`` (reads nothing else)."""
-    sl = _slices(game)
-    out = np.zeros(game.layout.size, np.float32)
-    n, me, nc = view.num_players, view.player, game.num_coins
-    comp = game.components
-    limit = view.take_limit
-    seats = np.arange(n)
-    rel_of = (seats - me) % n                      # absolute seat -> offset
+    """The observation vector of ``view`` (reads nothing else).
 
-    owner = np.asarray(view.coin_owner)
-    owned = owner >= 0
-    rel = np.where(owned, rel_of[owner], 0)
-    out[sl["coin_in_middle"]] = ~owned
-    take_block = np.zeros((nc, SEATS), np.float32)
-    take_block[owned, rel[owned]] = 1.0
-    out[sl["coin_in_take"]] = take_block.ravel()
-    out[sl["coin_slot"]] = np.array(view.coin_slot, np.float32) / limit
-    out[sl["coin_face_up"]] = view.face_up
-    values = np.array(view.coin_values)
-    known = values >= 0
-    out[sl["coin_known"]] = known
-    value_block = np.zeros((nc, len(comp.distinct_values)), np.float32)
-    value_block[known, game.value_index[values[known]]] = 1.0
-    out[sl["coin_value"]] = value_block.ravel()
-    kn = owned & known
-    out[sl["take_known_value"]][:SEATS] = np.bincount(
-        rel[kn], weights=values[kn], minlength=SEATS)[:SEATS] / (limit * 8)
-    un = owned & ~known
-    out[sl["take_unknown"]] = np.bincount(rel[un], minlength=SEATS)[:SEATS] / limit
-    bits = (np.asarray(view.knowers, dtype=np.int64)[:, None] >> seats) & 1
-    kb = np.zeros((nc, SEATS), np.float32)
-    kb[:, rel_of] = bits
-    out[sl["coin_known_by"]] = kb.ravel()
-    if view.card >= 0:
-        coin_steps = _coin_steps(view.card, len(view.chosen))
-        sel = out[sl["coin_selected"]]
-        rec = out[sl["pending_receiver"]]
-        for i, t in enumerate(view.chosen):
-            if i in coin_steps:
-                sel[t] = 1.0
-            else:
-                rec[rel_of[t]] = 1.0
-        out[sl["pending_card"].start + view.card] = 1.0
-    hs = comp.hand_size
-    out[sl["hand"]] = np.asarray(view.hand, np.float32) / hs
-    out[sl["hand_size"].start + rel_of] = np.asarray(view.hand_sizes, np.float32) / hs
-    out[sl["take_size"].start + rel_of] = np.bincount(
-        owner[owned], minlength=n)[:n] / limit
-    out[sl["seat_present"].start + rel_of] = 1.0
-    out[sl["discard"]] = np.asarray(view.discard, np.float32) / game.card_copies_norm
-    out[sl["draw_size"].start] = view.draw_size / game.total_cards
-    seen = values[known]
-    unseen = nc - len(seen)
-    if unseen:
-        out[sl["unknown_mean"].start] = (game.total_value - seen.sum()) / unseen / 8
-    out[sl["actor"].start + rel_of[view.actor]] = 1.0
+    The per-coin blocks are looked up in precomputed row tables (one row per combination
+    of location, orientation, known value and slot; one per who-has-seen-it mask) and
+    scattered into their fields: a handful of array operations instead of one per field.
+    """
+    t = _tables(game)
+    n, me = view.num_players, view.player
+    out = np.zeros(t.size, np.float32)
+    owner = np.array(view.coin_owner)
+    code = (t.loc_code[n][me][owner] + t.value_code[np.array(view.coin_values)]
+            + np.array(view.face_up, np.int64) * t.face_up_code + np.array(view.coin_slot))
+    out[t.coin_positions] = t.coin_rows[code].ravel()
+    knowers = t.rotate_knowers[n][me][np.array(view.knowers)]
+    out[t.knower_positions] = t.knower_rows[knowers].ravel()
+
+    # everything else: small, built as a Python list and written once
+    rel = [(seat - me) % n for seat in range(n)]
+    limit, hs = view.take_limit, t.hand_size
+    hand_size, take_size, known_value, unknown = ([0.0] * SEATS for _ in range(4))
+    present, actor, to_act, receivers = ([0.0] * SEATS for _ in range(4))
+    values = view.coin_values
+    for seat, take in enumerate(view.takes):
+        d = rel[seat]
+        present[d] = 1.0
+        hand_size[d] = view.hand_sizes[seat] / hs
+        take_size[d] = len(take) / limit
+        known = [values[c] for c in take if values[c] >= 0]
+        known_value[d] = sum(known) / (limit * 8)
+        unknown[d] = (len(take) - len(known)) / limit
+    actor[rel[view.actor]] = 1.0
     for seat in view.acting:
-        out[sl["to_act"].start + rel_of[seat]] = 1.0
-    out[sl["phase"].start + PHASES.index(view.phase)] = 1.0
-    out[sl["pending_step"].start] = len(view.chosen) / 4
-    out[sl["turn"].start] = min(view.turns / 400, 1.0)
+        to_act[rel[seat]] = 1.0
+    phase = [0.0] * len(PHASES)
+    phase[PHASES.index(view.phase)] = 1.0
+    pending = [0.0] * NUM_CARDS
+    selected = []
+    if view.card >= 0:
+        pending[view.card] = 1.0
+        coin_steps = _coin_steps(view.card, len(view.chosen))
+        for i, target in enumerate(view.chosen):
+            if i in coin_steps:
+                selected.append(target)
+            else:
+                receivers[rel[target]] = 1.0
+    seen = [v for v in values if v >= 0]
+    unseen = len(values) - len(seen)
+    mean = (t.total_value - sum(seen)) / unseen / 8 if unseen else 0.0
+    out[t.rest] = (
+        [h / hs for h in view.hand] + hand_size + take_size + known_value + unknown
+        + [d / c for d, c in zip(view.discard, t.card_copies)]
+        + [view.draw_size / t.total_cards, mean] + present + actor + to_act + phase
+        + pending + [len(view.chosen) / 4] + receivers + [min(view.turns / 400, 1.0)]
+    )
+    if selected:
+        out[t.selected_start + np.array(selected)] = 1.0
     return out
 
 
-def _slices(game) -> dict[str, slice]:
-    cache = game.__dict__.get("_slice_cache")
-    if cache is None:
-        lay = game.layout
-        cache = {name: lay.slice(name) for name in lay.names()}
-        cache["coin_known"] = cache["coin_value_known"]
-        comp = game.components
-        game._slice_cache = cache
-        lookup = np.zeros(max(comp.distinct_values) + 1, dtype=np.int64)
-        for i, v in enumerate(comp.distinct_values):
-            lookup[v] = i
-        game.value_index = lookup
-        game.card_copies_norm = np.maximum(np.asarray(comp.card_copies, np.float32), 1)
-        game.total_cards = max(sum(comp.card_copies), 1)
-        game.total_value = sum(comp.coin_values)
-    return cache
+class _Tables:
+    """Lookup tables of one game's encoder (built once per game instance)."""
+
+    def __init__(self, game):
+        lay, comp = game.layout, game.components
+        nc, limit = game.num_coins, game.take_limit
+        distinct = comp.distinct_values
+        nv = len(distinct)
+        self.size = lay.size
+        self.hand_size = comp.hand_size
+        self.total_value = sum(comp.coin_values)
+        self.total_cards = max(sum(comp.card_copies), 1)
+        self.card_copies = [max(c, 1) for c in comp.card_copies]
+        # a coin's code: ((location * 2 + face_up) * (nv + 1) + value) * (limit + 1) + slot
+        slots = limit + 1
+        self.face_up_code = (nv + 1) * slots
+        loc_mult = 2 * self.face_up_code
+        # location: 0 middle, 1 + offset for a take; index -1 (the middle) is the last entry
+        self.loc_code = {
+            n: [np.array([(1 + (s - me) % n) * loc_mult for s in range(n)] + [0])
+                for me in range(n)]
+            for n in range(2, SEATS + 1)
+        }
+        value_code = np.zeros(max(distinct) + 2, np.int64)    # entry -1: unknown -> 0
+        for i, v in enumerate(distinct):
+            value_code[v] = (i + 1) * slots
+        self.value_code = value_code
+        rows = np.zeros((7 * 2 * (nv + 1) * slots, 1 + SEATS + 3 + nv), np.float32)
+        for code in range(len(rows)):
+            loc, rest = divmod(code, loc_mult)
+            face_up, rest = divmod(rest, self.face_up_code)
+            value, slot = divmod(rest, slots)
+            row = rows[code]
+            if loc == 0:
+                row[0] = 1.0
+            else:
+                row[loc] = 1.0
+            row[1 + SEATS] = slot / limit
+            row[2 + SEATS] = face_up
+            row[3 + SEATS] = float(value > 0 or face_up)
+            if value > 0:
+                row[4 + SEATS + value - 1] = 1.0
+        self.coin_rows = rows
+        c = np.arange(nc)[:, None]
+        col = [lay.slice("coin_in_middle").start + c]
+        col += [lay.slice("coin_in_take").start + c * SEATS + d for d in range(SEATS)]
+        col += [lay.slice(f).start + c for f in ("coin_slot", "coin_face_up",
+                                                   "coin_value_known")]
+        col += [lay.slice("coin_value").start + c * nv + i for i in range(nv)]
+        self.coin_positions = np.concatenate(col, axis=1).ravel()
+        # who has seen a coin: absolute seat bits -> offsets from the observer
+        self.rotate_knowers = {
+            n: [np.array([sum(1 << ((s - me) % n) for s in range(n) if mask >> s & 1)
+                          for mask in range(1 << n)]) for me in range(n)]
+            for n in range(2, SEATS + 1)
+        }
+        self.knower_rows = np.array([[mask >> d & 1 for d in range(SEATS)]
+                                     for mask in range(1 << SEATS)], np.float32)
+        self.knower_positions = (lay.slice("coin_known_by").start
+                                 + np.arange(nc * SEATS))
+        self.selected_start = lay.slice("coin_selected").start
+        order = ["hand", "hand_size", "take_size", "take_known_value", "take_unknown",
+                 "discard", "draw_size", "unknown_mean", "seat_present", "actor", "to_act",
+                 "phase", "pending_card", "pending_step", "pending_receiver", "turn"]
+        self.rest = np.concatenate([np.arange(lay.slice(f).start, lay.slice(f).stop)
+                                    for f in order])
+
+
+def _tables(game) -> _Tables:
+    tables = game.__dict__.get("_encoder_tables")
+    if tables is None:
+        tables = game._encoder_tables = _Tables(game)
+    return tables
 
 
 def _coin_steps(card: int, steps: int) -> set[int]:
