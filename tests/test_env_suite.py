@@ -49,6 +49,7 @@ class _MaskedSampling:
     def __init__(self, env):
         self._env = env
         self._masks = {}
+        self._spaces = {}
 
     def __getattr__(self, name):
         return getattr(self._env, name)
@@ -64,6 +65,8 @@ class _MaskedSampling:
         return out
 
     def action_space(self, agent):
+        if agent in self._spaces:
+            return self._spaces[agent]
         space = self._env.action_space(agent)
         owner = self
 
@@ -74,8 +77,8 @@ class _MaskedSampling:
                     return space.sample(m)
                 return 0
 
-        s = _Masked(space.n)
-        return s
+        self._spaces[agent] = _Masked(space.n)
+        return self._spaces[agent]
 
 
 @pytest.mark.parametrize("env_id,n", GAME_COUNTS)
@@ -280,6 +283,7 @@ def test_aec_hides_pending_choices(env_id, n):
         for choice in range(2):
             env.state = state.clone()
             env._pending = {}
+            env._masks = {}
             env._select_next()
             for p in firsts:
                 legal = np.flatnonzero(state.legal_actions_mask(p))

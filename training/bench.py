@@ -4,7 +4,8 @@ Every registered game plays random legal moves through ``env()`` (observation an
 every step), and in the same run PettingZoo's ``texas_holdem_v4`` and ``leduc_holdem_v4``
 and OpenSpiel's ``hearts`` (when the ``bench`` extra is installed) do the same. Prints
 agent-steps/s and games/s with the ratio to ``texas_holdem_v4``, and the size of a cloned
-state. Numbers, never assertions: speed is not tested.
+state. Rates are per second of this process's CPU time, so that other load on a shared
+machine does not skew the comparison. Numbers, never assertions: speed is not tested.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def bench_aec(make_env, name: str, players: int, seconds: float, seed: int = 0) 
     env = make_env()
     rng = np.random.default_rng(seed)
     steps = games = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     deadline = start + seconds
     while time.perf_counter() < deadline:
         env.reset(seed=int(rng.integers(2**31)))
@@ -56,7 +57,7 @@ def bench_aec(make_env, name: str, players: int, seconds: float, seed: int = 0) 
             env.step(action)
             steps += 1
         games += 1
-    return BenchResult(name, players, steps, games, time.perf_counter() - start)
+    return BenchResult(name, players, steps, games, time.process_time() - cpu_start)
 
 
 def bench_openspiel(game_name: str, seconds: float, seed: int = 0) -> BenchResult | None:
@@ -72,7 +73,7 @@ def bench_openspiel(game_name: str, seconds: float, seed: int = 0) -> BenchResul
     tensor = ("observation_tensor" if kind.provides_observation_tensor
               else "information_state_tensor")
     steps = games = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     deadline = start + seconds
     while time.perf_counter() < deadline:
         state = game.new_initial_state()
@@ -88,7 +89,7 @@ def bench_openspiel(game_name: str, seconds: float, seed: int = 0) -> BenchResul
             steps += 1
         games += 1
     return BenchResult(f"openspiel:{game_name}", game.num_players(), steps, games,
-                       time.perf_counter() - start)
+                       time.process_time() - cpu_start)
 
 
 def max_state_bytes(env_id: str, players: int, games: int = 3) -> int:
@@ -117,29 +118,47 @@ def default_players(env_id: str) -> int:
 
 
 def run_bench(seconds: float = 3.0, games: list[str] | None = None,
-              yardsticks: bool = True) -> list[BenchResult]:
-    """Benchmark the registered games (or ``games``) and the yardsticks."""
+              yardsticks: bool = True, rounds: int = 5) -> list[BenchResult]:
+    """Benchmark the registered games (or ``games``) and the yardsticks.
+
+    Each environment gets ``seconds`` in all, split into ``rounds`` slices played in
+    turn, so that a change in the machine's load during the run hits every entry alike.
+    """
     from plunder.envs import ENV_IDS, make
 
-    results = []
+    entries = []          # (name, players, runner(seconds) -> BenchResult)
     if yardsticks:
         try:
             from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
         except ImportError:
             texas_holdem_v4 = leduc_holdem_v4 = None
         if texas_holdem_v4 is not None:
-            results.append(bench_aec(lambda: texas_holdem_v4.env(num_players=2),
-                                     "texas_holdem_v4", 2, seconds))
-            results.append(bench_aec(lambda: leduc_holdem_v4.env(),
-                                     "leduc_holdem_v4", 2, seconds))
-        hearts = bench_openspiel("hearts", seconds)
-        if hearts is not None:
-            results.append(hearts)
+            entries.append(("texas_holdem_v4", 2, lambda s: bench_aec(
+                lambda: texas_holdem_v4.env(num_players=2), "texas_holdem_v4", 2, s)))
+            entries.append(("leduc_holdem_v4", 2, lambda s: bench_aec(
+                leduc_holdem_v4.env, "leduc_holdem_v4", 2, s)))
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            pass
+        else:
+            entries.append(("openspiel:hearts", 4, lambda s: bench_openspiel("hearts", s)))
     for env_id in games or ENV_IDS:
         n = default_players(env_id)
-        res = bench_aec(lambda: make(env_id, num_players=n), env_id, n, seconds)
-        res.state_bytes = max_state_bytes(env_id, n)
-        results.append(res)
+        entries.append((env_id, n, lambda s, e=env_id, n=n: bench_aec(
+            lambda: make(e, num_players=n), e, n, s)))
+    totals = {name: BenchResult(name, n, 0, 0, 0.0) for name, n, _ in entries}
+    for r in range(rounds):
+        for name, _, runner in entries:
+            part = runner(seconds / rounds)
+            total = totals[name]
+            total.steps += part.steps
+            total.games += part.games
+            total.seconds += part.seconds
+    results = list(totals.values())
+    for res in results:
+        if not res.name.startswith(("texas", "leduc", "openspiel")):
+            res.state_bytes = max_state_bytes(res.name, res.players)
     return results
 
 

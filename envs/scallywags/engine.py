@@ -195,6 +195,7 @@ class ScallywagsState(GameState):
         # derived from the fields above (rebuilt by refresh(), never serialized):
         self.where: list[int] = []         # per coin: seat holding it, or MIDDLE
         self.seen: list[list[int]] = []    # per seat, per coin: value if known, else -1
+        self.finished = False              # every take is full
 
     def refresh(self) -> None:
         """Rebuild the derived tables after fields were set directly (setup, loading, tests)."""
@@ -206,6 +207,7 @@ class ScallywagsState(GameState):
         self.seen = [[v if (up or k >> p & 1) else -1
                       for v, up, k in zip(self.values, self.face_up, self.knowers)]
                      for p in range(n)]
+        self.finished = all(len(t) == self.limit for t in self.takes)
 
     def clone(self) -> "ScallywagsState":
         """A fast independent copy (lists copied one level deep, generator cloned)."""
@@ -267,8 +269,8 @@ class ScallywagsState(GameState):
         return (self.actor,)
 
     def is_terminal(self) -> bool:
-        """Every take holds exactly the limit."""
-        return all(len(t) == self.limit for t in self.takes)
+        """Every take holds exactly the limit (checked at the end of each turn)."""
+        return self.finished
 
     def scores(self) -> list[float]:
         """Sum of coin values in each take."""
@@ -503,6 +505,7 @@ class ScallywagsState(GameState):
         self.phase, self.card, self.chosen, self.block_queue = CHOOSE, -1, [], []
         self.turns += 1
         self.actor = (self.actor + 1) % self.game.num_players
+        self.finished = all(len(t) == self.limit for t in self.takes)
 
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> ScallywagsView:
