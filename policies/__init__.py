@@ -1,5 +1,7 @@
-"""Bots for every plunder game: random, heuristic, and exported (ONNX) trained policies."""
+"""Bots for every plunder game: random, heuristic, search, and exported (ONNX) trained policies."""
 
-from .base import HEURISTICS, Policy, RandomPolicy, heuristic_class, make_bot
+from .base import HEURISTICS, Policy, RandomPolicy, choose_action, heuristic_class, make_bot
+from .search import SearchPolicy
 
-__all__ = ["HEURISTICS", "Policy", "RandomPolicy", "heuristic_class", "make_bot"]
+__all__ = ["HEURISTICS", "Policy", "RandomPolicy", "SearchPolicy", "choose_action",
+           "heuristic_class", "make_bot"]

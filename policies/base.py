@@ -13,6 +13,8 @@ from plunder.envs.core import InvalidArgumentError
 #: env id -> "module:Class" of its heuristic bot (module under plunder.policies)
 HEURISTICS: dict[str, str] = {
     "scallywags_v0": "scallywags_heuristic:ScallywagsHeuristic",
+    "all_hands_crew_v0": "all_hands_crew_heuristic:AllHandsCrewHeuristic",
+    "shipshape_v0": "shipshape_heuristic:ShipShapeHeuristic",
 }
 
 
@@ -52,6 +54,14 @@ class RandomPolicy:
         return int(self.rng.choice(check_mask(action_mask)))
 
 
+def choose_action(bot, env, agent: str, observation: dict) -> int:
+    """Ask ``bot`` for ``agent``'s move in ``env`` (a view-based bot gets the seat's view)."""
+    if getattr(bot, "needs_view", False):
+        seat = env.unwrapped.agent_name_mapping[agent]
+        return bot.act_view(env.unwrapped.state.view(seat), observation["action_mask"])
+    return bot.act(observation["observation"], observation["action_mask"])
+
+
 def heuristic_class(env_id: str):
     """The heuristic bot class of ``env_id``."""
     if env_id not in HEURISTICS:
@@ -61,13 +71,18 @@ def heuristic_class(env_id: str):
 
 
 def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, **options):
-    """A bot from a spec: ``random``, ``heuristic``, ``search``, ``trained:PATH.onnx``."""
+    """A bot from a spec: ``random``, ``heuristic``, ``search[:SAMPLES]``,
+    ``trained:PATH.onnx``."""
     game = game_class(env_id)(num_players, **options)
     kind, _, arg = spec.partition(":")
     if kind == "random":
         return RandomPolicy(game, seed=seed)
     if kind == "heuristic":
         return heuristic_class(env_id)(game, seed=seed)
+    if kind == "search":
+        from .search import SearchPolicy
+        samples = int(arg) if arg else 6
+        return SearchPolicy(game, seed=seed, samples=samples)
     if kind in ("trained", "onnx"):
         if not arg:
             raise InvalidArgumentError("trained bots need a path: trained:PATH.onnx")
@@ -75,5 +90,5 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         return OnnxPolicy(arg, env_id=env_id, num_players=num_players, options=options,
                           seed=seed)
     raise InvalidArgumentError(
-        f"unknown bot {spec!r}; use random, heuristic or trained:PATH.onnx"
+        f"unknown bot {spec!r}; use random, heuristic, search[:SAMPLES] or trained:PATH.onnx"
     )

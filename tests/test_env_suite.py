@@ -281,10 +281,7 @@ def test_aec_hides_pending_choices(env_id, n):
         firsts = acting[:-1]
         outcomes = set()
         for choice in range(2):
-            env.state = state.clone()
-            env._pending = {}
-            env._masks = {}
-            env._select_next()
+            env.set_state(state.clone())
             for p in firsts:
                 legal = np.flatnonzero(state.legal_actions_mask(p))
                 env.step(int(legal[choice % len(legal)] if choice else legal[-1]))

@@ -26,6 +26,13 @@ class BenchResult:
     games: int
     seconds: float
     state_bytes: int | None = None
+    raw_steps: int = 0          # the same through raw_env() (no PettingZoo wrappers)
+    raw_seconds: float = 0.0
+
+    @property
+    def raw_steps_per_s(self) -> float | None:
+        """Agent-steps per second through raw_env(), if measured."""
+        return self.raw_steps / self.raw_seconds if self.raw_seconds else None
 
     @property
     def steps_per_s(self) -> float:
@@ -121,41 +128,52 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
               yardsticks: bool = True, rounds: int = 5) -> list[BenchResult]:
     """Benchmark the registered games (or ``games``) and the yardsticks.
 
-    Each environment gets ``seconds`` in all, split into ``rounds`` slices played in
-    turn, so that a change in the machine's load during the run hits every entry alike.
+    PettingZoo envs are measured twice: through ``env()`` (with PettingZoo's wrappers, as
+    users run them) and through ``raw_env()``. Each measurement gets ``seconds`` in all,
+    split into ``rounds`` slices played in turn, so that a change in the machine's load
+    during the run hits every entry alike.
     """
-    from plunder.envs import ENV_IDS, make
+    from plunder.envs import ENV_IDS, env_module
 
-    entries = []          # (name, players, runner(seconds) -> BenchResult)
+    entries = []          # (name, players, wrapped factory or None, raw factory or None)
     if yardsticks:
         try:
             from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
         except ImportError:
-            texas_holdem_v4 = leduc_holdem_v4 = None
-        if texas_holdem_v4 is not None:
-            entries.append(("texas_holdem_v4", 2, lambda s: bench_aec(
-                lambda: texas_holdem_v4.env(num_players=2), "texas_holdem_v4", 2, s)))
-            entries.append(("leduc_holdem_v4", 2, lambda s: bench_aec(
-                leduc_holdem_v4.env, "leduc_holdem_v4", 2, s)))
+            pass
+        else:
+            entries.append(("texas_holdem_v4", 2, texas_holdem_v4.env, texas_holdem_v4.raw_env))
+            entries.append(("leduc_holdem_v4", 2, leduc_holdem_v4.env, leduc_holdem_v4.raw_env))
+    for env_id in games or ENV_IDS:
+        n = default_players(env_id)
+        module = env_module(env_id)
+        entries.append((env_id, n, lambda m=module, n=n: m.env(num_players=n),
+                        lambda m=module, n=n: m.raw_env(num_players=n)))
+    hearts = None
+    if yardsticks:
         try:
             import pyspiel  # noqa: F401
         except ImportError:
             pass
         else:
-            entries.append(("openspiel:hearts", 4, lambda s: bench_openspiel("hearts", s)))
-    for env_id in games or ENV_IDS:
-        n = default_players(env_id)
-        entries.append((env_id, n, lambda s, e=env_id, n=n: bench_aec(
-            lambda: make(e, num_players=n), e, n, s)))
-    totals = {name: BenchResult(name, n, 0, 0, 0.0) for name, n, _ in entries}
-    for r in range(rounds):
-        for name, _, runner in entries:
-            part = runner(seconds / rounds)
+            hearts = BenchResult("openspiel:hearts", 4, 0, 0, 0.0)
+    totals = {name: BenchResult(name, n, 0, 0, 0.0) for name, n, _, _ in entries}
+    for _ in range(rounds):
+        for name, n, wrapped, raw in entries:
             total = totals[name]
+            part = bench_aec(wrapped, name, n, seconds / rounds)
             total.steps += part.steps
             total.games += part.games
             total.seconds += part.seconds
-    results = list(totals.values())
+            part = bench_aec(raw, name, n, seconds / rounds)
+            total.raw_steps += part.steps
+            total.raw_seconds += part.seconds
+        if hearts is not None:
+            part = bench_openspiel("hearts", seconds / rounds)
+            hearts.steps += part.steps
+            hearts.games += part.games
+            hearts.seconds += part.seconds
+    results = list(totals.values()) + ([hearts] if hearts is not None else [])
     for res in results:
         if not res.name.startswith(("texas", "leduc", "openspiel")):
             res.state_bytes = max_state_bytes(res.name, res.players)
@@ -163,13 +181,18 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
 
 
 def format_table(results: list[BenchResult]) -> str:
-    """A Markdown table with the ratio to texas_holdem_v4."""
-    base = next((r.steps_per_s for r in results if r.name == "texas_holdem_v4"), None)
-    rows = ["| env | players | agent-steps/s | games/s | x texas_holdem_v4 | cloned state |",
-            "|---|---|---|---|---|---|"]
+    """A Markdown table with the ratios to texas_holdem_v4 (same API form)."""
+    base = next((r for r in results if r.name == "texas_holdem_v4"), None)
+    rows = ["| env | players | env() agent-steps/s | x texas | raw_env() agent-steps/s "
+            "| x texas raw | games/s | cloned state |",
+            "|---|---|---|---|---|---|---|---|"]
     for r in results:
-        ratio = f"{r.steps_per_s / base:.1f}x" if base else "-"
+        ratio = f"{r.steps_per_s / base.steps_per_s:.1f}x" if base else "-"
+        raw = r.raw_steps_per_s
+        raw_text = f"{raw:,.0f}" if raw else "-"
+        raw_ratio = (f"{raw / base.raw_steps_per_s:.1f}x"
+                     if raw and base and base.raw_steps_per_s else "-")
         size = f"{r.state_bytes / 1024:.1f} KB" if r.state_bytes is not None else "-"
-        rows.append(f"| {r.name} | {r.players} | {r.steps_per_s:,.0f} | "
-                    f"{r.games_per_s:,.1f} | {ratio} | {size} |")
+        rows.append(f"| {r.name} | {r.players} | {r.steps_per_s:,.0f} | {ratio} | {raw_text} "
+                    f"| {raw_ratio} | {r.games_per_s:,.1f} | {size} |")
     return "\n".join(rows)

@@ -13,7 +13,7 @@ import numpy as np
 
 from plunder.envs import game_class, make
 from plunder.envs.core import InvalidArgumentError
-from plunder.policies import make_bot
+from plunder.policies import choose_action, make_bot
 
 
 def parse_choice(text: str, legal: list[int], names: dict[int, str]) -> int | None:
@@ -63,7 +63,7 @@ def play(env_id: str, seat: int = 0, bots: list[str] | None = None,
             env.step(None)
             continue
         if agent != me:
-            env.step(policies[agent].act(obs["observation"], obs["action_mask"]))
+            env.step(choose_action(policies[agent], env, agent, obs))
             continue
         say("\n" + env.render())
         legal = np.flatnonzero(obs["action_mask"]).tolist()

@@ -174,6 +174,21 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
         self._pending: dict[int, int] = {}
         self._select_next()
 
+    def set_state(self, state: GameState) -> None:
+        """Continue from ``state`` (e.g. loaded with ``game.state_from_json``): a live
+        game with no pending simultaneous choices."""
+        if type(state.game) is not type(self.game) or \
+                state.game.num_players != self.game.num_players:
+            raise InvalidArgumentError("the state belongs to another game or player count")
+        if state.is_terminal():
+            raise InvalidArgumentError("set_state needs a game that is still running")
+        if not self.agents:
+            self.reset()
+        self.state = state
+        self._masks = {}
+        self._pending = {}
+        self._select_next()
+
     def _select_next(self):
         acting = self.state.current_players()
         waiting = [p for p in acting if p not in self._pending]

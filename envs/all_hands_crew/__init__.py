@@ -1,0 +1,1 @@
+"""All Hands on Deck (crew combinations): engine, components and observation encoder."""

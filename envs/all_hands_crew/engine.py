@@ -1,0 +1,652 @@
+"""All Hands on Deck (crew combinations): the rules engine (no gymnasium/PettingZoo).
+
+A round is three phases (see docs/rules/all_hands_crew.md):
+
+1. ``draw``: from the start player clockwise, one card at a time, each player takes the
+   top card of any non-empty Drawing Pile into their face-down stock until they hold 3
+   (1 under Short rations). ``spyglass``: then, clockwise from the start player, each
+   Spyglass draws 2 more cards from one pile at once.
+2. ``hire``: simultaneous; every player picks a stock card for their Crew Pile (Double hire:
+   one more pick per Cook pair, each may be passed). When all have picked, the unchosen
+   cards go, in stock order, on top of the player's own Drawing Pile.
+3. ``lay``: clockwise from the start player, each player lays out complete combinations
+   one at a time, then passes; a Gunner, Carpenter or Bosun pair asks at once for its
+   target (``target`` phase).
+
+At the start of a round with fewer cards in all Drawing Piles than players the game ends:
+each Crew Pile is laid out in its best partition, single captains are penalised.
+
+State fields are plain lists. Knowledge bookkeeping: ``pile_known[s][i]`` is the bit mask
+of players who know the card at position i of pile s (who put cards where is public, so
+the masks themselves are public); ``crew_known[q][o][k]`` is how many kind-k cards player
+o knows to be in q's Crew Pile (snatched cards, and every hire in the open-stock variant).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from plunder.envs.core.errors import InvalidArgumentError
+from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+
+from .components import NUM_CAPTAINS, NUM_CREW, NUM_KINDS, TARGETED, load_components, partitioner
+from .observation import build_layout, encode_view
+from .view import CrewView, describe_view
+
+PHASES = ("draw", "spyglass", "hire", "lay", "target", "over")
+
+
+class AllHandsCrewGame(Game):
+    """All Hands on Deck for 2-6 players; option ``open_stock`` (the rulebook's variant)."""
+
+    name = "all_hands_crew"
+    version = 0
+    min_players = 2
+    max_players = 6
+    options = {"open_stock": False}
+    simultaneous = True
+    default_max_turns = 20_000
+
+    def __init__(self, num_players: int, **options: Any):
+        super().__init__(num_players, **options)
+        self.comps = load_components()
+        self.partitioner = partitioner()
+        self.combos = self.comps.combos
+        self.num_combos = len(self.combos)
+        self.copies = self.comps.copies[self.num_players]
+        self.deal = self.comps.deal[self.num_players]
+        spy_kinds = [k for k in range(NUM_CREW) if self.comps.pair_actions[k] == "spyglass"]
+        most = max(self.comps.copies[m] for m in self.comps.copies)
+        max_spy = sum(most[k] // 2 for k in spy_kinds)
+        #: most stock cards one player can hold (3 + 2 per Spyglass laid in one round)
+        self.max_stock = self.comps.stock_cards + self.comps.spyglass_extra * max_spy
+        n = self.num_players
+        self.A_DRAW = 0
+        self.A_HIRE = n
+        self.A_LAY = self.A_HIRE + self.max_stock
+        self.A_TARGET = self.A_LAY + self.num_combos
+        self.A_PASS = self.A_TARGET + n - 1
+        self._num_actions = self.A_PASS + 1
+        self.combo_matrix = np.array([cb.counts for cb in self.combos], dtype=np.int16)
+        self.combo_captains = [cb.captains for cb in self.combos]
+        self._layout = build_layout(self)
+        self.layout_starts = {f.name: self._layout.slice(f.name).start
+                              for f in self._layout.fields}
+        self.combo_parts = [tuple((k, c) for k, c in enumerate(cb.counts) if c)
+                            for cb in self.combos]
+        self.single_values = [self.comps.single_value(k) for k in range(NUM_KINDS)]
+
+    # -- spaces -------------------------------------------------------------------------
+    @property
+    def num_actions(self) -> int:
+        return self._num_actions
+
+    def action_name(self, action: int) -> str:
+        a = int(action)
+        n = self.num_players
+        if not 0 <= a < self._num_actions:
+            return f"<no action {a}>"
+        if a < self.A_HIRE:
+            return "draw from own pile" if a == 0 else f"draw from the pile {a} seat(s) clockwise"
+        if a < self.A_LAY:
+            return f"hire stock card {a - self.A_HIRE + 1}"
+        if a < self.A_TARGET:
+            return f"lay out {self.combos[a - self.A_LAY].name}"
+        if a < self.A_PASS:
+            return f"choose the player {a - self.A_TARGET + 1} seat(s) clockwise"
+        return "pass (end / forfeit)" if n else "pass"
+
+    @property
+    def layout(self):
+        return self._layout
+
+    def encode(self, view: CrewView) -> np.ndarray:
+        return encode_view(self, view)
+
+    # -- states -------------------------------------------------------------------------
+    def new_initial_state(self, rng: np.random.Generator) -> "AllHandsCrewState":
+        state = AllHandsCrewState(self, rng)
+        state.setup()
+        return state
+
+    def state_from_dict(self, data: dict) -> "AllHandsCrewState":
+        state = AllHandsCrewState(self, rng_from_dict(data["rng"]))
+        for key in _FIELDS:
+            setattr(state, key, data[key])
+        state.turns = data["turns"]
+        return state
+
+    def sample_state(self, view: CrewView, rng: np.random.Generator) -> "AllHandsCrewState":
+        """A full state matching ``view``: unknown cards redrawn from the unseen pool."""
+        return _sample_state(self, view, rng)
+
+    def describe_view(self, view: CrewView) -> str:
+        return describe_view(self, view)
+
+
+_FIELDS = ("piles", "pile_known", "out", "stock", "stock_src", "crew", "crew_known", "laid",
+           "final", "final_left", "curses", "round", "start", "phase", "actor",
+           "draw_target", "spy_left", "keep", "hire_step", "hired", "hire_done", "lay_count",
+           "pending", "next_double", "next_spy", "next_short", "events")
+
+
+class AllHandsCrewState(GameState):
+    """One position of All Hands on Deck."""
+
+    game: AllHandsCrewGame
+
+    def setup(self) -> None:
+        g = self.game
+        n = g.num_players
+        deck = [k for k in range(NUM_KINDS) for _ in range(g.copies[k])]
+        order = self.rng.permutation(len(deck))
+        deck = [deck[i] for i in order]
+        self.piles = [deck[i * g.deal:(i + 1) * g.deal] for i in range(n)]
+        self.pile_known = [[0] * g.deal for _ in range(n)]
+        self.out = [0] * NUM_KINDS
+        for k in deck[n * g.deal:]:
+            self.out[k] += 1
+        self.stock = [[] for _ in range(n)]
+        self.stock_src = [[] for _ in range(n)]
+        self.crew = [[0] * NUM_KINDS for _ in range(n)]
+        self.crew_known = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+        self.laid = [[] for _ in range(n)]
+        self.final = [[] for _ in range(n)]
+        self.final_left = [[0] * NUM_KINDS for _ in range(n)]
+        self.curses = [0] * n
+        self.round = 0
+        # the race for the Start Player Card: a random seat opens the first round
+        self.start = int(self.rng.integers(n))
+        self.phase = "draw"
+        self.actor = self.start
+        self.draw_target = [0] * n
+        self.spy_left = [0] * n
+        self.keep = [1] * n
+        self.hire_step = 0
+        self.hired = [[] for _ in range(n)]
+        self.hire_done = [False] * n
+        self.lay_count = 0
+        self.pending = ""
+        self.next_double = [0] * n
+        self.next_spy = [0] * n
+        self.next_short = [0] * n
+        self.events = []
+        self._begin_round(first=True)
+
+    # -- whose decision -----------------------------------------------------------------
+    def current_players(self) -> tuple[int, ...]:
+        ph = self.phase
+        if ph == "over":
+            return ()
+        if ph == "hire":
+            s = self.hire_step
+            return tuple(p for p in range(self.game.num_players)
+                         if self.keep[p] > s and len(self.stock[p]) > s)
+        return (self.actor,)
+
+    def legal_actions_mask(self, player: int) -> np.ndarray:
+        g = self.game
+        mask = np.zeros(g.num_actions, dtype=np.int8)
+        ph = self.phase
+        if ph == "over" or player not in self.current_players():
+            return mask
+        n = g.num_players
+        if ph == "draw":
+            for j in range(n):
+                if self.piles[(player + j) % n]:
+                    mask[j] = 1
+        elif ph == "spyglass":
+            sizes = [len(self.piles[(player + j) % n]) for j in range(n)]
+            least = 2 if max(sizes) >= 2 else 1
+            for j in range(n):
+                if sizes[j] >= least:
+                    mask[j] = 1
+            mask[g.A_PASS] = 1
+        elif ph == "hire":
+            if not self.hire_done[player]:
+                taken = self.hired[player]
+                for i in range(len(self.stock[player])):
+                    if i not in taken:
+                        mask[g.A_HIRE + i] = 1
+            if self.hire_step > 0:
+                mask[g.A_PASS] = 1
+        elif ph == "lay":
+            crew = np.asarray(self.crew[player], dtype=np.int16)
+            fits = np.all(g.combo_matrix <= crew, axis=1)
+            mask[g.A_LAY:g.A_TARGET] = fits
+            mask[g.A_PASS] = 1
+        elif ph == "target":
+            for j in range(1, n):
+                if self._target_ok(player, (player + j) % n):
+                    mask[g.A_TARGET + j - 1] = 1
+            mask[g.A_PASS] = 1
+        return mask
+
+    def _target_ok(self, player: int, target: int) -> bool:
+        if target == player:
+            return False
+        if self.pending == "snatch":
+            return sum(self.crew[target]) > 0
+        return True
+
+    # -- moves --------------------------------------------------------------------------
+    def _apply(self, actions: dict[int, int]) -> None:
+        self.turns += 1
+        ph = self.phase
+        if ph == "hire":
+            self._apply_hire(actions)
+            return
+        (player, action), = actions.items()
+        g = self.game
+        if ph in ("draw", "spyglass"):
+            if action == g.A_PASS:  # forfeit a Spyglass
+                self.spy_left[player] -= 1
+                self.events.append([player, "forfeit", "spyglass", -1, 0])
+            else:
+                self._draw(player, (player + action) % g.num_players,
+                           g.comps.spyglass_extra if ph == "spyglass" else 1)
+                if ph == "spyglass":
+                    self.spy_left[player] -= 1
+            self._advance_draw()
+        elif ph == "lay":
+            if action == g.A_PASS:
+                self._end_lay_turn()
+            else:
+                self._lay(player, action - g.A_LAY)
+        elif ph == "target":
+            act = self.pending
+            self.pending = ""
+            self.phase = "lay"
+            if action == g.A_PASS:
+                self.events.append([player, "forfeit", act, -1, 0])
+            else:
+                self._perform(player, act, (player + action - g.A_TARGET + 1) % g.num_players)
+
+    def _draw(self, player: int, pile: int, count: int) -> None:
+        src = self.piles[pile]
+        known = self.pile_known[pile]
+        for _ in range(min(count, len(src))):
+            self.stock[player].append(src.pop())
+            known.pop()
+            self.stock_src[player].append(pile)
+        self.events.append([player, "draw", pile, -1, 0])
+
+    def _advance_draw(self) -> None:
+        n = self.game.num_players
+        if self.phase == "draw":
+            if any(self.piles):
+                for step in range(1, n + 1):
+                    p = (self.actor + step) % n
+                    if len(self.stock[p]) < self.draw_target[p]:
+                        self.actor = p
+                        return
+            self.phase = "spyglass"
+        if not any(self.piles):
+            self.spy_left = [0] * n
+        for step in range(n):
+            p = (self.start + step) % n
+            if self.spy_left[p] > 0:
+                self.actor = p
+                return
+        self._begin_hire()
+
+    def _begin_hire(self) -> None:
+        n = self.game.num_players
+        self.phase = "hire"
+        self.hire_step = 0
+        self.hired = [[] for _ in range(n)]
+        self.hire_done = [False] * n
+        self.actor = -1
+
+    def _apply_hire(self, actions: dict[int, int]) -> None:
+        g = self.game
+        for p, a in actions.items():
+            if a == g.A_PASS:
+                self.hire_done[p] = True
+            else:
+                self.hired[p].append(a - g.A_HIRE)
+        self.hire_step += 1
+        if not self.current_players():
+            self._finish_hire()
+
+    def _finish_hire(self) -> None:
+        g = self.game
+        n = g.num_players
+        everyone = (1 << n) - 1
+        for p in range(n):
+            chosen = set(self.hired[p])
+            for i in self.hired[p]:
+                k = self.stock[p][i]
+                self.crew[p][k] += 1
+                if g.open_stock:
+                    for o in range(n):
+                        if o != p:
+                            self.crew_known[p][o][k] += 1
+            mask = everyone if g.open_stock else (1 << p)
+            back = 0
+            for i, k in enumerate(self.stock[p]):
+                if i not in chosen:
+                    self.piles[p].append(k)
+                    self.pile_known[p].append(mask)
+                    back += 1
+            self.events.append([p, "hire", len(chosen), back, 0])
+            self.stock[p] = []
+            self.stock_src[p] = []
+        self.hired = [[] for _ in range(n)]
+        self.hire_done = [False] * n
+        self.hire_step = 0
+        self.phase = "lay"
+        self.actor = self.start
+        self.lay_count = 0
+
+    def _lay(self, player: int, ci: int) -> None:
+        g = self.game
+        combo = g.combos[ci]
+        crew = self.crew[player]
+        n = g.num_players
+        for k, c in enumerate(combo.counts):
+            if c:
+                crew[k] -= c
+                for o in range(n):
+                    row = self.crew_known[player][o]
+                    if row[k]:
+                        row[k] = max(0, row[k] - c)
+        self.laid[player].append(ci)
+        self.events.append([player, "lay", ci, -1, 0])
+        act = combo.action
+        if act == "double_hire":
+            self.next_double[player] += 1
+        elif act == "spyglass":
+            self.next_spy[player] += 1
+        elif act in TARGETED:
+            self.pending = act
+            if any(self._target_ok(player, t) for t in range(n)):
+                self.phase = "target"
+            else:  # no one to snatch from: the action is forfeited
+                self.pending = ""
+                self.events.append([player, "forfeit", act, -1, 0])
+
+    def _perform(self, player: int, act: str, target: int) -> None:
+        n = self.game.num_players
+        if act == "curse":
+            self.curses[target] += 1
+            self.events.append([player, "curse", target, -1, 0])
+        elif act == "short_rations":
+            self.next_short[target] = 1
+            self.events.append([player, "short_rations", target, -1, 0])
+        elif act == "snatch":
+            pile = self.crew[target]
+            r = int(self.rng.integers(sum(pile)))
+            for k in range(NUM_KINDS):
+                r -= pile[k]
+                if r < 0:
+                    break
+            pile[k] -= 1
+            self.crew[player][k] += 1
+            # only the two involved know which card moved; the others lose track of the
+            # victim's pile (a random card left it) but keep what they knew of the snatcher's
+            for o in range(n):
+                if o not in (player, target):
+                    self.crew_known[target][o] = [0] * NUM_KINDS
+            row = self.crew_known[target][player]
+            row[k] = max(0, row[k] - 1)
+            self.crew_known[player][target][k] += 1
+            self.events.append([player, "snatch", target, k, (1 << player) | (1 << target)])
+
+    def _end_lay_turn(self) -> None:
+        n = self.game.num_players
+        self.lay_count += 1
+        if self.lay_count < n:
+            self.actor = (self.actor + 1) % n
+            return
+        self.start = (self.start + 1) % n
+        self._begin_round()
+
+    def _begin_round(self, first: bool = False) -> None:
+        g = self.game
+        n = g.num_players
+        self.round += 1
+        self.events = []
+        if sum(len(p) for p in self.piles) < n:
+            self._end_game()
+            return
+        c = g.comps
+        for p in range(n):
+            short = self.next_short[p] > 0
+            self.draw_target[p] = c.short_rations_stock if short else c.stock_cards
+            # Short rations caps the whole stock: it cancels a Spyglass of that round
+            self.spy_left[p] = 0 if short else self.next_spy[p]
+            self.keep[p] = 1 + self.next_double[p]
+        self.next_short = [0] * n
+        self.next_spy = [0] * n
+        self.next_double = [0] * n
+        self.phase = "draw"
+        self.actor = self.start
+        self.lay_count = 0
+        self.pending = ""
+
+    def _end_game(self) -> None:
+        n = self.game.num_players
+        self.phase = "over"
+        self.actor = -1
+        self.keep = [1] * n
+        self.draw_target = [0] * n
+        self.spy_left = [0] * n
+        self.next_short = [0] * n
+        self.next_spy = [0] * n
+        self.next_double = [0] * n
+        for p in range(n):
+            _, combos, left = self.game.partitioner.partition(self.crew[p])
+            self.final[p] = combos
+            self.final_left[p] = left
+            self.crew[p] = [0] * NUM_KINDS
+            self.crew_known[p] = [[0] * NUM_KINDS for _ in range(n)]
+
+    # -- outcome ------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def points(self, player: int) -> int:
+        """Score of ``player`` now: laid (and final) combinations, single captains, curses."""
+        return _points(self.game, self.laid[player], self.final[player],
+                       self.final_left[player], self.curses[player])
+
+    def scores(self) -> list[float]:
+        return [float(self.points(p)) for p in range(self.game.num_players)]
+
+    def captains(self, player: int) -> int:
+        """Captains in ``player``'s layout (laid, and at the end every one in the Crew Pile)."""
+        g = self.game
+        return (sum(g.combo_captains[c] for c in self.laid[player])
+                + sum(g.combo_captains[c] for c in self.final[player])
+                + sum(self.final_left[player][NUM_CREW:]))
+
+    def rank_keys(self) -> list[tuple[float, float]]:
+        """(score, captains): ties go to the player with more captains, then are shared."""
+        return [(float(self.points(p)), float(self.captains(p)))
+                for p in range(self.game.num_players)]
+
+    # -- information --------------------------------------------------------------------
+    def view(self, player: int) -> CrewView:
+        g = self.game
+        n = g.num_players
+        bit = 1 << player
+        masks = tuple(map(tuple, self.pile_known))
+        seen = tuple(tuple((i, pile[i]) for i, m in enumerate(known) if m & bit)
+                     if any(known) else ()
+                     for known, pile in zip(self.pile_known, self.piles))
+        sees_stock = self.phase == "hire"
+        stock = tuple(
+            tuple((k if sees_stock and (q == player or g.open_stock) else -1, s)
+                  for k, s in zip(self.stock[q], self.stock_src[q]))
+            for q in range(n))
+        events = tuple((e[0], e[1], e[2], e[3] if (e[4] & bit) else -1) for e in self.events)
+        return CrewView(
+            player=player, num_players=n, open_stock=bool(g.open_stock),
+            phase=self.phase, acting=self.current_players(), actor=self.actor,
+            round=self.round, start=self.start, hire_step=self.hire_step,
+            pending=self.pending, pile_masks=masks, pile_seen=seen, stock=stock,
+            my_hired=tuple(self.hired[player]), my_hire_done=self.hire_done[player],
+            my_crew=tuple(self.crew[player]),
+            crew_sizes=tuple(sum(c) for c in self.crew),
+            crew_known=tuple(tuple(self.crew_known[q][player]) for q in range(n)),
+            known_about_me=tuple(tuple(self.crew_known[player][o]) for o in range(n)),
+            laid=tuple(tuple(x) for x in self.laid),
+            final=tuple(tuple(x) for x in self.final),
+            final_left=tuple(tuple(x) for x in self.final_left),
+            curses=tuple(self.curses), draw_target=tuple(self.draw_target),
+            spy_left=tuple(self.spy_left), keep=tuple(self.keep),
+            next_double=tuple(self.next_double), next_spy=tuple(self.next_spy),
+            next_short=tuple(self.next_short), events=events,
+        )
+
+    # -- copies and text ----------------------------------------------------------------
+    def to_dict(self) -> dict:
+        data = {key: getattr(self, key) for key in _FIELDS}
+        data["turns"] = self.turns
+        data["rng"] = rng_to_dict(self.rng)
+        return data
+
+    def card_counts(self) -> list[int]:
+        """Cards of each kind over every zone (the fuzz tests check nothing is lost)."""
+        total = list(self.out)
+        g = self.game
+        for p in range(g.num_players):
+            for k in self.piles[p]:
+                total[k] += 1
+            for k in self.stock[p]:
+                total[k] += 1
+            for k in range(NUM_KINDS):
+                total[k] += self.crew[p][k] + self.final_left[p][k]
+            for ci in self.laid[p] + self.final[p]:
+                for k, c in enumerate(g.combos[ci].counts):
+                    total[k] += c
+        return total
+
+    def describe_full(self) -> str:
+        return _describe_full(self)
+
+
+def _points(g: AllHandsCrewGame, laid, final, final_left, curses) -> int:
+    total = sum(g.combos[c].points for c in laid) + sum(g.combos[c].points for c in final)
+    total += sum(g.comps.single_value(k) * final_left[k] for k in range(NUM_CREW, NUM_KINDS))
+    return total + g.comps.curse * curses
+
+
+def _describe_full(state: AllHandsCrewState) -> str:
+    g = state.game
+    names = g.comps.short_names
+    lines = [f"All Hands on Deck, {g.num_players} players, round {state.round}, "
+             f"phase {state.phase}" + (" (open stock)" if g.open_stock else "")
+             + f"; start player {state.start}; acting {list(state.current_players())}"]
+    for p in range(g.num_players):
+        pile = " ".join(names[k] + ("*" if m else "") for k, m in
+                        zip(state.piles[p], state.pile_known[p]))
+        lines.append(f"player {p}: score {state.points(p)} (curses {state.curses[p]}), "
+                     f"captains {state.captains(p)}")
+        lines.append(f"  drawing pile ({len(state.piles[p])}, bottom->top, *=known): {pile}")
+        stock = ", ".join(f"{names[k]}<-{s}" + (" [hired]" if i in state.hired[p] else "")
+                          for i, (k, s) in enumerate(zip(state.stock[p], state.stock_src[p])))
+        lines.append(f"  stock: {stock or '-'}")
+        crew = ", ".join(f"{c} {names[k]}" for k, c in enumerate(state.crew[p]) if c)
+        lines.append(f"  crew pile: {crew or '-'}")
+        laid = "; ".join(g.combos[c].name for c in state.laid[p] + state.final[p])
+        lines.append(f"  laid out: {laid or '-'}")
+        left = ", ".join(f"{c} {names[k]}" for k, c in enumerate(state.final_left[p]) if c)
+        if state.phase == "over":
+            lines.append(f"  left over: {left or '-'}")
+    lines.append(f"out of the game: " + ", ".join(
+        f"{c} {names[k]}" for k, c in enumerate(state.out) if c))
+    return "\n".join(lines)
+
+
+def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator):
+    """Rebuild a state from a view, redrawing what its player does not know."""
+    if v.num_players != g.num_players or v.open_stock != bool(g.open_stock):
+        raise InvalidArgumentError("the view belongs to another game configuration")
+    n = g.num_players
+    me = v.player
+    pool = list(g.copies)
+
+    def take(k):
+        pool[k] -= 1
+
+    for seen in v.pile_seen:
+        for _, k in seen:
+            take(k)
+    for q in range(n):
+        for k, _ in v.stock[q]:
+            if k >= 0:
+                take(k)
+    for k in range(NUM_KINDS):
+        pool[k] -= v.my_crew[k]
+        for q in range(n):
+            if q != me:
+                pool[k] -= v.crew_known[q][k]
+            pool[k] -= v.final_left[q][k]
+    for q in range(n):
+        for ci in v.laid[q] + v.final[q]:
+            for k, c in enumerate(g.combos[ci].counts):
+                pool[k] -= c
+    if min(pool) < 0:
+        raise InvalidArgumentError("inconsistent view: more cards known than exist")
+    cards = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
+    cards = [cards[i] for i in rng.permutation(len(cards))]
+    pos = 0
+
+    def draw():
+        nonlocal pos
+        pos += 1
+        return cards[pos - 1]
+
+    s = AllHandsCrewState(g, np.random.default_rng(int(rng.integers(2**63 - 1))))
+    s.piles = []
+    for seat in range(n):
+        pile = [-1] * len(v.pile_masks[seat])
+        for i, k in v.pile_seen[seat]:
+            pile[i] = k
+        s.piles.append([k if k >= 0 else draw() for k in pile])
+    s.pile_known = [list(m) for m in v.pile_masks]
+    s.stock = [[k if k >= 0 else draw() for k, _ in v.stock[q]] for q in range(n)]
+    s.stock_src = [[src for _, src in v.stock[q]] for q in range(n)]
+    s.crew = [[0] * NUM_KINDS for _ in range(n)]
+    s.crew_known = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+    for q in range(n):
+        if q == me:
+            s.crew[q] = list(v.my_crew)
+            s.crew_known[q] = [list(v.known_about_me[o]) for o in range(n)]
+        else:
+            s.crew[q] = list(v.crew_known[q])
+            s.crew_known[q][me] = list(v.crew_known[q])
+            for _ in range(v.crew_sizes[q] - sum(v.crew_known[q])):
+                s.crew[q][draw()] += 1
+    s.out = [0] * NUM_KINDS
+    for k in cards[pos:]:
+        s.out[k] += 1
+    s.laid = [list(x) for x in v.laid]
+    s.final = [list(x) for x in v.final]
+    s.final_left = [list(x) for x in v.final_left]
+    s.curses = list(v.curses)
+    s.round, s.start, s.phase, s.actor = v.round, v.start, v.phase, v.actor
+    s.draw_target, s.spy_left, s.keep = list(v.draw_target), list(v.spy_left), list(v.keep)
+    s.hire_step, s.pending = v.hire_step, v.pending
+    s.next_double, s.next_spy, s.next_short = (list(v.next_double), list(v.next_spy),
+                                               list(v.next_short))
+    s.lay_count = (v.actor - v.start) % n if v.phase in ("lay", "target") else 0
+    s.hired = [[] for _ in range(n)]
+    s.hire_done = [False] * n
+    if v.phase == "hire":
+        for q in range(n):
+            if q == me:
+                s.hired[q] = list(v.my_hired)
+                s.hire_done[q] = v.my_hire_done
+                continue
+            for step in range(v.hire_step):  # others' pending picks are unknown: guess
+                if s.keep[q] > step and len(s.stock[q]) > step:
+                    free = [i for i in range(len(s.stock[q])) if i not in s.hired[q]]
+                    s.hired[q].append(int(free[int(rng.integers(len(free)))]))
+    s.events = [[e[0], e[1], e[2], e[3], (1 << me) if e[3] >= 0 else 0] for e in v.events]
+    s.turns = 0
+    return s

@@ -1,0 +1,138 @@
+"""All Hands on Deck (crew combinations; *Alle Mann an Deck*) — ``all_hands_crew_v0``.
+
+2-6 players collect pirates in a face-down Crew Pile and lay out combinations of the
+score sheet (pairs, threes, fours, streets of 5 or 6 crew kinds, captain's tables, captain
+threes). Each round: everyone draws 3 face-down stock cards one at a time from any
+Drawing Pile, then all hire at the same time (one card to the Crew Pile, the rest back on
+top of their own Drawing Pile, known to them alone), then in turn order each may lay out
+combinations; pairs grant in-game actions (Double hire, Snatch, Spyglass, Short rations,
+Curse). When the Drawing Piles hold fewer cards than players at the start of a round, every
+Crew Pile is laid out in its best partition, single captains cost points, and the highest
+score wins (ties: more captains). Full rules and every decision the completion made:
+``docs/rules/all_hands_crew.md``.
+
+Usage::
+
+    from plunder.envs import all_hands_crew_v0
+    env = all_hands_crew_v0.env(num_players=4)              # AEC, PettingZoo wrappers
+    par = all_hands_crew_v0.parallel_env(num_players=4)     # hiring is simultaneous
+    env = all_hands_crew_v0.env(num_players=3, open_stock=True)   # the variant
+
+Arguments: ``num_players`` (2-6, default 2), ``open_stock`` (bool, default False: the
+rulebook's variant where stock cards are shown to everyone at hiring), ``reward_mode``
+(``rank`` default, ``win``, ``score``), ``max_turns`` (decisions, default 20000 — never
+reached), ``render_mode`` (``ansi``/``human``), ``render_seat`` (None = omniscient).
+
+Agents and turns
+----------------
+Agents ``player_0`` … ``player_{n-1}``; clockwise is increasing seat number. A random seat
+starts the first round (the race for the Start Player Card); the start player moves one
+seat clockwise every round. Drawing, Spyglass draws, laying out and choosing a target are
+single-agent turns. Hiring is simultaneous: all agents with a pick to make act in the same
+step; the AEC env asks them one by one and a later agent never sees an earlier pending
+pick. A Double hire adds further simultaneous picking steps (every agent with a Double hire
+is asked; one who passed can only pass again).
+
+Action space
+------------
+``Discrete(2n + 106)`` (``Game(n).num_actions``); seats in actions are offsets clockwise
+from the acting player:
+
+| actions | meaning |
+|---|---|
+| ``0 .. n-1`` | draw the top card of the Drawing Pile ``j`` seats clockwise (0 = own pile); also the Spyglass draw (2 cards at once) |
+| ``n .. n+14`` | hire stock card ``i`` (stock order = drawing order; up to 15 with Spyglasses) |
+| ``n+15 .. n+105`` | lay out combination ``c`` of the 91 on the score sheet (``Game.combos[c].name``) |
+| ``n+106 .. 2n+104`` | choose the player ``j`` = 1..n-1 seats clockwise as the target of Snatch / Short rations / Curse |
+| ``2n+105`` | pass: end your laying out; forfeit a Spyglass, a further Double-hire pick or an action's target |
+
+``env.unwrapped.game.action_name(a)`` names any action. Combinations: 0-5 pairs (Cook,
+Gunner, Lookout, Carpenter, Navigator, Bosun), 6-11 threes, 12-17 fours, 18-23 streets
+without one kind, 24 full street, 25-84 captain's tables (Anchor, Cutlass, Kraken × the 20
+crew trios), 85-87 captain threes, 88-90 captain pairs.
+
+Observation space
+-----------------
+``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (num_actions,)))``; the
+mask is all zeros for an agent that is not asked to act. Per-seat blocks are rotated so
+that offset 0 is the observer. Read a field by name with
+``env.unwrapped.layout.read(obs["observation"], "my_crew")``. Sizes:
+
+| players | observation size | actions |
+|---|---|---|
+| 2 | 432 | 110 |
+| 3 | 553 | 112 |
+| 4 | 676 | 114 |
+| 5 | 801 | 116 |
+| 6 | 928 | 118 |
+
+Layout for 4 players (``layout.describe()``; blocks marked per seat scale with n):
+
+| indices | field | range | meaning |
+|---|---|---|---|
+| 0-5 | `phase` | 0..1 | one-hot phase: draw, spyglass (extra draws), hire, lay, target, over |
+| 6-8 | `pending_action` | 0..1 | action waiting for its target: snatch, short rations, curse |
+| 9-12 | `acting` | 0..1 | seats (offset from me) that must decide now |
+| 13-16 | `start_player` | 0..1 | one-hot seat of this round's start player |
+| 17 | `round` | 0..2 | round number / 30 |
+| 18 | `hire_step` | 0..1 | hiring pick number (Double hire picks are steps 1, 2, ...) / 8 |
+| 19 | `cards_in_piles` | 0..1 | cards in all Drawing Piles / 90 |
+| 20-23 | `pile_size` | 0..3 | cards in each seat's Drawing Pile / 40 |
+| 24-183 | `pile_top` | 0..1 | per pile, per position from the top (1..4): one-hot kind I know there, or the last entry 1 if the card is there but unknown to me |
+| 184-219 | `pile_known` | 0..4 | per pile: cards of each kind I know to be in it / 5 |
+| 220-223 | `pile_known_by_others` | 0..10 | per pile: cards known to someone other than me / 10 |
+| 224-448 | `my_stock` | 0..1 | per stock slot (1..15): present, picked by me, one-hot kind (all 0 while unseen), one-hot source pile |
+| 449-452 | `stock_size` | 0..1 | stock cards each seat holds / 15 |
+| 453-468 | `stock_sources` | 0..3 | per seat: its stock cards taken from each pile / 5 |
+| 469-504 | `stock_seen` | 0..3 | per seat: kinds of its stock I can see (own at hiring; everyone's with open stock) / 5 |
+| 505-508 | `draw_target` | 0..1 | regular stock cards each seat draws this round / 3 |
+| 509-512 | `spyglass_left` | 0..4 | Spyglass extra draws each seat still makes this round / 3 |
+| 513-516 | `hire_keep` | 0..4 | stock cards each seat keeps this round / 3 |
+| 517-520 | `next_double_hire` | 0..4 | Double hires due next round / 3 |
+| 521-524 | `next_spyglass` | 0..4 | Spyglasses due next round / 3 |
+| 525-528 | `next_short_rations` | 0..1 | 1 if the seat is on Short rations next round |
+| 529-537 | `my_crew` | 0..3 | cards of each kind in my Crew Pile / 6 |
+| 538 | `my_crew_value` | -2..3 | score of my Crew Pile's best partition if the game ended now / 40 |
+| 539-542 | `crew_size` | 0..5 | cards in each seat's Crew Pile / 20 |
+| 543-578 | `crew_known` | 0..3 | per seat: kinds I know to be in its Crew Pile / 6 |
+| 579-614 | `known_about_me` | 0..3 | per seat: kinds it knows to be in my Crew Pile / 6 |
+| 615-650 | `laid_cards` | 0..2 | per seat: cards of each kind laid out / 12 |
+| 651-654 | `laid_points` | -2..4 | per seat: points of its laid-out combinations / 60 |
+| 655-658 | `curses` | 0..3 | curse cards each seat holds / 6 |
+| 659-662 | `captains` | 0..2 | captains in each seat's layout (the tie-break) / 10 |
+| 663-666 | `score` | -3..4 | current score (laid, final layout, single captains, curses) / 60 |
+| 667-675 | `unseen` | 0..2 | cards of each kind in the game whose place I do not know / 12 |
+
+Kind order everywhere: Cook, Gunner, Lookout, Carpenter, Navigator, Bosun, Captain Anchor,
+Captain Cutlass, Captain Kraken. What an agent sees follows the completion: its own stock
+only from the hiring signal on (everyone's with ``open_stock``), its own Crew Pile, the
+cards it put on top of a Drawing Pile until someone draws them, the cards it snatched or
+that were snatched from it; everything else that is public (pile sizes, who drew from
+which pile, stock and crew sizes, laid combinations, curses, actions due).
+
+Rewards
+-------
+At the end only. ``rank`` (default): (opponents beaten - opponents that beat you)/(n-1),
+ranking by (score, captains in the layout); ``win``: 1 for every player with the best key;
+``score``: the final score. ``infos[agent]["scores"]`` holds the final scores and
+``infos[agent]["winners"]`` the winning seats.
+
+Rendering
+---------
+``render_mode="ansi"`` returns a text table from ``render_seat`` (``describe_view``) or,
+with ``render_seat=None``, the omniscient table (``describe_full``: every pile card,
+stock, crew pile and who knows what).
+
+Version history
+---------------
+- v0: first release: the whole rulebook and completion, 2-6 players, the open-stock
+  variant.
+"""
+
+from plunder.envs.all_hands_crew.engine import AllHandsCrewGame
+from plunder.envs.core.env import make_env_functions
+
+Game = AllHandsCrewGame
+env, raw_env, parallel_env = make_env_functions(Game)
+
+__all__ = ["Game", "env", "raw_env", "parallel_env"]

@@ -1,0 +1,486 @@
+"""ShipShape rules engine: simultaneous crew bids, crate stacking, voyage scoring.
+
+Seats: the agents ``0 .. n-1``; with 2 or 5 players the dummy Cap'n Happen Stance is one
+more seat (``n``), played by the engine. Seats form one bidding group (2-4 seats) or, with
+six seats, two groups of three that change every voyage (``GROUP_SCHEDULE``).
+
+One turn of a group (three turns per voyage):
+
+1. stage 1 bid: every seat of the group picks a crew card at once (the Cap'n turns over the
+   top card of his deck when the agents' picks are applied);
+2. matching values are tied; the others take the next crates of the group's stack from the
+   highest card to the lowest and place them (a joint decision of the takers);
+3. stage 2 bid: the tied seats pick again; non-tied ones take crates high to low, then those
+   tied twice take crates from the highest- to the lowest-numbered hold; then they place.
+
+Both groups of a six-seat game decide at the same time (their decisions do not interact).
+Actions: ``0-9`` bid card 1-10; ``10-17`` place the taken crate in orientation 0-7 relative
+to how it lay in the stack (``geometry.ORIENTATION_NAMES``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from plunder.envs.core.errors import InvalidArgumentError
+from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+
+from .components import VOYAGE_HOLDS, Components, load_components
+from .geometry import COMPOSE, ORIENTATION_NAMES, SCORE_PARTS, orient, score_voyage
+from .view import PublicTable, ShipShapeView
+
+NUM_CARDS = 10
+NUM_ORIENTATIONS = 8
+BID0 = 0  #: action BID0 + c - 1 bids card c
+PLACE0 = NUM_CARDS  #: action PLACE0 + k places in orientation k
+NUM_ACTIONS = NUM_CARDS + NUM_ORIENTATIONS
+VOYAGES = 3
+TURNS_PER_VOYAGE = 3
+
+#: six seats: the two groups of each voyage; no group repeats and no pair meets 3 times
+GROUP_SCHEDULE = (
+    ((0, 1, 2), (3, 4, 5)),
+    ((0, 1, 3), (2, 4, 5)),
+    ((0, 2, 4), (1, 3, 5)),
+)
+
+
+class ShipShapeGame(Game):
+    """ShipShape for 2-6 players (plus Cap'n Happen Stance with 2 or 5)."""
+
+    name = "shipshape"
+    version = 0
+    min_players = 2
+    max_players = 6
+    options: dict[str, Any] = {}
+    simultaneous = True
+    default_max_turns = 100
+
+    def __init__(self, num_players: int, components: Components | None = None, **options):
+        super().__init__(num_players, **options)
+        self.components = components if components is not None else load_components()
+        n = self.num_players
+        self.has_capn = n in (2, 5)
+        self.num_seats = n + 1 if self.has_capn else n
+        #: the Cap'n's seat index, or None
+        self.capn = n if self.has_capn else None
+        self.six_seat = self.num_seats == 6
+        self.group_size = 3 if self.six_seat else self.num_seats
+        #: crates in one group's stack (three turns, one crate per seat each)
+        self.stack_size = TURNS_PER_VOYAGE * self.group_size
+        #: group_index[voyage][seat] = index of the seat's group
+        self.group_index = tuple(
+            tuple(next(k for k, grp in enumerate(self.groups(v)) if s in grp)
+                  for s in range(self.num_seats))
+            for v in range(VOYAGES))
+        self._layout = None
+        self._oriented_cells: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._mask_cache: dict[tuple, np.ndarray] = {}
+
+    # -- structure ----------------------------------------------------------------------
+    def groups(self, voyage: int) -> tuple[tuple[int, ...], ...]:
+        """The bidding groups of ``voyage`` (0-2)."""
+        if self.six_seat:
+            return GROUP_SCHEDULE[voyage]
+        return (tuple(range(self.num_seats)),)
+
+    def seat_name(self, seat: int) -> str:
+        """``player_i``, or ``capn`` for the dummy seat."""
+        return "capn" if seat == self.capn else f"player_{seat}"
+
+    def oriented(self, crate: int, orientation: int) -> tuple[int, ...]:
+        """Crate ``crate``'s cells as it lies in ``orientation`` (cached)."""
+        key = (crate, orientation)
+        cells = self._oriented_cells.get(key)
+        if cells is None:
+            cells = self._oriented_cells[key] = orient(self.components.crate(crate),
+                                                       orientation)
+        return cells
+
+    # -- spaces -------------------------------------------------------------------------
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def action_name(self, action: int) -> str:
+        action = int(action)
+        if 0 <= action < PLACE0:
+            return f"bid {action - BID0 + 1}"
+        if PLACE0 <= action < NUM_ACTIONS:
+            return f"place {ORIENTATION_NAMES[action - PLACE0]}"
+        return f"<no action {action}>"
+
+    @property
+    def layout(self):
+        if self._layout is None:
+            from .observation import build_layout
+            self._layout = build_layout(self)
+        return self._layout
+
+    def encode(self, view: ShipShapeView) -> np.ndarray:
+        from .observation import encode
+        return encode(self, view)
+
+    def describe_view(self, view: ShipShapeView) -> str:
+        from .render import describe_view
+        return describe_view(self, view)
+
+    # -- states -------------------------------------------------------------------------
+    def new_initial_state(self, rng: np.random.Generator) -> "ShipShapeState":
+        state = ShipShapeState(self, rng)
+        state.setup()
+        return state
+
+    def state_from_dict(self, data: dict) -> "ShipShapeState":
+        if data.get("num_players") != self.num_players:
+            raise InvalidArgumentError(
+                f"state is for {data.get('num_players')} players, this game has "
+                f"{self.num_players}"
+            )
+        state = ShipShapeState(self, rng_from_dict(data["rng"]))
+        for key in ShipShapeState.FIELDS:
+            setattr(state, key, _tuplify(data[key]))
+        state.turns = data["turns"]
+        state.visible = tuple(state.compute_visible(s) for s in range(self.num_seats))
+        return state
+
+    def sample_state(self, view: ShipShapeView, rng: np.random.Generator) -> "ShipShapeState":
+        """A full state matching ``view``: only the Cap'n's deck order and the future
+        randomness (the generator) are redrawn; everything else is public."""
+        t = view.table
+        state = ShipShapeState(self, np.random.default_rng(int(rng.integers(2**63 - 1))))
+        for key in ShipShapeState.FIELDS:
+            setattr(state, key, getattr(t, key))
+        state.turns = t.turns
+        state.visible = t.visible
+        if self.capn is not None:
+            deck = list(t.hands[self.capn])
+            rng.shuffle(deck)
+            state.hands = _put(t.hands, self.capn, tuple(deck))
+        return state
+
+    def _mask(self, kind: str, cards: tuple[int, ...] = ()) -> np.ndarray:
+        key = (kind, cards)
+        mask = self._mask_cache.get(key)
+        if mask is None:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            if kind == "bid":
+                for c in cards:
+                    mask[BID0 + c - 1] = 1
+            elif kind == "place":
+                mask[PLACE0:] = 1
+            mask.setflags(write=False)
+            self._mask_cache[key] = mask
+        return mask
+
+
+def _tuplify(x):
+    if isinstance(x, list):
+        return tuple(_tuplify(v) for v in x)
+    return x
+
+
+def _put(tup: tuple, i: int, value) -> tuple:
+    """``tup`` with entry ``i`` replaced."""
+    return tup[:i] + (value,) + tup[i + 1:]
+
+
+class ShipShapeState(GameState):
+    """One position of ShipShape.
+
+    Every field holds immutable data (ints, bools, nested tuples) and is replaced, never
+    changed in place: clones share them, views reference them, and any assignment drops
+    the cached public table (``_table``).
+    """
+
+    #: serialized fields (``visible`` is derived and rebuilt on load)
+    FIELDS = ("voyage", "turn", "done", "hands", "discards", "coins", "hold_history",
+              "placed", "stacks", "unused", "need", "stage", "placing", "bids",
+              "voyage_scores")
+
+    def __init__(self, game: ShipShapeGame, rng: np.random.Generator):
+        super().__init__(game, rng)
+        S = game.num_seats
+        self.voyage = 0            # 0-2
+        self.turn = 0              # turn within the voyage, 0-2
+        self.done = False
+        #: crew cards in hand (sorted); for the Cap'n his face-down deck, top card first
+        self.hands: tuple[tuple[int, ...], ...] = ((),) * S
+        self.discards: tuple[tuple[int, ...], ...] = ((),) * S
+        self.coins: tuple[int, ...] = (0,) * S
+        #: hold number of every seat, per voyage so far (the last entry is the current one)
+        self.hold_history: tuple[tuple[int, ...], ...] = ()
+        #: crates on each seat's hold this voyage, bottom first: (crate id, orientation)
+        self.placed: tuple = ((),) * S
+        #: each group's crate stack, top first: (crate id, orientation as it lies)
+        self.stacks: tuple = ()
+        #: crate ids not yet drawn in this game
+        self.unused: tuple[int, ...] = ()
+        #: per group: seats still without a crate this turn (they bid)
+        self.need: tuple[tuple[int, ...], ...] = ()
+        #: per group: 1 = first bid of the turn, 2 = re-bid of the tied seats
+        self.stage: tuple[int, ...] = ()
+        #: per group: (seat, crate id, orientation in the stack) taken, not yet placed
+        self.placing: tuple = ()
+        #: every revealed bid: (voyage, turn, stage, seat, card)
+        self.bids: tuple = ()
+        #: per finished voyage, per seat: geometry.SCORE_PARTS values
+        self.voyage_scores: tuple = ()
+        #: top-down view of every seat's hold (derived from hold + placed crates)
+        self.visible: tuple[tuple[int, ...], ...] = ((0,) * 9,) * S
+
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        d[name] = value
+        d["_table"] = None
+        d["_acting"] = None
+
+    # -- setup --------------------------------------------------------------------------
+    def setup(self) -> None:
+        """Crew cards, the Cap'n's shuffled deck, Voyage 1 holds and crate stacks."""
+        g = self.game
+        full = tuple(range(1, NUM_CARDS + 1))
+        self.hands = (full,) * g.num_seats
+        if g.capn is not None:
+            self.hands = _put(self.hands, g.capn, self._shuffled(full))
+        self.unused = tuple(range(1, len(g.components.crates) + 1))
+        holds = self.rng.choice(VOYAGE_HOLDS[0], size=g.num_seats, replace=False)
+        self.hold_history = (tuple(int(h) for h in holds),)
+        self._start_voyage()
+
+    def _shuffled(self, cards) -> tuple[int, ...]:
+        return tuple(cards[i] for i in self.rng.permutation(len(cards)))
+
+    def _start_voyage(self) -> None:
+        g = self.game
+        self.placed = ((),) * g.num_seats
+        self.visible = tuple(g.components.hold(h) for h in self.hold_history[-1])
+        groups = g.groups(self.voyage)
+        take = g.stack_size * len(groups)
+        picks = self.rng.choice(len(self.unused), size=take, replace=False)
+        orients = self.rng.integers(0, 8, size=take)
+        drawn = [(self.unused[int(i)], int(o)) for i, o in zip(picks, orients)]
+        taken = set(d[0] for d in drawn)
+        self.unused = tuple(c for c in self.unused if c not in taken)
+        self.stacks = tuple(tuple(drawn[k * g.stack_size:(k + 1) * g.stack_size])
+                            for k in range(len(groups)))
+        self.turn = 0
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        groups = self.game.groups(self.voyage)
+        self.need = tuple(groups)
+        self.stage = (1,) * len(groups)
+        self.placing = ((),) * len(groups)
+
+    # -- whose decision -----------------------------------------------------------------
+    def current_players(self) -> tuple[int, ...]:
+        acting = self._acting             # cached until the next change of a field
+        if acting is None:
+            acting = []
+            if not self.done:
+                capn = self.game.capn
+                for k, placing in enumerate(self.placing):
+                    if placing:
+                        acting.extend(x[0] for x in placing)
+                    else:
+                        acting.extend(s for s in self.need[k] if s != capn)
+            acting = self.__dict__["_acting"] = tuple(sorted(acting))
+        return acting
+
+    def group_of(self, seat: int) -> int:
+        """Index of ``seat``'s group this voyage."""
+        return self.game.group_index[min(self.voyage, VOYAGES - 1)][seat]
+
+    def decision(self, seat: int) -> str:
+        """What ``seat`` must decide now: ``"bid"``, ``"place"`` or ``""`` (nothing)."""
+        if self.done or seat == self.game.capn:
+            return ""
+        k = self.group_of(seat)
+        if self.placing[k]:
+            return "place" if any(x[0] == seat for x in self.placing[k]) else ""
+        return "bid" if seat in self.need[k] else ""
+
+    def legal_actions_mask(self, player: int) -> np.ndarray:
+        kind = self.decision(player)
+        if kind == "bid":
+            return self.game._mask("bid", self.hands[player])
+        return self.game._mask(kind)
+
+    # -- moves --------------------------------------------------------------------------
+    def _apply(self, actions: dict[int, int]) -> None:
+        for k in range(len(self.need)):
+            if self.placing[k]:
+                for seat, crate, stack_orient in self.placing[k]:
+                    self._place(seat, crate, COMPOSE[stack_orient][actions[seat] - PLACE0])
+                self.placing = _put(self.placing, k, ())
+            elif self.need[k]:
+                self._resolve_bids(k, actions)
+        if not any(self.need) and not any(self.placing):
+            self._end_turn()
+
+    def _discard(self, seat: int, card: int, hand: tuple[int, ...]) -> None:
+        discard = self.discards[seat] + (card,)
+        if len(hand) == 1 and seat != self.game.capn:
+            # down to one card: take all the discarded cards back into the hand
+            hand, discard = tuple(sorted(hand + discard)), ()
+        self.hands = _put(self.hands, seat, hand)
+        self.discards = _put(self.discards, seat, discard)
+
+    def _resolve_bids(self, k: int, actions: dict[int, int]) -> None:
+        """Reveal the bids of group ``k``; hand out crates; set up the next step."""
+        capn = self.game.capn
+        bidders = self.need[k]
+        stage = self.stage[k]
+        cards = {}
+        new_bids = []
+        for seat in bidders:
+            hand = self.hands[seat]
+            if seat == capn:
+                if not hand:   # his deck ran out: shuffle his discards into a new deck
+                    hand = self._shuffled(sorted(self.discards[seat]))
+                    self.discards = _put(self.discards, seat, ())
+                card, hand = hand[0], hand[1:]
+            else:
+                card = actions[seat] - BID0 + 1
+                hand = tuple(c for c in hand if c != card)
+            self._discard(seat, card, hand)
+            cards[seat] = card
+            new_bids.append((self.voyage, self.turn, stage, seat, card))
+        self.bids = self.bids + tuple(new_bids)
+        values = list(cards.values())
+        tied = tuple(s for s in bidders if values.count(cards[s]) > 1)
+        order = sorted((s for s in bidders if s not in tied), key=lambda s: -cards[s])
+        if stage == 1:
+            self.need = _put(self.need, k, tied)
+            self.stage = _put(self.stage, k, 2)
+        else:
+            holds = self.hold_history[-1]
+            order += sorted(tied, key=lambda s: -holds[s])
+            self.need = _put(self.need, k, ())
+        stack = self.stacks[k]
+        placing = []
+        for i, seat in enumerate(order):
+            crate, stack_orient = stack[i]
+            if seat == capn:   # the Cap'n places it exactly as it lay in the stack
+                self._place(seat, crate, stack_orient)
+            else:
+                placing.append((seat, crate, stack_orient))
+        self.stacks = _put(self.stacks, k, stack[len(order):])
+        self.placing = _put(self.placing, k, tuple(sorted(placing)))
+
+    def _place(self, seat: int, crate: int, orientation: int) -> None:
+        self.placed = _put(self.placed, seat, self.placed[seat] + ((crate, orientation),))
+        cells = self.game.oriented(crate, orientation)
+        self.visible = _put(self.visible, seat, tuple(
+            c if c else v for c, v in zip(cells, self.visible[seat])))
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        self.turn += 1
+        if self.turn < TURNS_PER_VOYAGE:
+            self._start_turn()
+            return
+        result = score_voyage(self.visible)
+        self.voyage_scores = self.voyage_scores + (
+            tuple(tuple(r[part] for part in SCORE_PARTS) for r in result),)
+        self.coins = tuple(c + r["coins"] for c, r in zip(self.coins, result))
+        if self.voyage + 1 >= VOYAGES:
+            self.done = True
+            self.need = ((),) * len(self.need)
+            self.placing = ((),) * len(self.placing)
+            return
+        self.voyage += 1
+        self._assign_holds()
+        self._start_voyage()
+
+    def _assign_holds(self) -> None:
+        """Most coins takes the highest-numbered hold of the next set; equal coins: the seat
+        that had the lower-numbered hold takes the higher-numbered one."""
+        g = self.game
+        drawn = self.rng.choice(VOYAGE_HOLDS[self.voyage], size=g.num_seats, replace=False)
+        drawn = sorted((int(h) for h in drawn), reverse=True)
+        last = self.hold_history[-1]
+        order = sorted(range(g.num_seats), key=lambda s: (-self.coins[s], last[s]))
+        new = [0] * g.num_seats
+        for seat, hold in zip(order, drawn):
+            new[seat] = hold
+        self.hold_history = self.hold_history + (tuple(new),)
+
+    def compute_visible(self, seat: int) -> tuple[int, ...]:
+        """Top-down view of ``seat``'s hold, rebuilt from the hold and the placed crates."""
+        comp = self.game.components
+        vis = list(comp.hold(self.hold_history[-1][seat]))
+        for crate, o in self.placed[seat]:
+            for i, c in enumerate(orient(comp.crate(crate), o)):
+                if c:
+                    vis[i] = c
+        return tuple(vis)
+
+    def voyage_score_dicts(self) -> list[list[dict[str, int]]]:
+        """``voyage_scores`` as dicts: per finished voyage, per seat, part -> coins."""
+        return [[dict(zip(SCORE_PARTS, r)) for r in v] for v in self.voyage_scores]
+
+    # -- outcome ------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.done
+
+    def scores(self) -> list[float]:
+        return [float(c) for c in self.coins[:self.game.num_players]]
+
+    def rank_keys(self) -> list[tuple[float, float]]:
+        """(coins, current hold number) of every seat, the Cap'n last; after the game the
+        hold is the voyage-3 hold (the rulebook's tie-break)."""
+        holds = self.hold_history[-1]
+        return [(float(self.coins[s]), float(holds[s])) for s in range(self.game.num_seats)]
+
+    # -- information --------------------------------------------------------------------
+    def public_table(self) -> PublicTable:
+        """The public facts (cached until the next change): the Cap'n's deck sorted."""
+        table = self._table
+        if table is None:
+            capn = self.game.capn
+            hands = self.hands
+            if capn is not None:
+                d = self.__dict__        # a cache beside the fields (no invalidation)
+                if d.get("_hands_src") is not hands:
+                    d["_hands_src"] = hands
+                    d["_hands_pub"] = _put(hands, capn, tuple(sorted(hands[capn])))
+                hands = d["_hands_pub"]
+            table = PublicTable(
+                acting=self.current_players(), voyage=self.voyage, turn=self.turn,
+                turns=self.turns, done=self.done, hands=hands, discards=self.discards,
+                coins=self.coins, hold_history=self.hold_history, placed=self.placed,
+                visible=self.visible, stacks=self.stacks, unused=self.unused,
+                need=self.need, stage=self.stage, placing=self.placing, bids=self.bids,
+                voyage_scores=self.voyage_scores,
+            )
+            self.__dict__["_table"] = table
+        return table
+
+    def view(self, player: int) -> ShipShapeView:
+        """Everything is public except the Cap'n's deck order (given sorted) and the
+        generator; picks pending in the AEC env are not part of the state at all."""
+        return ShipShapeView(player, self.decision(player), self.public_table())
+
+    # -- copies and text ----------------------------------------------------------------
+    def clone(self) -> "ShipShapeState":
+        new = ShipShapeState.__new__(ShipShapeState)
+        new.__dict__.update(self.__dict__)   # every field is immutable: share them
+        rng = np.random.Generator(type(self.rng.bit_generator)())
+        rng.bit_generator.state = self.rng.bit_generator.state
+        new.__dict__["rng"] = rng
+        return new
+
+    def to_dict(self) -> dict:
+        d = {key: getattr(self, key) for key in self.FIELDS}
+        d["num_players"] = self.game.num_players
+        d["turns"] = self.turns
+        d["rng"] = rng_to_dict(self.rng)
+        return d
+
+    def describe_full(self) -> str:
+        from .render import describe_full
+        return describe_full(self)

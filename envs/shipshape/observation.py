@@ -1,0 +1,244 @@
+"""ShipShape's observation vector: a named layout and ``encode(game, view)``.
+
+Seats appear in *relative* order: slot 0 is the observing seat, then the following seats
+round the table (seat ``(p + k) % seats``; the Cap'n, when present, is seat ``n``).
+Every 3x3 tile (a hold's top-down view, a crate) is 9 cells of 5 features each, row-major:
+``[empty, rat, gold/3, cannon/3, contraband/3]`` (a hole or blank is ``empty``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
+
+from .geometry import NUM_CODES, code_good, orient
+
+CELL_FEATURES = 5
+TILE = 9 * CELL_FEATURES
+
+#: code -> the 5 cell features
+_CELL_TABLE = np.zeros((NUM_CODES, CELL_FEATURES), dtype=np.float32)
+_CELL_TABLE[0, 0] = 1.0
+_CELL_TABLE[1, 1] = 1.0
+for _code in range(2, NUM_CODES):
+    _g, _v = code_good(_code)
+    _CELL_TABLE[_code, 2 + _g] = _v / 3.0
+
+COIN_SCALE = 100.0
+
+
+def build_layout(game) -> ObservationLayout:
+    """The layout for ``game``'s seat count and stack size."""
+    S, L = game.num_seats, game.stack_size
+    b = LayoutBuilder()
+    b.add("voyage", 3, "one-hot voyage 1-3")
+    b.add("turn", 3, "one-hot turn 1-3 of the voyage")
+    b.add("decision", 2, "what you must decide now: [bid a crew card, place your crate]")
+    b.add("rebid", 1, "1 when your bid now is a re-bid after a tie")
+    b.add("my_hand", 10, "crew cards 1-10 in your hand (1 = held)")
+    b.add("pending_crate", TILE,
+          "the crate you must place, as it lay in the stack (zeros when none); "
+          "9 cells x [empty, rat, gold/3, cannon/3, contraband/3]")
+    b.add("stack", L * TILE,
+          f"your group's crate stack, top first, as the crates lie ({L} slots x 9 cells x 5)")
+    b.add("stack_present", L, "1 for each stack slot still holding a crate")
+    b.add("seat_is_capn", S, "per seat slot (0 = you, then round the table): the Cap'n")
+    b.add("seat_in_my_group", S, "per seat slot: bids in your group this voyage")
+    b.add("seat_coins", S, f"per seat slot: coins / {COIN_SCALE:g}", high=3.0)
+    b.add("seat_hold", S, "per seat slot: current hold number / 18")
+    b.add("seat_hand", S * 10, "per seat slot: crew cards 1-10 in hand (public from the "
+          "revealed bids; the Cap'n's: his deck's contents)")
+    b.add("seat_visible", S * TILE, "per seat slot: top-down view of the hold, 9 cells x 5")
+    b.add("seat_totals", S * 5, "per seat slot: visible [gold/27, cannons/27, "
+          "contraband/27, rats/9, cells showing goods/9]")
+    b.add("seat_crates", S, "per seat slot: crates placed this voyage / 3")
+    b.add("seat_status", S * 3, "per seat slot: [still to get a crate this turn, placing "
+          "a crate now, tied (re-bidding)]")
+    b.add("seat_bids", S * 2, "per seat slot: this turn's revealed [first bid, re-bid] / 10")
+    return b.build()
+
+
+#: the per-seat fields, in layout order, and their widths
+SEAT_FIELDS = (("seat_is_capn", 1), ("seat_in_my_group", 1), ("seat_coins", 1),
+               ("seat_hold", 1), ("seat_hand", 10), ("seat_visible", TILE),
+               ("seat_totals", 5), ("seat_crates", 1), ("seat_status", 3), ("seat_bids", 2))
+
+
+#: where each seat field lives in one seat's 70-value source row (see ``_derive``)
+_ROW_COLS = {"seat_visible": 0, "seat_totals": TILE, "seat_hand": TILE + 5,
+             "seat_is_capn": TILE + 15, "seat_in_my_group": TILE + 16,
+             "seat_coins": TILE + 17, "seat_hold": TILE + 18, "seat_crates": TILE + 19,
+             "seat_status": TILE + 20, "seat_bids": TILE + 23}
+_ROW = TILE + 25
+
+
+class _Tables:
+    """Per-game constant arrays of the encoder."""
+
+    def __init__(self, game):
+        layout = game.layout
+        S = game.num_seats
+        self.size = layout.size
+        self.sl = {name: layout.slice(name) for name in layout.names()}
+        crates = game.components.crates
+        #: crate_feats[crate id, orientation] = the crate's 45 features as it lies
+        self.crate_feats = np.zeros((len(crates) + 1, 8, TILE), dtype=np.float32)
+        for cid, cells in enumerate(crates, 1):
+            for o in range(8):
+                self.crate_feats[cid, o] = _CELL_TABLE[list(orient(cells, o))].ravel()
+        # seat fields are contiguous at the end of the layout, in SEAT_FIELDS order
+        self.seat_start = self.sl[SEAT_FIELDS[0][0]].start
+        assert self.sl[SEAT_FIELDS[-1][0]].stop == self.size
+        self.seat_off = {}
+        off = 0
+        for name, w in SEAT_FIELDS:
+            assert self.sl[name].start - self.seat_start == off
+            self.seat_off[name] = off
+            off += S * w
+        #: seat_perm[p]: gathers the seat-major (S x _ROW) absolute block into p's
+        #: relative, field-major seat fields
+        self.seat_perm = []
+        for p in range(S):
+            idx = []
+            for name, w in SEAT_FIELDS:
+                for k in range(S):
+                    src = ((p + k) % S) * _ROW + _ROW_COLS[name]
+                    idx.extend(range(src, src + w))
+            self.seat_perm.append(np.asarray(idx, dtype=np.intp))
+        #: in_group[voyage][p]: relative flags of the seats in p's group
+        self.in_group = [
+            [np.asarray([1.0 if game.group_index[v][(p + k) % S] == game.group_index[v][p]
+                         else 0.0 for k in range(S)], dtype=np.float32) for p in range(S)]
+            for v in range(3)
+        ]
+        self.hand_rows: dict[tuple, np.ndarray] = {}
+        # small caches keyed on the (immutable) table parts they were computed from; each
+        # entry keeps its key object alive, so an identity match is a content match
+        self.stack_cache: dict[int, tuple] = {}
+        #: the last (visible, hands) seen and their seat-block columns; holding the keys
+        #: keeps their ids unique, so an identity match is a content match
+        self.last_block: tuple = (None, None, None, None)
+        #: a top-down view (9 codes) -> its 45 cell features and 5 totals
+        self.visible_rows: dict[tuple, np.ndarray] = {}
+
+    def visible_row(self, cells: tuple) -> np.ndarray:
+        row = self.visible_rows.get(cells)
+        if row is None:
+            tot = [0.0, 0.0, 0.0, 0.0, 0.0]     # gold, cannon, contraband, rats, goods cells
+            for c in cells:
+                if c == 1:
+                    tot[3] += 1.0
+                elif c >= 2:
+                    tot[(c - 2) // 3] += (c - 2) % 3 + 1
+                    tot[4] += 1.0
+            row = np.empty(TILE + 5, dtype=np.float32)
+            row[:TILE] = _CELL_TABLE[list(cells)].ravel()
+            row[TILE:] = (tot[0] / 27.0, tot[1] / 27.0, tot[2] / 27.0, tot[3] / 9.0,
+                          tot[4] / 9.0)
+            if len(self.visible_rows) > 20000:
+                self.visible_rows.clear()
+            self.visible_rows[cells] = row
+        return row
+
+    def hand_row(self, hand: tuple) -> np.ndarray:
+        row = self.hand_rows.get(hand)
+        if row is None:
+            row = np.zeros(10, dtype=np.float32)
+            for c in hand:
+                row[c - 1] = 1.0
+            self.hand_rows[hand] = row
+        return row
+
+
+def _tables(game) -> _Tables:
+    t = game.__dict__.get("_obs_tables")
+    if t is None:
+        t = game._obs_tables = _Tables(game)
+    return t
+
+
+def _derive(game, T: _Tables, table) -> dict:
+    """Arrays every seat's observation of this public table shares (absolute seats)."""
+    S, L = game.num_seats, game.stack_size
+    d = {}
+    seat = np.empty((S, _ROW), dtype=np.float32)
+    key = (table.visible, table.hands)
+    last = T.last_block
+    if last[0] is not key[0] or last[1] is not key[1]:
+        block = np.empty((S, TILE + 15), dtype=np.float32)
+        for s, cells in enumerate(table.visible):
+            block[s, :TILE + 5] = T.visible_row(cells)
+        hands = [T.hand_row(h) for h in table.hands]
+        block[:, TILE + 5:] = hands
+        last = T.last_block = (table.visible, table.hands, block, hands)
+    seat[:, :TILE + 15] = last[2]
+    hands = last[3]
+    holds = table.hold_history[-1]
+    small = [[0.0, 0.0, c / COIN_SCALE, h / 18.0, len(pl) / 3.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+             for c, h, pl in zip(table.coins, holds, table.placed)]
+    if game.capn is not None:
+        small[game.capn][0] = 1.0
+    if not table.done:
+        for k, grp in enumerate(table.need):
+            for s in grp:
+                small[s][5] = 1.0
+                if table.stage[k] == 2:
+                    small[s][7] = 1.0
+        for grp in table.placing:
+            for x in grp:
+                small[x[0]][6] = 1.0
+    for v, t, stage, s, card in reversed(table.bids):
+        if v != table.voyage or t != table.turn:
+            break
+        small[s][7 + stage] = card / 10.0
+    seat[:, TILE + 15:] = small
+    d["seat"] = seat.ravel()
+    d["hands"] = hands
+    stacks = []
+    for stack in table.stacks:
+        hit = T.stack_cache.get(id(stack))
+        if hit is None or hit[0] is not stack:
+            arr = np.zeros(L * TILE + L, dtype=np.float32)
+            if stack:
+                ids = [c for c, _ in stack]
+                ors = [o for _, o in stack]
+                arr[:len(stack) * TILE] = T.crate_feats[ids, ors].ravel()
+                arr[L * TILE:L * TILE + len(stack)] = 1.0
+            if len(T.stack_cache) > 64:
+                T.stack_cache.clear()
+            hit = T.stack_cache[id(stack)] = (stack, arr)
+        stacks.append(hit[1])
+    d["stacks"] = stacks
+    return d
+
+
+def encode(game, view) -> np.ndarray:
+    """The observation vector of ``view`` (reads nothing but the view)."""
+    T = _tables(game)
+    table = view.table
+    d = table.derived
+    if not d:
+        d.update(_derive(game, T, table))
+    p = view.player
+    sl = T.sl
+    obs = np.zeros(T.size, dtype=np.float32)
+    voyage = min(table.voyage, 2)
+    obs[sl["voyage"].start + voyage] = 1.0
+    obs[sl["turn"].start + min(table.turn, 2)] = 1.0
+    k = game.group_index[voyage][p]
+    if view.decision == "bid":
+        obs[sl["decision"].start] = 1.0
+        if table.stage[k] == 2:
+            obs[sl["rebid"].start] = 1.0
+    elif view.decision == "place":
+        obs[sl["decision"].start + 1] = 1.0
+        for seat, crate, o in table.placing[k]:
+            if seat == p:
+                obs[sl["pending_crate"]] = T.crate_feats[crate, o]
+    obs[sl["my_hand"]] = d["hands"][p]
+    if d["stacks"]:
+        obs[sl["stack"].start:sl["stack_present"].stop] = d["stacks"][k]
+    obs[T.seat_start:] = d["seat"][T.seat_perm[p]]
+    obs[sl["seat_in_my_group"]] = T.in_group[voyage][p]
+    return obs

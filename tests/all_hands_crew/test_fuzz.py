@@ -1,0 +1,129 @@
+"""Random-play fuzzing: invariants hold in every reachable state (nothing created or lost)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import parallel_api_test
+
+from plunder.envs.all_hands_crew.components import NUM_KINDS
+from plunder.envs.all_hands_crew_v0 import Game, parallel_env, raw_env
+from plunder.envs.core.rewards import rank_rewards
+
+
+def check_invariants(s):
+    g = s.game
+    n = g.num_players
+    assert s.card_counts() == list(g.copies), "a card was created or lost"
+    assert all(len(p) == len(k) for p, k in zip(s.piles, s.pile_known))
+    assert all(m < (1 << n) for known in s.pile_known for m in known)
+    for q in range(n):
+        assert len(s.stock[q]) == len(s.stock_src[q]) <= g.max_stock
+        assert min(s.crew[q]) >= 0
+        for o in range(n):
+            # what o knows about q's crew is really there
+            assert all(a <= b for a, b in zip(s.crew_known[q][o], s.crew[q]))
+    if s.phase in ("lay", "target", "draw"):
+        assert s.current_players() == (s.actor,)
+    if s.phase == "over":
+        assert all(sum(c) == 0 for c in s.crew) and not any(map(len, s.stock))
+        assert sum(len(p) for p in s.piles) < n
+    scores = s.scores()
+    assert scores == [float(s.points(p)) for p in range(n)]
+
+
+def run(n, open_stock, seed):
+    game = Game(n, open_stock=open_stock)
+    s = game.new_initial_state(np.random.default_rng(seed))
+    rng = np.random.default_rng(seed + 1)
+    steps = 0
+    while not s.is_terminal():
+        check_invariants(s)
+        joint = {}
+        for p in s.current_players():
+            legal = np.flatnonzero(s.legal_actions_mask(p))
+            assert len(legal), "asked to act with nothing to do"
+            joint[p] = int(rng.choice(legal))
+        s.apply_joint(joint)
+        steps += 1
+        assert steps < 5000
+    check_invariants(s)
+    keys = s.rank_keys()
+    assert abs(sum(rank_rewards(keys, n))) < 1e-9
+    return s
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+@pytest.mark.parametrize("open_stock", [False, True])
+def test_fuzz_invariants(n, open_stock):
+    for seed in range(2):
+        run(n, open_stock, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", range(2, 7))
+def test_fuzz_invariants_long(n):
+    for seed in range(100):
+        run(n, bool(seed % 2), 1000 + seed)
+
+
+def test_final_layout_is_the_best_partition():
+    s = run(4, False, 5)
+    g = s.game
+    for p in range(4):
+        used = [sum(g.combos[c].counts[k] for c in s.final[p]) + s.final_left[p][k]
+                for k in range(NUM_KINDS)]
+        assert g.partitioner.value(used) == (sum(g.combos[c].points for c in s.final[p])
+                                             + sum(g.comps.single_value(k) * s.final_left[p][k]
+                                                   for k in range(NUM_KINDS)))
+
+
+class _CachedMaskedSpaces:
+    """parallel_api_test samples actions from the action spaces: hand it spaces (the same
+    object on every call, as it checks) that sample legal actions."""
+
+    def __init__(self, env):
+        self._env = env
+        self._masks = {}
+        self._spaces = {}
+
+    def __getattr__(self, name):
+        return getattr(self._env, name)
+
+    def reset(self, *a, **kw):
+        obs, infos = self._env.reset(*a, **kw)
+        self._masks = {k: o["action_mask"] for k, o in obs.items()}
+        return obs, infos
+
+    def step(self, actions):
+        out = self._env.step(actions)
+        self._masks = {k: o["action_mask"] for k, o in out[0].items()}
+        return out
+
+    def action_space(self, agent):
+        if agent not in self._spaces:
+            space = self._env.action_space(agent)
+            owner = self
+
+            class _Masked(type(space)):
+                def sample(self, mask=None):
+                    m = owner._masks.get(agent)
+                    return space.sample(m) if m is not None and m.any() else 0
+
+            self._spaces[agent] = _Masked(space.n)
+        return self._spaces[agent]
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_parallel_api(n):
+    parallel_api_test(_CachedMaskedSpaces(parallel_env(num_players=n)), num_cycles=300)
+
+
+def test_state_json_is_small_and_round_trips():
+    s = run(6, True, 3)
+    game = s.game
+    s2 = game.new_initial_state(np.random.default_rng(9))
+    for state in (s, s2):
+        text = state.to_json()
+        assert len(text.encode()) < 20_000
+        assert game.state_from_json(text).to_json() == text

@@ -1,0 +1,216 @@
+"""Hidden information, written from the rulebook and the completion, not from the view code.
+
+The test keeps its own record of who knows what, updated from the moves alone:
+- a card dealt to a Drawing Pile is known to nobody; the cards a player puts back on
+  their own pile are known to that player (to everyone with open stock) until drawn;
+- stock cards are seen by nobody while drawn, by their owner after the hiring signal (by
+  everyone with open stock);
+- a Crew Pile is known to its owner; a snatched card to both players involved; with open
+  stock every hired card to everyone; laying out makes cards public; after a snatch the
+  others lose track of the victim's pile.
+Then, for reachable states, it redraws every card a player does not know (keeping the
+counts) and asserts that player's observation and mask do not change; and changes
+something the player knows and asserts they do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plunder.envs.all_hands_crew.components import NUM_KINDS
+from plunder.envs.all_hands_crew_v0 import Game
+
+
+class Knowledge:
+    """The test's own record of who knows which cards."""
+
+    def __init__(self, state):
+        n = state.game.num_players
+        self.n = n
+        self.open = bool(state.game.open_stock)
+        self.piles = [[set() for _ in pile] for pile in state.piles]
+        self.crew_lb = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+
+    def update(self, pre, joint, post):
+        g = pre.game
+        n = self.n
+        if pre.phase in ("draw", "spyglass"):
+            (p, a), = joint.items()
+            if a != g.A_PASS:
+                t = (p + a) % n
+                for _ in range(len(pre.piles[t]) - len(post.piles[t])):
+                    self.piles[t].pop()
+        elif pre.phase == "hire" and post.phase != "hire":
+            for q in range(n):
+                back = len(post.piles[q]) - len(pre.piles[q])
+                who = set(range(n)) if self.open else {q}
+                self.piles[q].extend(set(who) for _ in range(back))
+                if self.open:
+                    for k in range(NUM_KINDS):
+                        gained = post.crew[q][k] - pre.crew[q][k] if post.phase != "over" else 0
+                        for o in range(n):
+                            if o != q:
+                                self.crew_lb[q][o][k] += max(0, gained)
+        elif pre.phase == "lay":
+            (p, a), = joint.items()
+            if a != g.A_PASS:
+                used = g.combos[a - g.A_LAY].counts
+                for o in range(n):
+                    row = self.crew_lb[p][o]
+                    for k in range(NUM_KINDS):
+                        row[k] = max(0, row[k] - used[k])
+        elif pre.phase == "target" and pre.pending == "snatch":
+            (p, a), = joint.items()
+            if a != g.A_PASS:
+                v = (p + a - g.A_TARGET + 1) % n
+                k = next(k for k in range(NUM_KINDS) if post.crew[v][k] < pre.crew[v][k])
+                for o in range(n):
+                    if o not in (p, v):
+                        self.crew_lb[v][o] = [0] * NUM_KINDS
+                self.crew_lb[v][p][k] = max(0, self.crew_lb[v][p][k] - 1)
+                self.crew_lb[p][v][k] += 1
+        if post.phase == "over":
+            self.crew_lb = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+
+    # -- redrawing what a player does not know -------------------------------------------
+    def unknown_slots(self, state, p):
+        """[(zone, where, kind)] of every card ``p`` does not know."""
+        slots = []
+        for k in range(NUM_KINDS):
+            slots += [("out", None, k)] * state.out[k]
+        for t, pile in enumerate(state.piles):
+            for i, k in enumerate(pile):
+                if p not in self.piles[t][i]:
+                    slots.append(("pile", (t, i), k))
+        for q in range(self.n):
+            sees = state.phase == "hire" and (q == p or self.open)
+            if not sees:
+                for i, k in enumerate(state.stock[q]):
+                    slots.append(("stock", (q, i), k))
+            if q != p and state.phase != "over":
+                extra = [state.crew[q][k] - self.crew_lb[q][p][k] for k in range(NUM_KINDS)]
+                assert min(extra) >= 0
+                for k in range(NUM_KINDS):
+                    slots += [("crew", q, k)] * extra[k]
+        return slots
+
+    def redraw(self, state, p, rng):
+        s = state.clone()
+        slots = self.unknown_slots(state, p)
+        kinds = [k for _, _, k in slots]
+        kinds = [kinds[i] for i in rng.permutation(len(kinds))]
+        s.out = [0] * NUM_KINDS
+        for q in range(self.n):
+            if q != p and state.phase != "over":
+                s.crew[q] = list(self.crew_lb[q][p])
+        for (zone, where, _), k in zip(slots, kinds):
+            if zone == "out":
+                s.out[k] += 1
+            elif zone == "pile":
+                s.piles[where[0]][where[1]] = k
+            elif zone == "stock":
+                s.stock[where[0]][where[1]] = k
+            else:
+                s.crew[where][k] += 1
+        assert s.card_counts() == state.card_counts()
+        return s
+
+
+def _seen(state, p):
+    return (state.game.encode(state.view(p)).tobytes(), state.legal_actions_mask(p).tobytes())
+
+
+def _states(n, open_stock, seed, every=5):
+    game = Game(n, open_stock=open_stock)
+    state = game.new_initial_state(np.random.default_rng(seed))
+    know = Knowledge(state)
+    rng = np.random.default_rng(seed + 100)
+    step = 0
+    while True:
+        if step % every == 0:
+            yield state, know
+        if state.is_terminal():
+            return
+        joint = {p: int(rng.choice(np.flatnonzero(state.legal_actions_mask(p))))
+                 for p in state.current_players()}
+        pre = state.clone()
+        state.apply_joint(joint)
+        know.update(pre, joint, state)
+        step += 1
+
+
+@pytest.mark.parametrize("n,open_stock", [(2, False), (3, False), (4, True), (6, False),
+                                          (2, True), (5, True)])
+def test_unknown_cards_do_not_change_what_a_player_sees(n, open_stock):
+    rng = np.random.default_rng(n)
+    checked = 0
+    for state, know in _states(n, open_stock, seed=10 + n):
+        for p in range(n):
+            before = _seen(state, p)
+            for _ in range(2):
+                assert _seen(know.redraw(state, p, rng), p) == before, (
+                    f"player {p} sees a card it cannot know (phase {state.phase})")
+                checked += 1
+    assert checked > 100
+
+
+def _swap_known(state, know, p, zone, rng):
+    """Change one card ``p`` knows in ``zone`` with an unknown card of another kind."""
+    unknown = know.unknown_slots(state, p)
+    s = state.clone()
+    if zone == "crew":
+        kinds = [k for k in range(NUM_KINDS) if state.crew[p][k]]
+        for k in kinds:
+            other = [sl for sl in unknown if sl[2] != k and sl[0] == "out"]
+            if other:
+                s.crew[p][k] -= 1
+                s.crew[p][other[0][2]] += 1
+                s.out[other[0][2]] -= 1
+                s.out[k] += 1
+                return s
+    elif zone == "pile":
+        for t, pile in enumerate(state.piles):
+            for i, k in enumerate(pile):
+                if p in know.piles[t][i]:
+                    other = [sl for sl in unknown if sl[2] != k and sl[0] == "out"]
+                    if other:
+                        s.piles[t][i] = other[0][2]
+                        s.out[other[0][2]] -= 1
+                        s.out[k] += 1
+                        return s
+    elif zone == "stock" and state.phase == "hire":
+        for q in range(state.game.num_players):
+            if q != p and not state.game.open_stock:
+                continue
+            for i, k in enumerate(state.stock[q]):
+                other = [sl for sl in unknown if sl[2] != k and sl[0] == "out"]
+                if other:
+                    s.stock[q][i] = other[0][2]
+                    s.out[other[0][2]] -= 1
+                    s.out[k] += 1
+                    return s
+    return None
+
+
+@pytest.mark.parametrize("n,open_stock", [(2, False), (4, True)])
+def test_known_cards_change_what_a_player_sees(n, open_stock):
+    rng = np.random.default_rng(0)
+    hits = {"crew": 0, "pile": 0, "stock": 0}
+    for state, know in _states(n, open_stock, seed=3, every=2):
+        for p in range(n):
+            for zone in hits:
+                changed = _swap_known(state, know, p, zone, rng)
+                if changed is not None:
+                    assert _seen(changed, p) != _seen(state, p), f"{zone} change unseen"
+                    hits[zone] += 1
+    assert all(v > 0 for v in hits.values()), hits
+
+
+def test_who_drew_from_which_pile_is_public():
+    game = Game(3)
+    s = game.new_initial_state(np.random.default_rng(0))
+    p = s.actor
+    s.apply_joint({p: 2})
+    for q in range(3):
+        assert s.view(q).stock[p] == ((-1, (p + 2) % 3),)

@@ -1,0 +1,511 @@
+"""Scenario tests: one per rule of the rulebook and its completion."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+
+import numpy as np
+import pytest
+
+from plunder.envs.all_hands_crew.components import (
+    NUM_KINDS, Partitioner, load_components, parse_components)
+from plunder.envs.core.config import load_game_data
+from plunder.envs.core.errors import ConfigError, IllegalActionError
+from plunder.envs.core.rewards import rank_rewards
+from plunder.envs.all_hands_crew_v0 import Game, raw_env
+
+from .helpers import (ANCHOR, BOSUN, CARPENTER, COOK, CUTLASS, GUNNER, KRAKEN, LOOKOUT,
+                      NAVIGATOR, act, crew, lay_index, make_state, pass_all_lays,
+                      play_to_lay)
+
+
+# -- cards and the deal -----------------------------------------------------------------
+@pytest.mark.parametrize("n,total,per", [(2, 72, 20), (3, 72, 17), (4, 72, 15), (5, 81, 15),
+                                         (6, 90, 15)])
+def test_player_count_removals_and_deal(n, total, per):
+    g = Game(n)
+    assert sum(g.copies) == total
+    s = g.new_initial_state(np.random.default_rng(1))
+    assert [len(p) for p in s.piles] == [per] * n
+    assert sum(s.out) == total - n * per          # the rest is out of the game, unseen
+    assert s.card_counts() == list(g.copies)
+    assert all(m == 0 for known in s.pile_known for m in known)   # nobody looked
+    assert all(sum(c) == 0 for c in s.crew)
+
+
+def test_ninety_cards_with_marks():
+    c = load_components()
+    assert c.copies[6] == (12,) * 6 + (6,) * 3
+    assert c.copies[5] == (11,) * 6 + (5,) * 3
+    assert c.copies[4] == (10,) * 6 + (4,) * 3
+
+
+def test_start_player_is_random_and_moves_clockwise():
+    starts = {Game(4).new_initial_state(np.random.default_rng(i)).start for i in range(30)}
+    assert starts == {0, 1, 2, 3}
+    s = make_state(3, start=2)
+    play_to_lay(s)
+    pass_all_lays(s)
+    assert s.start == 0 and s.round == 2 and s.actor == 0
+
+
+# -- the score sheet --------------------------------------------------------------------
+def test_score_sheet_values():
+    g = Game(2)
+    pts = {cb.name: cb.points for cb in g.combos}
+    assert len(g.combos) == 91
+    assert pts["pair of Cooks"] == 1 and pts["pair of Navigators"] == 2
+    assert pts["three Bosuns"] == 3 and pts["four Gunners"] == 6
+    assert pts["street without Cook"] == 8 and pts["full street"] == 12
+    assert pts["Captain Anchor's table (Cook+Gunner+Lookout)"] == 4
+    assert pts["Captain Cutlass's table (Cook+Gunner+Lookout)"] == 5
+    assert pts["Captain Kraken's table (Carpenter+Navigator+Bosun)"] == 6
+    assert pts["three Captain Krakens"] == 5 and pts["pair of Captain Anchors"] == 0
+    actions = {cb.name: cb.action for cb in g.combos if cb.action != "none"}
+    assert actions == {"pair of Cooks": "double_hire", "pair of Gunners": "snatch",
+                       "pair of Lookouts": "spyglass", "pair of Carpenters": "short_rations",
+                       "pair of Bosuns": "curse"}
+    assert [g.comps.single_value(k) for k in (ANCHOR, CUTLASS, KRAKEN)] == [-1, -2, -3]
+
+
+def _brute(part: Partitioner, counts) -> int:
+    """Exhaustive best partition (slow reference)."""
+    combos = part.combos
+    single = [part.c.single_value(k) for k in range(NUM_KINDS)]
+
+    def best(c, start):
+        value = sum(single[k] * c[k] for k in range(NUM_KINDS))
+        for i in range(start, len(combos)):
+            need = combos[i].counts
+            if all(a >= b for a, b in zip(c, need)):
+                rest = tuple(a - b for a, b in zip(c, need))
+                value = max(value, combos[i].points + best(rest, i))
+        return value
+    return best(tuple(counts), 0)
+
+
+def test_best_partition_matches_brute_force():
+    part = Partitioner(load_components())
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        counts = [0] * NUM_KINDS
+        for k in rng.choice(NUM_KINDS, size=int(rng.integers(0, 10)),
+                            p=[0.13] * 6 + [0.22 / 3] * 3):
+            counts[k] += 1
+        total, combos, left = part.partition(counts)
+        assert total == _brute(part, counts) == part.value(counts)
+        used = [sum(part.combos[c].counts[k] for c in combos) for k in range(NUM_KINDS)]
+        assert [u + l for u, l in zip(used, left)] == counts      # a card in one combo only
+
+
+def test_best_partition_examples():
+    part = Partitioner(load_components())
+    assert part.value(crew(cook=1, gunner=1, lookout=1, carpenter=1, navigator=1, bosun=1)) == 12
+    assert part.value(crew(kraken=1)) == -3                       # a single captain
+    assert part.value(crew(anchor=2)) == 0                        # a pair of captains: 0
+    assert part.value(crew(kraken=1, cook=1, gunner=1, bosun=1)) == 6   # captain's table
+    assert part.value(crew(cook=4)) == 6
+    assert part.value(crew(cook=5)) == 6                          # four + a plain leftover
+    assert part.value(crew(navigator=2)) == 2
+
+
+# -- component data validation ----------------------------------------------------------
+def _data():
+    return copy.deepcopy(load_game_data("all_hands_crew"))
+
+
+@pytest.mark.parametrize("mutate,match", [
+    (lambda d: d.update(extra=1), "unknown key"),
+    (lambda d: d["crew"][0].update(plain="ten"), "crew\\[0\\].plain"),
+    (lambda d: d["crew"].pop(), "exactly 6 crew kinds"),
+    (lambda d: d["captains"][1].pop("table"), "missing key"),
+    (lambda d: d["crew"][2].update(pair_action="plunder"), "unknown action"),
+    (lambda d: d["cards_in_game"].update({6: 89}), "add up to 90"),
+    (lambda d: d["deal"].update({2: 40}), "needs 80 cards"),
+    (lambda d: d["marks_used"].update({5: ["7"]}), "unknown mark"),
+    (lambda d: d["deal"].pop(3), "player counts 2-6"),
+    (lambda d: d["score_sheet"].update(street=True), "score_sheet.street"),
+    (lambda d: d["crew"][1].update(name="Cook"), "unique"),
+])
+def test_config_errors_are_clear(mutate, match):
+    data = _data()
+    mutate(data)
+    with pytest.raises(ConfigError, match=match):
+        parse_components(data)
+
+
+# -- phase 1: looking for candidates ----------------------------------------------------
+def test_drawing_one_card_at_a_time_in_turn_order_from_any_pile():
+    s = make_state(3, start=1)
+    order = []
+    while s.phase == "draw":
+        p = s.actor
+        order.append(p)
+        mask = s.legal_actions_mask(p)
+        assert mask[:3].all()                     # any non-empty pile, own included
+        top = s.piles[(p + 2) % 3][-1]
+        act(s, p, 2)                              # the pile two seats clockwise
+        assert s.stock[p][-1] == top and s.stock_src[p][-1] == (p + 2) % 3
+    assert order == [1, 2, 0] * 3
+    assert [len(x) for x in s.stock] == [3, 3, 3]
+    assert s.phase == "hire"
+
+
+def test_empty_pile_cannot_be_drawn_and_stock_is_blind():
+    s = make_state(2, piles=[[COOK, GUNNER, LOOKOUT, BOSUN], []], start=0)
+    assert s.legal_actions_mask(0)[:2].tolist() == [1, 0]
+    assert s.legal_actions_mask(1)[:2].tolist() == [0, 0]       # not its turn
+    s.pile_known[0] = [0, 0, 0, 1]               # player 0 put the Bosun there
+    assert s.view(0).pile(0)[-1] == (1, BOSUN)
+    assert s.view(1).pile(0)[-1] == (1, -1)
+    act(s, 0, 0)
+    # drawn blind: not even the player who put it there sees it in the stock
+    assert s.view(0).stock[0] == ((-1, 0),)
+    assert s.view(1).stock[0] == ((-1, 0),)
+    assert s.legal_actions_mask(1)[:2].tolist() == [0, 1]       # own pile empty
+
+
+def test_fewer_stock_cards_when_piles_run_short():
+    s = make_state(3, piles=[[COOK, GUNNER], [LOOKOUT], [BOSUN, NAVIGATOR]], start=0)
+    while s.phase == "draw":
+        mask = s.legal_actions_mask(s.actor)
+        act(s, s.actor, int(np.flatnonzero(mask[:3])[0]))
+    assert sorted(len(x) for x in s.stock) == [1, 2, 2]
+    assert s.phase == "hire"
+
+
+# -- phase 2: hiring --------------------------------------------------------------------
+def test_hiring_is_simultaneous_and_unchosen_go_back_on_own_pile():
+    s = make_state(2, piles=[[COOK] * 3 + [GUNNER, LOOKOUT, BOSUN],
+                             [NAVIGATOR] * 3 + [CARPENTER, ANCHOR, CUTLASS]], start=0)
+    for _ in range(3):
+        act(s, 0, 1)       # player 0 draws from pile 1
+        act(s, 1, 1)       # player 1 draws from pile 0
+    assert s.stock[0] == [CUTLASS, ANCHOR, CARPENTER]
+    assert s.current_players() == (0, 1)
+    v0 = s.view(0)
+    assert [k for k, _ in v0.stock[0]] == [CUTLASS, ANCHOR, CARPENTER]   # own, after signal
+    assert [k for k, _ in v0.stock[1]] == [-1, -1, -1]                   # others' hidden
+    g = s.game
+    s.apply_joint({0: g.A_HIRE + 2, 1: g.A_HIRE + 0})   # 0 hires Carpenter, 1 hires Bosun
+    assert s.crew[0][CARPENTER] == 1 and s.crew[1][BOSUN] == 1
+    # the two others, in stock order, on top of the player's own pile
+    assert s.piles[0][-2:] == [CUTLASS, ANCHOR]
+    assert s.piles[1][-2:] == [LOOKOUT, GUNNER]
+    assert s.pile_known[0][-2:] == [1, 1] and s.pile_known[1][-2:] == [2, 2]
+    assert s.view(0).pile(0)[-1] == (1, ANCHOR)       # the owner knows them
+    assert s.view(1).pile(0)[-1] == (1, -1)           # the others do not
+    assert s.phase == "lay" and s.actor == 0
+
+
+def test_empty_pile_restarts_with_discards():
+    s = make_state(2, piles=[[COOK, GUNNER, LOOKOUT], [BOSUN, NAVIGATOR, CARPENTER]], start=0)
+    for _ in range(3):
+        act(s, 0, 0)
+        act(s, 1, 0)       # each empties their own pile
+    assert s.phase == "hire" and s.piles == [[], []]
+    s.apply_joint({0: s.game.A_HIRE, 1: s.game.A_HIRE})
+    assert len(s.piles[0]) == 2 and len(s.piles[1]) == 2
+
+
+def test_aec_hides_pending_hire():
+    env = raw_env(num_players=2)
+    env.reset(seed=4)
+    while env.unwrapped.state.phase != "hire":
+        obs = env.observe(env.agent_selection)
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    first = env.agent_selection
+    second = [a for a in env.possible_agents if a != first][0]
+    before = env.observe(second)["observation"].copy()
+    obs = env.observe(first)
+    env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert env.agent_selection == second
+    np.testing.assert_array_equal(env.observe(second)["observation"], before)
+
+
+# -- phase 3: all hands on deck ----------------------------------------------------------
+def test_laying_out_in_turn_order_only_complete_combinations():
+    s = make_state(3, crews=[crew(cook=2), crew(gunner=1), crew(navigator=2)], start=1)
+    play_to_lay(s)
+    s.crew = [crew(cook=2), crew(gunner=1), crew(navigator=2)]
+    g = s.game
+    assert s.actor == 1
+    mask = s.legal_actions_mask(1)
+    assert not mask[g.A_LAY:g.A_TARGET].any() and mask[g.A_PASS]   # asked anyway; may pass
+    act(s, 1, g.A_PASS)
+    assert s.actor == 2
+    act(s, 2, lay_index(g, "pair of Navigators"))
+    assert s.laid[2] == [g.combos.index(next(c for c in g.combos
+                                              if c.name == "pair of Navigators"))]
+    assert s.points(2) == 2 and s.crew[2] == [0] * NUM_KINDS
+    assert s.actor == 2                       # may lay more, then passes
+    act(s, 2, g.A_PASS)
+    assert s.actor == 0
+    mask = s.legal_actions_mask(0)
+    assert mask[lay_index(g, "pair of Cooks")] and not mask[lay_index(g, "three Cooks")]
+
+
+def test_laid_combinations_are_protected_from_snatch():
+    s = make_state(2, start=0)
+    play_to_lay(s)
+    s.crew = [crew(gunner=2), crew(kraken=1, cook=1, gunner=1, bosun=1)]
+    g = s.game
+    act(s, 0, g.A_PASS)
+    act(s, 1, lay_index(g, "Captain Kraken's table (Cook+Gunner+Bosun)"))
+    act(s, 1, g.A_PASS)
+    play_to_lay(s)
+    s.crew[0] = crew(gunner=2)
+    s.crew[1] = [0] * NUM_KINDS
+    # round 2: player 1 starts; player 0 lays Gunners but player 1 has no crew: forfeited
+    act(s, 1, g.A_PASS)
+    act(s, 0, lay_index(g, "pair of Gunners"))
+    assert s.phase == "lay" and s.events[-1][1:3] == ["forfeit", "snatch"]
+    assert s.points(1) == 6
+
+
+# -- in-game actions --------------------------------------------------------------------
+def test_double_hire_keeps_two_next_round_only():
+    s = make_state(2, start=0)
+    play_to_lay(s)
+    s.crew[0] = crew(cook=2)
+    g = s.game
+    act(s, 0, lay_index(g, "pair of Cooks"))
+    act(s, 0, g.A_PASS)
+    act(s, 1, g.A_PASS)
+    assert s.keep == [2, 1]
+    play_to_lay_partial = s
+    while s.phase in ("draw", "spyglass"):
+        act(s, s.actor, 0)
+    assert s.current_players() == (0, 1)
+    s.apply_joint({0: g.A_HIRE + 0, 1: g.A_HIRE + 0})
+    assert s.phase == "hire" and s.current_players() == (0,)    # second pick for player 0
+    mask = s.legal_actions_mask(0)
+    assert not mask[g.A_HIRE] and mask[g.A_HIRE + 1] and mask[g.A_PASS]
+    before = sum(s.crew[0])
+    act(s, 0, g.A_HIRE + 2)
+    assert sum(s.crew[0]) == before + 2 and len(s.piles[0]) == 20 - 1 - 3 + 1
+    assert play_to_lay_partial.phase == "lay"
+    pass_all_lays(s)
+    assert s.keep == [1, 1]                                    # one round only
+
+
+def test_double_hire_second_pick_may_be_passed():
+    s = make_state(2, start=0)
+    play_to_lay(s)
+    s.crew[0] = crew(cook=2)
+    g = s.game
+    act(s, 0, lay_index(g, "pair of Cooks"))
+    pass_all_lays(s)
+    while s.phase in ("draw", "spyglass"):
+        act(s, s.actor, 0)
+    s.apply_joint({0: g.A_HIRE + 0, 1: g.A_HIRE + 0})
+    act(s, 0, g.A_PASS)
+    assert s.phase == "lay"
+    assert [e for e in s.events if e[1] == "hire" and e[0] == 0][0][2:4] == [1, 2]
+
+
+def test_snatch_takes_random_card_known_to_both():
+    s = make_state(3, start=0, open_stock=True)
+    play_to_lay(s)
+    s.crew = [crew(gunner=2), crew(kraken=1), crew(cook=3)]
+    s.crew_known = [[[0] * 9 for _ in range(3)] for _ in range(3)]
+    s.crew_known[2][1] = crew(cook=3)        # player 1 knew player 2's crew (open stock)
+    g = s.game
+    act(s, 0, lay_index(g, "pair of Gunners"))
+    assert s.phase == "target" and s.pending == "snatch"
+    mask = s.legal_actions_mask(0)
+    assert mask[g.A_TARGET] and mask[g.A_TARGET + 1] and mask[g.A_PASS]
+    act(s, 0, g.A_TARGET + 1)                # two seats clockwise: player 2
+    assert s.crew[0] == crew(cook=1) and s.crew[2] == crew(cook=2)
+    assert s.view(0).crew_known[2] == (0,) * 9
+    assert s.view(2).crew_known[0] == tuple(crew(cook=1))    # the victim knows it
+    assert s.view(1).crew_known[0] == (0,) * 9               # the third does not
+    assert s.view(1).crew_known[2] == (0,) * 9               # and lost track of the victim
+    assert s.phase == "lay" and s.actor == 0
+
+
+def test_snatch_target_needs_crew_cards():
+    s = make_state(3, start=0)
+    play_to_lay(s)
+    s.crew = [crew(gunner=2), crew(), crew(cook=1)]
+    g = s.game
+    act(s, 0, lay_index(g, "pair of Gunners"))
+    mask = s.legal_actions_mask(0)
+    assert not mask[g.A_TARGET] and mask[g.A_TARGET + 1]
+
+
+def test_spyglass_two_extra_cards_at_once_after_regular_draws():
+    s = make_state(3, start=0)
+    play_to_lay(s)
+    g = s.game
+    s.crew[1] = crew(lookout=2)
+    s.crew[2] = crew(lookout=2)
+    act(s, 0, g.A_PASS)
+    act(s, 1, lay_index(g, "pair of Lookouts"))
+    act(s, 1, g.A_PASS)
+    act(s, 2, lay_index(g, "pair of Lookouts"))
+    act(s, 2, g.A_PASS)
+    assert s.start == 1 and s.spy_left == [0, 1, 1]
+    order = []
+    while s.phase == "draw":
+        order.append(s.actor)
+        act(s, s.actor, 0)
+    assert order == [1, 2, 0] * 3
+    assert s.phase == "spyglass" and s.actor == 1           # clockwise from the start player
+    top2 = s.piles[2][-2:]
+    act(s, 1, 1)                                             # both from pile 2, at once
+    assert s.stock[1][-2:] == top2[::-1] and len(s.stock[1]) == 5
+    assert s.actor == 2
+    act(s, 2, g.A_PASS)                                      # forfeits its Spyglass
+    assert s.phase == "hire" and len(s.stock[2]) == 3
+
+
+def test_spyglass_prefers_piles_with_two_cards():
+    s = make_state(2, piles=[[COOK], [GUNNER, LOOKOUT, BOSUN, NAVIGATOR, CARPENTER]], start=0)
+    s.spy_left = [1, 0]
+    s.draw_target = [1, 1]
+    act(s, 0, 1)
+    act(s, 1, 1)
+    assert s.phase == "spyglass"
+    mask = s.legal_actions_mask(0)
+    assert mask[:2].tolist() == [0, 1] and mask[s.game.A_PASS]
+
+
+def test_short_rations_limits_next_round_and_cancels_spyglass():
+    s = make_state(2, start=0)
+    play_to_lay(s)
+    g = s.game
+    s.crew = [crew(carpenter=2), crew(lookout=2)]
+    act(s, 0, lay_index(g, "pair of Carpenters"))
+    assert s.phase == "target"
+    mask = s.legal_actions_mask(0)
+    assert mask[g.A_TARGET] and mask[g.A_PASS]
+    act(s, 0, g.A_TARGET)
+    act(s, 0, g.A_PASS)
+    act(s, 1, lay_index(g, "pair of Lookouts"))
+    act(s, 1, g.A_PASS)
+    assert s.draw_target == [3, 1] and s.spy_left == [0, 0]
+    order = []
+    while s.phase == "draw":
+        order.append(s.actor)
+        act(s, s.actor, 0)
+    assert order == [1, 0, 0, 0] and [len(x) for x in s.stock] == [3, 1]
+    assert s.phase == "hire"
+    s.apply_joint({0: g.A_HIRE, 1: g.A_HIRE})
+    assert len(s.piles[1]) == 20 - 1 - 1                    # nothing to discard
+
+
+def test_curse_costs_a_point():
+    s = make_state(2, start=0)
+    play_to_lay(s)
+    g = s.game
+    s.crew[0] = crew(bosun=2)
+    act(s, 0, lay_index(g, "pair of Bosuns"))
+    act(s, 0, g.A_TARGET)
+    assert s.curses == [0, 1] and s.points(1) == -1 and s.points(0) == 1
+
+
+def test_action_can_be_forfeited():
+    s = make_state(2, start=0)
+    play_to_lay(s)
+    g = s.game
+    s.crew[0] = crew(bosun=2)
+    act(s, 0, lay_index(g, "pair of Bosuns"))
+    act(s, 0, g.A_PASS)
+    assert s.curses == [0, 0] and s.phase == "lay" and s.points(0) == 1
+
+
+# -- the end ----------------------------------------------------------------------------
+def test_game_ends_when_piles_hold_fewer_cards_than_players():
+    s = make_state(3, piles=[[COOK, GUNNER], [LOOKOUT], [BOSUN]], start=0)
+    s.crew = [crew(kraken=1, anchor=2), crew(cook=1, gunner=1, lookout=1, carpenter=1,
+                                                 navigator=1, bosun=1, cutlass=1),
+              crew(navigator=3)]
+    s.out = [s.game.copies[k] - sum(c[k] for c in s.crew) - [1, 1, 1, 0, 0, 1, 0, 0, 0][k]
+             for k in range(NUM_KINDS)]
+    s.next_double = [1, 0, 0]
+    assert s.card_counts() == list(s.game.copies)
+    play_to_lay(s)                     # 4 cards: everyone draws, two go back
+    assert sum(len(p) for p in s.piles) < 3 or s.phase == "lay"
+    for p in range(3):
+        s.crew[p] = [crew(kraken=1, anchor=2), crew(cook=1, gunner=1, lookout=1, carpenter=1,
+                                                    navigator=1, bosun=1, cutlass=1),
+                     crew(navigator=3)][p]
+    s.piles = [[], [COOK], []]
+    s.pile_known = [[], [0], []]
+    s.next_double = [1, 0, 0]
+    pass_all_lays(s)
+    assert s.is_terminal() and s.current_players() == ()
+    assert s.points(0) == -3 + 0       # single Kraken -3, pair of Anchors 0
+    assert s.points(1) == 12 - 2       # full street, single Cutlass -2
+    assert s.points(2) == 3
+    assert s.captains(0) == 3 and s.captains(1) == 1
+    assert s.keep == [1, 1, 1]         # in-game actions turned invalid
+    assert all(sum(c) == 0 for c in s.crew)
+
+
+def test_stock_of_fewer_than_three_still_hires_one():
+    s = make_state(2, piles=[[COOK], [GUNNER, BOSUN]], start=0)
+    play_to_lay(s)
+    assert sum(sum(c) for c in s.crew) == 2 and sum(len(p) for p in s.piles) == 1
+    pass_all_lays(s)
+    assert s.is_terminal()
+
+
+def test_captains_break_ties():
+    s = make_state(2, start=0)
+    s.laid = [[next(i for i, c in enumerate(s.game.combos) if c.name == "pair of Cooks")],
+              [next(i for i, c in enumerate(s.game.combos)
+                    if c.name == "Captain Anchor's table (Cook+Gunner+Lookout)")]]
+    s.curses = [0, 3]
+    assert s.points(0) == s.points(1) == 1
+    keys = s.rank_keys()
+    assert keys[1] > keys[0]
+    assert rank_rewards(keys, 2) == [-1.0, 1.0]
+    s.laid[0].append(next(i for i, c in enumerate(s.game.combos)
+                          if c.name == "pair of Captain Anchors"))
+    s.final_left[1][KRAKEN] = 1
+    s.curses[1] = 0
+    s.laid[1] = [s.laid[1][0]]
+    # 1 point vs 4 - 3 = 1 point; two captains each: a shared result
+    assert s.rank_keys()[0] == s.rank_keys()[1]
+    assert rank_rewards(s.rank_keys(), 2) == [0.0, 0.0]
+
+
+# -- the open-stock variant -------------------------------------------------------------
+def test_open_stock_shows_stocks_hires_and_discards():
+    s = make_state(2, start=0, open_stock=True)
+    while s.phase == "draw":
+        act(s, s.actor, 0)
+    v1 = s.view(1)
+    assert all(k >= 0 for k, _ in v1.stock[0])       # seen by everyone after the signal
+    hired = s.stock[0][0]
+    s.apply_joint({0: s.game.A_HIRE, 1: s.game.A_HIRE})
+    assert s.view(1).crew_known[0][hired] >= 1
+    assert s.pile_known[0][-1] == 3 and s.view(1).pile(0)[-1][1] >= 0
+
+
+def test_closed_stock_hides_others_stock():
+    s = make_state(2, start=0)
+    while s.phase == "draw":
+        act(s, s.actor, 0)
+    assert all(k == -1 for k, _ in s.view(1).stock[0])
+
+
+# -- errors and text --------------------------------------------------------------------
+def test_illegal_action_names_the_legal_ones():
+    s = make_state(2, piles=[[COOK, GUNNER], []], start=0)
+    with pytest.raises(IllegalActionError, match="draw from own pile"):
+        s.apply_joint({0: 1})
+
+
+def test_text_renderings():
+    s = make_state(3, start=0)
+    play_to_lay(s)
+    text = s.game.describe_view(s.view(1))
+    assert "| seat |" in text and "1 (you)" in text and "hired" in text
+    full = s.describe_full()
+    assert "crew pile" in full and "out of the game" in full
+    for a in range(s.game.num_actions):
+        assert s.game.action_name(a)

@@ -1,0 +1,167 @@
+"""The env forms, rendering, layout docs and the heuristic bot."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import parallel_api_test
+
+from plunder.envs import shipshape_v0
+from plunder.envs.shipshape import ShipShapeGame
+from plunder.envs.shipshape.geometry import totals
+from plunder.policies.shipshape_heuristic import ShipShapeHeuristic, decode_tiles, measure
+
+from .helpers import random_joint
+
+
+class _MaskedSpaces:
+    """Parallel env whose (cached, same-object) action spaces sample legal actions."""
+
+    def __init__(self, env):
+        self._env, self._masks, self._spaces = env, {}, {}
+
+    def __getattr__(self, name):
+        return getattr(self._env, name)
+
+    def reset(self, *a, **kw):
+        obs, infos = self._env.reset(*a, **kw)
+        self._masks = {k: o["action_mask"] for k, o in obs.items()}
+        return obs, infos
+
+    def step(self, actions):
+        out = self._env.step(actions)
+        self._masks = {k: o["action_mask"] for k, o in out[0].items()}
+        return out
+
+    def action_space(self, agent):
+        if agent not in self._spaces:
+            space, owner = self._env.action_space(agent), self
+
+            class _Masked(type(space)):
+                def sample(self, mask=None):
+                    m = owner._masks.get(agent)
+                    return space.sample(m) if m is not None and m.any() else 0
+            self._spaces[agent] = _Masked(space.n)
+        return self._spaces[agent]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_parallel_api(n):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parallel_api_test(_MaskedSpaces(shipshape_v0.parallel_env(num_players=n)),
+                          num_cycles=300)
+
+
+def test_parallel_env_plays_a_game_with_all_bidders_at_once():
+    env = shipshape_v0.parallel_env(num_players=4)
+    obs, _ = env.reset(seed=1)
+    assert env.acting_agents() == env.possible_agents
+    rng = np.random.default_rng(0)
+    steps = 0
+    while env.agents:
+        acts = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"])))
+                for a in env.acting_agents()}
+        obs, rewards, terms, truncs, infos = env.step(acts)
+        steps += 1
+    assert all(terms.values()) and len(infos["player_0"]["scores"]) == 4
+    assert sorted(rewards.values()) == sorted([-1.0, -1 / 3, 1 / 3, 1.0]) or \
+        abs(sum(rewards.values())) < 1e-9
+
+
+def test_render_from_a_seat_hides_the_capn_deck_order():
+    env = shipshape_v0.raw_env(num_players=2, render_mode="ansi", render_seat=0)
+    env.reset(seed=4)
+    deck = env.state.hands[2]
+    text = env.render()
+    assert "player_0 (you)" in text and "capn" in text
+    assert "deck of 10: 1 2 3 4 5 6 7 8 9 10" in text
+    full = shipshape_v0.raw_env(num_players=2, render_mode="ansi")
+    full.reset(seed=4)
+    assert "deck " + " ".join(map(str, deck)) in full.render()
+    assert "crate stack, top first" in text
+
+
+def test_render_six_seats_shows_both_stacks_and_placing():
+    game = ShipShapeGame(6)
+    s = game.new_initial_state(np.random.default_rng(0))
+    s.apply_joint({p: p for p in range(6)})
+    text = game.describe_view(s.view(0))
+    assert "group A crate stack" in text and "group B crate stack" in text
+    assert "places crate" in text and "bids this turn" in text
+
+
+def test_docstring_has_the_layout_table():
+    doc = shipshape_v0.__doc__
+    assert ShipShapeGame(4).layout.describe() in doc
+    for word in ("Observation", "Action space", "Rewards", "Version history", "Cap'n"):
+        assert word in doc
+
+
+def test_layout_fields_read_back_the_view():
+    game = ShipShapeGame(5)
+    s = game.new_initial_state(np.random.default_rng(3))
+    rng = np.random.default_rng(3)
+    for _ in range(12):
+        for p in range(5):
+            obs = s.observation(p)
+            lay = game.layout
+            S = game.num_seats
+            vis = decode_tiles(lay.read(obs, "seat_visible").reshape(S, 45))
+            for k in range(S):
+                assert tuple(vis[k]) == s.visible[(p + k) % S]
+            assert np.allclose(lay.read(obs, "seat_coins") * 100,
+                               [s.coins[(p + k) % S] for k in range(S)])
+            tot = lay.read(obs, "seat_totals").reshape(S, 5)
+            for k in range(S):
+                g, c, x, r, full = totals(s.visible[(p + k) % S])
+                assert np.allclose(tot[k, :4] * [27, 27, 27, 9], [g, c, x, r])
+                assert (tot[k, 4] == 1.0) == full
+            hand = np.flatnonzero(lay.read(obs, "my_hand")) + 1
+            assert tuple(hand) == s.hands[p]
+            assert lay.read(obs, "seat_is_capn")[(game.capn - p) % S] == 1
+        s.apply_joint(random_joint(s, rng))
+
+
+def test_heuristic_places_in_the_best_orientation_and_bids_legally():
+    env = shipshape_v0.raw_env(num_players=3)
+    env.reset(seed=2)
+    bot = ShipShapeHeuristic(env.game, seed=0)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        a = bot.act(obs["observation"], obs["action_mask"])
+        assert obs["action_mask"][a]
+        env.step(a)
+
+
+def test_heuristic_beats_random():
+    for n in (2, 4):
+        result = measure(n, games=24, seed=1)
+        assert result["heuristic"] > 2 * result["random_each"]
+        assert result["heuristic"] > 1.5 / (n + (1 if n == 2 else 0))
+
+
+@pytest.mark.slow
+def test_heuristic_win_share_200_games():
+    assert measure(2, games=200)["heuristic"] > 0.6
+    assert measure(4, games=200)["heuristic"] > 0.5
+
+
+def test_a_person_can_play_against_the_bots():
+    from plunder.training.play import play
+
+    shown = []
+
+    def ask(prompt):
+        idx = max(i for i, line in enumerate(shown) if line == "Your move:")
+        return shown[idx + 1].split()[0]
+
+    scores = play("shipshape_v0", seat=0, bots=["heuristic"], num_players=2, seed=3,
+                  ask=ask, say=shown.append)
+    assert len(scores) == 2 and "Game over" in shown[-1]
+    assert any("player_0 (you)" in s for s in shown)
