@@ -11,7 +11,7 @@ from .errors import (
     PlunderError,
     UnknownEnvError,
 )
-from .game import Game, GameState, rng_from_dict, rng_to_dict
+from .game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
 from .layout import Field, LayoutBuilder, ObservationLayout
 from .rewards import REWARD_MODES
 
@@ -19,5 +19,6 @@ __all__ = [
     "ConfigError", "Field", "Game", "GameOverError", "GameState", "IllegalActionError",
     "InvalidArgumentError", "LayoutBuilder", "ModelFileError", "NotActingError",
     "ObservationLayout", "PlunderAECEnv", "PlunderError", "PlunderParallelEnv",
-    "REWARD_MODES", "UnknownEnvError", "make_env_functions", "rng_from_dict", "rng_to_dict",
+    "REWARD_MODES", "UnknownEnvError", "clone_rng", "make_env_functions", "rng_from_dict",
+    "rng_to_dict",
 ]

@@ -220,7 +220,7 @@ class GameState(ABC):
             if key == "game":
                 continue
             if key == "rng":
-                new.rng = _clone_rng(value)
+                new.rng = clone_rng(value)
             elif isinstance(value, (list, dict, set)) or hasattr(value, "__dict__"):
                 setattr(new, key, copy.deepcopy(value))
         return new
@@ -260,10 +260,14 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def _clone_rng(rng: np.random.Generator) -> np.random.Generator:
+def clone_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in the same state (for ``GameState.clone``)."""
     bit_gen = type(rng.bit_generator)()
     bit_gen.state = rng.bit_generator.state
     return np.random.Generator(bit_gen)
+
+
+_clone_rng = clone_rng  # old private name
 
 
 def rng_to_dict(rng: np.random.Generator) -> dict:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from plunder.envs.core.errors import ConfigError
-from plunder.envs.core.game import Game, GameState, _clone_rng, rng_from_dict, rng_to_dict
+from plunder.envs.core.game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
 
 from .components import (
     ARRGH, AVAST, BLOW, BOOTY, CARD_NAMES, HANDS_OFF, LAND_HO, NUM_CARDS, PIECES, SHIVER,
@@ -213,7 +213,7 @@ class ScallywagsState(GameState):
         """A fast independent copy (lists copied one level deep, generator cloned)."""
         new = ScallywagsState.__new__(ScallywagsState)
         new.__dict__.update(self.__dict__)
-        new.rng = _clone_rng(self.rng)
+        new.rng = clone_rng(self.rng)
         for key in ("values", "face_up", "middle", "knowers", "draw_pile", "discard",
                     "chosen", "block_queue", "where"):
             setattr(new, key, list(getattr(self, key)))

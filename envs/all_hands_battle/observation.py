@@ -1,0 +1,239 @@
+"""The observation vector of All Hands On Deck: a named layout and ``encode(view)``.
+
+Seats are relative to the viewer: block ``r`` of a per-seat field is the player ``r`` seats
+to the viewer's left (``r = 0`` is the viewer). Cards are indexed by card id (``game.cards``;
+74 cards, 78 with Prize Crew). Ship slots are in launch order (0-2) per seat.
+``encode`` reads nothing but the view.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from plunder.envs.core.layout import LayoutBuilder
+
+from .components import ADMIRAL, CAPTAIN, NO_SUIT
+from .engine import DECISIONS, OVER, RECRUIT, BATTLE
+from .view import AllHandsBattleView
+
+PHASES = (RECRUIT, BATTLE, OVER)
+ROUND_SCALE = 50
+
+
+def build_layout(game):
+    """The layout for this game's player count and card table."""
+    C = game.num_cards
+    n = game.num_players
+    S = game.components.ships_per_fleet
+    per_ship = n * S
+    top = 1.0 + 600.0 / game.target_score
+    b = LayoutBuilder()
+    b.add("decision", len(DECISIONS), "current decision, one-hot: turn (launch or discard), "
+          "crew, discard, claim, select (battle ship), aim (battle target), over")
+    b.add("my_decision", 1, "1 if the viewer must decide now")
+    b.add("phase", len(PHASES), "phase one-hot: recruit, battle, over")
+    b.add("acting_seat", n, "relative seat that must decide now, one-hot")
+    b.add("turn_seat", n, "relative seat whose recruiting/battle turn it is, one-hot")
+    b.add("starter", n, "relative seat that began this round, one-hot")
+    b.add("hand", C, "cards in the viewer's hand")
+    b.add("hand_sizes", n, "cards in hand per relative seat / 13")
+    b.add("reserved", n * C, "per relative seat: the card it reserved with Aargh! (one-hot)")
+    b.add("known_with", n * C, "per relative seat: claimed cards it picked up and has not "
+          "shown since (in its hand or face-down crews)")
+    b.add("discard_pile", C, "cards in the discard pile")
+    b.add("discard_top", C, "top card of the discard pile (the one offered to Aargh!)")
+    b.add("draw_pile_size", 1, "cards in the draw pile / card count")
+    b.add("pile_candidates", C, "cards that may be in the draw pile as far as the viewer "
+          "knows (after a reshuffle: only that reshuffle's unplaced cards)")
+    b.add("unseen", C, "cards whose place the viewer does not know")
+    b.add("ship_launched", per_ship, "per relative seat and ship slot: launched")
+    b.add("ship_suit", per_ship * 5, "shipmaster suit one-hot: navy, merchant, pirate, "
+          "raider, privateer")
+    b.add("ship_rank", per_ship * 3, "shipmaster one-hot: admiral, captain, privateer")
+    b.add("ship_in_play", per_ship, "ship has not fought yet")
+    b.add("ship_keeper", per_ship * (n + 1), "relative seat that scores the ship, one-hot; "
+          "last entry = sunk")
+    b.add("ship_crew_count", per_ship, "crew cards aboard / 3 (fewer after a raid)")
+    b.add("ship_crew_known", per_ship, "the viewer knows this crew (own, revealed or spied)")
+    b.add("ship_crew", per_ship * C, "the crew cards, where known")
+    b.add("ship_revealed", per_ship, "crew revealed to all in a battle")
+    b.add("ship_spied", per_ship, "the viewer's Spy has looked at this crew")
+    b.add("ship_spied_by_other", per_ship, "another player's Spy has looked at this crew")
+    b.add("plunder_cards", C, "treasure taken in raids (any seat)")
+    b.add("plunder_value", n, "treasure points taken in raids per relative seat / 100",
+          high=2.0)
+    b.add("launch_master", C, "shipmaster of the ship being launched now (public)")
+    b.add("launch_crew", C, "crew placed so far in the viewer's own launch")
+    b.add("launch_count", 1, "crew cards placed so far in the current launch / 3")
+    b.add("launched", 1, "the turn player has launched a ship this turn")
+    b.add("claim_queue", n, "relative seats still to be asked about the top discard")
+    b.add("first_fleet", n + 1, "relative seat that launched the fleet first; last = nobody")
+    b.add("last_turns", n, "relative seats still to take their last recruiting turn")
+    b.add("passed", n, "relative seats that passed in this round's battles")
+    b.add("forced", 1, "the first fleet's compulsory attacks are under way")
+    b.add("selected", S, "attacking ship slot chosen by the turn player, one-hot")
+    b.add("spies_used", 1, "Spy looks taken by the selected ship this turn / 2")
+    b.add("totals", n, "running score per relative seat / target_score", high=top)
+    b.add("last_round", n, "previous round's score per relative seat / 100", high=6.0)
+    b.add("round", 1, f"round number / {ROUND_SCALE} (capped at 1)")
+    return b.build()
+
+
+class _Offsets:
+    """Start index of every field (computed once per game)."""
+
+    def __init__(self, layout):
+        for name in layout.names():
+            setattr(self, name, layout.slice(name).start)
+
+
+def _tables(game):
+    """Per-card lookup arrays used by ``encode`` (computed once per game)."""
+    t = game.__dict__.get("_obs_tables")
+    if t is None:
+        cards = game.cards
+        suit = [4 if c.suit == NO_SUIT else c.suit for c in cards]
+        rank = [0 if c.kind == ADMIRAL else 1 if c.kind == CAPTAIN else 2 for c in cards]
+        value = [c.value for c in cards]
+        t = game._obs_tables = (_Offsets(game.layout), suit, rank, value)
+    return t
+
+
+def encode(game, view: AllHandsBattleView) -> np.ndarray:
+    """The observation vector of ``view`` (reads nothing but the view)."""
+    o, suit, rank, value = _tables(game)
+    C = game.num_cards
+    n = view.num_players
+    p = view.player
+    S = game.components.ships_per_fleet
+    target = game.target_score
+    top = 1.0 + 600.0 / target
+    x = np.zeros(game.layout.size, dtype=np.float32)
+    ones = [o.decision + DECISIONS.index(view.decision), o.phase + PHASES.index(view.phase),
+            o.starter + (view.starter - p) % n]
+    vi, vv = [o.draw_pile_size, o.launch_count, o.spies_used, o.round], \
+        [view.deck_size / C, view.launch_count / 3.0, view.spies_used / 2.0,
+         min(view.round / ROUND_SCALE, 1.0)]
+    actor = view.actor
+    if actor >= 0:
+        ones.append(o.acting_seat + (actor - p) % n)
+        if actor == p:
+            ones.append(o.my_decision)
+    if view.turn_player >= 0:
+        ones.append(o.turn_seat + (view.turn_player - p) % n)
+    hand = view.hand
+    located = list(hand)
+    base = o.hand
+    ones.extend([base + c for c in hand])
+    tied = []
+    reserved, known_with, plunder, all_ships = view.reserved, view.known_with, view.plunder, \
+        view.ships
+    last_round, totals, hand_sizes = view.last_round, view.totals, view.hand_sizes
+    o_res, o_kw, o_pc = o.reserved, o.known_with, o.plunder_cards
+    o_sl, o_ss, o_sr, o_sp = o.ship_launched, o.ship_suit, o.ship_rank, o.ship_in_play
+    o_sk, o_scc, o_sck, o_sc = o.ship_keeper, o.ship_crew_count, o.ship_crew_known, o.ship_crew
+    o_srv, o_ssp = o.ship_revealed, o.ship_spied
+    for q in range(n):
+        r = (q - p) % n
+        vi.append(o.hand_sizes + r)
+        vv.append(hand_sizes[q] / 13.0)
+        vi.append(o.totals + r)
+        vv.append(min(totals[q] / target, top))
+        if last_round:
+            vi.append(o.last_round + r)
+            vv.append(min(last_round[q] / 100.0, 6.0))
+        card = reserved[q]
+        if card >= 0:
+            ones.append(o_res + r * C + card)
+            located.append(card)
+        kw = known_with[q]
+        if kw:
+            base = o_kw + r * C
+            ones.extend([base + c for c in kw])
+            tied.extend(kw)
+        pl = plunder[q]
+        if pl:
+            located.extend(pl)
+            ones.extend([o_pc + c for c in pl])
+            pv = sum([value[c] for c in pl])
+            vi.append(o.plunder_value + r)
+            vv.append(min(pv / 100.0, 2.0))
+        k = r * S
+        for master, in_play, keeper, crew_count, crew, revealed, spied in all_ships[q]:
+            located.append(master)
+            ones.append(o_sl + k)
+            ones.append(o_ss + k * 5 + suit[master])
+            ones.append(o_sr + k * 3 + rank[master])
+            if in_play:
+                ones.append(o_sp + k)
+            ones.append(o_sk + k * (n + 1) + (n if keeper < 0 else (keeper - p) % n))
+            vi.append(o_scc + k)
+            vv.append(crew_count / 3.0)
+            if crew is not None:
+                ones.append(o_sck + k)
+                base = o_sc + k * C
+                located.extend(crew)
+                ones.extend([base + c for c in crew])
+            if revealed:
+                ones.append(o_srv + k)
+            if spied:
+                ones.append(o_ssp + k)
+            k += 1
+        if view.passed[q]:
+            ones.append(o.passed + r)
+    for s_, q, j in view.spied:
+        if s_ != p:
+            ones.append(o.ship_spied_by_other + ((q - p) % n) * S + j)
+    for q in view.claim_queue:
+        ones.append(o.claim_queue + (q - p) % n)
+    for q in view.last_turns:
+        ones.append(o.last_turns + (q - p) % n)
+    discard = view.discard
+    if discard:
+        base = o.discard_pile
+        located.extend(discard)
+        ones.extend([base + c for c in discard])
+        ones.append(o.discard_top + discard[-1])
+    if view.launch_master >= 0:
+        ones.append(o.launch_master + view.launch_master)
+        located.append(view.launch_master)
+    if view.launch_crew:
+        located.extend(view.launch_crew)
+        ones.extend([o.launch_crew + c for c in view.launch_crew])
+    if view.launched:
+        ones.append(o.launched)
+    ones.append(o.first_fleet + (n if view.first_fleet < 0 else (view.first_fleet - p) % n))
+    if view.forced:
+        ones.append(o.forced)
+    if view.selected >= 0:
+        ones.append(o.selected + view.selected)
+    x[ones] = 1
+    x[vi] = vv
+    unseen = np.ones(C, dtype=bool)
+    unseen[located] = False
+    x[o.unseen:o.unseen + C] = unseen
+    if view.deck_size:
+        if tied:
+            unseen[tied] = False
+        if view.reshuffled:
+            resh = np.zeros(C, dtype=bool)
+            resh[list(view.reshuffled)] = True
+            unseen &= resh
+        x[o.pile_candidates:o.pile_candidates + C] = unseen
+    return x
+
+
+def unseen_cards(game, view: AllHandsBattleView) -> list[int]:
+    """Cards whose place ``view.player`` does not know (helper for samplers and tests)."""
+    located = set(view.hand) | set(view.discard) | {r for r in view.reserved if r >= 0}
+    for x in view.plunder:
+        located.update(x)
+    for fleet in view.ships:
+        for ship in fleet:
+            located.add(ship.master)
+            if ship.crew is not None:
+                located.update(ship.crew)
+    if view.launch_master >= 0:
+        located.add(view.launch_master)
+    located.update(view.launch_crew)
+    return [c for c in range(game.num_cards) if c not in located]

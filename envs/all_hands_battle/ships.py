@@ -1,0 +1,258 @@
+"""Ship legality and naval battles: pure functions over one game's card table.
+
+``ShipRules`` is built once per game (deck and variant flags) and answers:
+
+* which crews a shipmaster may take (``crew_ok``), whether a partial crew can still be
+  completed from a hand (``completable``), and every legal crew of a hand (``legal_crews``);
+* who may attack whom (``may_attack``);
+* the outcome of an attack (``resolve``): a Raider's plunder, the Black Spot, Prize Crews,
+  or three duels, then shipmaster rank, then both ships sinking.
+
+Bots may use it too: it reads only public card data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from .components import (
+    ADMIRAL, BLACK_SPOT, CAPTAIN, COOK, CREW, DAUGHTER, LADY, NO_SUIT, PRIVATEER, RAIDER,
+    RUTH, SPY, Card,
+)
+
+#: battle outcomes
+ATTACKER, DEFENDER, SINK, RAID = "attacker", "defender", "sink", "raid"
+
+# duel order classes: the Governor's Daughter duels first, Ladies last
+_FIRST, _MIDDLE, _LAST = 0, 1, 2
+#: kinds with a duelling level (Ruth's bonus applies to these)
+_DUELLING = (CREW, COOK, PRIVATEER, SPY, RUTH)
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    """What happened in one attack (all of it public once it happened)."""
+
+    outcome: str                  # ATTACKER, DEFENDER or SINK (who takes both ships), or RAID
+    reason: str                   # "raid", "black spot", "both black spots", "prize crew",
+                                  # "duels", "rank", "tie"
+    plunder: tuple[int, ...] = () # treasure the Raider took (RAID only)
+    duels: tuple[tuple[int, int, int, int, int], ...] = ()
+    # per duel: (attacker card, attacker level, defender card, defender level, winner
+    # +1 attacker / -1 defender / 0 tie)
+
+
+class ShipRules:
+    """Ship legality and battle resolution for one deck and variant."""
+
+    def __init__(self, cards: tuple[Card, ...], alliance: tuple[int, ...], crew_per_ship: int,
+                 prize_crew: bool):
+        self.cards = cards
+        self.C = len(cards)
+        self.crew_per_ship = crew_per_ship
+        self.prize_crew = prize_crew
+        self.alliance = alliance
+        self.kind = tuple(c.kind for c in cards)
+        self.suit = tuple(c.suit for c in cards)
+        self.rank = tuple(c.rank for c in cards)
+        self.value = tuple(c.value for c in cards)
+        self.is_master = tuple(c.is_master for c in cards)
+        self.is_treasure = tuple(c.is_treasure for c in cards)
+        masters = [c.id for c in cards if c.is_master]
+        self.masters = tuple(masters)
+        #: elig[m] = frozenset of cards that may serve as ordinary crew under master m
+        elig = {}
+        for m in masters:
+            mc = cards[m]
+            ok = []
+            for c in cards:
+                if c.kind in (ADMIRAL, CAPTAIN):
+                    continue
+                if mc.kind == PRIVATEER or c.kind == PRIVATEER or c.suit == mc.suit:
+                    ok.append(c.id)
+            elig[m] = frozenset(ok)
+        self.elig = elig
+        #: Prize Crew parts per Admiral: (captains of its suit, cooks of its suit)
+        self.prize_parts = {}
+        if prize_crew:
+            for m in masters:
+                if cards[m].kind == ADMIRAL:
+                    s = cards[m].suit
+                    caps = frozenset(c.id for c in cards if c.kind == CAPTAIN and c.suit == s)
+                    cooks = frozenset(c.id for c in cards if c.kind == COOK and c.suit == s)
+                    if caps and cooks:
+                        self.prize_parts[m] = (caps, cooks)
+
+    # -- what a ship may hold -------------------------------------------------------------
+    def group(self, master: int) -> int:
+        """Alliance of a ship by its shipmaster: 0 mariners, 1 marauders, 2 Privateer."""
+        s = self.suit[master]
+        return 2 if s == NO_SUIT else self.alliance[s]
+
+    def may_attack(self, att_master: int, def_master: int) -> bool:
+        """Whether a ship led by ``att_master`` may attack one led by ``def_master``."""
+        a, d = self.group(att_master), self.group(def_master)
+        return a == 2 or d == 2 or a != d
+
+    def is_prize_crew(self, master: int, crew) -> bool:
+        """Admiral + a Captain and the Cook of its suit + one more eligible card."""
+        parts = self.prize_parts.get(master)
+        if parts is None or len(crew) != self.crew_per_ship:
+            return False
+        caps, cooks = parts
+        ncap = sum(1 for c in crew if c in caps)
+        ncook = sum(1 for c in crew if c in cooks)
+        rest = [c for c in crew if c not in caps and c not in cooks]
+        return ncap == 1 and ncook == 1 and len(rest) == self.crew_per_ship - 2 and \
+            all(c in self.elig[master] for c in rest)
+
+    def crew_ok(self, master: int, crew) -> bool:
+        """Whether ``crew`` (a full list) is a legal crew for ``master``."""
+        if not self.is_master[master] or len(crew) != self.crew_per_ship:
+            return False
+        elig = self.elig[master]
+        return all(c in elig for c in crew) or self.is_prize_crew(master, crew)
+
+    def completable(self, master: int, partial, available) -> bool:
+        """Whether ``partial`` crew can be completed to a legal crew from ``available``."""
+        need = self.crew_per_ship - len(partial)
+        if need < 0:
+            return False
+        elig = self.elig[master]
+        if all(c in elig for c in partial):
+            if sum(1 for c in available if c in elig) >= need:
+                return True
+        parts = self.prize_parts.get(master)
+        if parts is None:
+            return False
+        caps, cooks = parts
+        ncap = sum(1 for c in partial if c in caps)
+        ncook = sum(1 for c in partial if c in cooks)
+        rest = [c for c in partial if c not in caps and c not in cooks]
+        other_slots = self.crew_per_ship - 2
+        if ncap > 1 or ncook > 1 or len(rest) > other_slots or \
+                not all(c in elig for c in rest):
+            return False
+        if ncap == 0 and not any(c in caps for c in available):
+            return False
+        if ncook == 0 and not any(c in cooks for c in available):
+            return False
+        others = sum(1 for c in available if c in elig and c not in cooks)
+        return others >= other_slots - len(rest)
+
+    def can_launch(self, master: int, hand) -> bool:
+        """Whether ``master`` (in ``hand``) can lead a legal ship from the rest of the hand."""
+        rest = [c for c in hand if c != master]
+        return self.completable(master, (), rest)
+
+    def legal_crews(self, master: int, hand):
+        """Every legal crew (sorted tuple) for ``master`` from the cards of ``hand``."""
+        rest = sorted(c for c in hand if c != master)
+        return [crew for crew in combinations(rest, self.crew_per_ship)
+                if self.crew_ok(master, crew)]
+
+    # -- battles --------------------------------------------------------------------------
+    def levels(self, crew, attacking: bool) -> list[tuple[int, int, int]]:
+        """(order class, effective level, card) of each crew card, in duel order."""
+        kind = self.kind
+        cards = self.cards
+        base = []
+        bonus = 0
+        for c in crew:
+            k = kind[c]
+            if k == SPY:
+                lv = cards[c].attack_level if attacking else cards[c].defend_level
+            elif k in (CREW, COOK, PRIVATEER, RUTH):
+                lv = cards[c].level
+            else:
+                lv = 0
+            if k == RUTH:
+                bonus += cards[c].bonus
+            base.append(lv)
+        out = []
+        for c, lv in zip(crew, base):
+            k = kind[c]
+            if k in _DUELLING:
+                own = cards[c].bonus if k == RUTH else 0
+                lv += bonus - own
+            out.append([c, lv])
+        strongest = max((lv for c, lv in out if kind[c] != LADY), default=0)
+        res = []
+        for c, lv in out:
+            k = kind[c]
+            if k == LADY:
+                res.append((_LAST, strongest, c))
+            elif k == DAUGHTER:
+                res.append((_FIRST, 0, c))
+            else:
+                res.append((_MIDDLE, lv, c))
+        res.sort()
+        return res
+
+    def _duel(self, a, b) -> int:
+        """+1 if card entry ``a`` wins, -1 if ``b`` wins, 0 tie."""
+        ad, bd = self.kind[a[2]] == DAUGHTER, self.kind[b[2]] == DAUGHTER
+        if ad or bd:
+            return 0 if ad and bd else (1 if ad else -1)
+        return (a[1] > b[1]) - (a[1] < b[1])
+
+    def fourth_card(self, crew, attacking: bool):
+        """(order, level, card) of the card of a Prize Crew that is neither Captain nor Cook."""
+        for entry in self.levels(crew, attacking):
+            if self.kind[entry[2]] not in (CAPTAIN, COOK):
+                return entry
+        return (_MIDDLE, 0, -1)
+
+    def resolve(self, att_master: int, att_crew, def_master: int, def_crew) -> BattleResult:
+        """The outcome of ``att_master``'s ship attacking ``def_master``'s ship."""
+        kind = self.kind
+        if self.suit[att_master] == RAIDER and kind[att_master] != PRIVATEER:
+            loot = tuple(c for c in def_crew if self.is_treasure[c])
+            if loot:
+                return BattleResult(RAID, "raid", plunder=loot)
+        a_spot = any(kind[c] == BLACK_SPOT for c in att_crew)
+        d_spot = any(kind[c] == BLACK_SPOT for c in def_crew)
+        if a_spot and d_spot:
+            return BattleResult(SINK, "both black spots")
+        if a_spot != d_spot:
+            return BattleResult(ATTACKER if a_spot else DEFENDER, "black spot")
+        if self.prize_crew:
+            a_prize = self.is_prize_crew(att_master, att_crew)
+            d_prize = self.is_prize_crew(def_master, def_crew)
+            if a_prize != d_prize:
+                return BattleResult(ATTACKER if a_prize else DEFENDER, "prize crew")
+            if a_prize and d_prize:
+                a4 = self.fourth_card(att_crew, True)
+                d4 = self.fourth_card(def_crew, False)
+                w = self._duel(a4, d4)
+                duel = ((a4[2], a4[1], d4[2], d4[1], w),)
+                if w == 0:
+                    return BattleResult(SINK, "prize crew", duels=duel)
+                return BattleResult(ATTACKER if w > 0 else DEFENDER, "prize crew", duels=duel)
+        al = self.levels(att_crew, True)
+        dl = self.levels(def_crew, False)
+        duels = []
+        score = 0
+        for i in range(max(len(al), len(dl))):
+            if i >= len(al) or i >= len(dl):
+                w = 1 if i < len(al) else -1       # an unopposed card wins its duel
+                a, d = (al[i] if i < len(al) else (0, 0, -1)), (dl[i] if i < len(dl) else (0, 0, -1))
+            else:
+                a, d = al[i], dl[i]
+                w = self._duel(a, d)
+            duels.append((a[2], a[1], d[2], d[1], w))
+            score += w
+        duels = tuple(duels)
+        if score:
+            return BattleResult(ATTACKER if score > 0 else DEFENDER, "duels", duels=duels)
+        ra, rd = self.rank[att_master], self.rank[def_master]
+        if ra != rd:
+            return BattleResult(ATTACKER if ra > rd else DEFENDER, "rank", duels=duels)
+        return BattleResult(SINK, "tie", duels=duels)
+
+
+def has_black_spot(rules: ShipRules, crew) -> bool:
+    """Whether a crew carries a Black Spot."""
+    return any(rules.kind[c] == BLACK_SPOT for c in crew)
+
