@@ -208,13 +208,22 @@ def test_unknown_env_id():
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_wrapped_env_penalises_illegal_move(env_id):
     env = make(env_id)
+    with pytest.raises(Exception, match="reset"):
+        env.step(0)
     env.reset(seed=0)
     agent = env.agent_selection
     mask = env.observe(agent)["action_mask"]
+    with pytest.raises(IllegalActionError):
+        env.step(len(mask))                      # outside the action space: an error
     if (mask == 0).any():
         env.step(int(np.flatnonzero(mask == 0)[0]))
         assert env.rewards[agent] == -1
         assert all(env.terminations.values())
+        assert sum(env.rewards.values()) == -1
+        for a in env.agent_iter():
+            assert env.last()[2]
+            env.step(None)
+        assert not env.agents
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

@@ -15,7 +15,12 @@ class IllegalActionError(PlunderError, ValueError):
         self.legal = list(legal)
         self.player = player
         who = f"player {player}" if player is not None else "the acting player"
-        name = describe(action) if describe is not None and _is_index(action) else None
+        name = None
+        if describe is not None and _is_index(action):
+            try:
+                name = describe(action)
+            except (ValueError, IndexError, KeyError):
+                name = "outside the action space"
         shown = [f"{a} ({describe(a)})" if describe else str(a) for a in self.legal[:40]]
         more = f" … and {len(self.legal) - 40} more" if len(self.legal) > 40 else ""
         label = f"{action!r}" + (f" ({name})" if name else "")
