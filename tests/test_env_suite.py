@@ -110,7 +110,16 @@ def test_clone_and_json_round_trip(env_id, n):
     """A clone and a JSON round trip replay exactly like the original; clones are small."""
     game = game_class(env_id)(n)
     for state in random_playout_states(game, seed=7, every=11)[::3]:
+        state.validate()
         text = state.to_json()
+        # to_dict/state_from_dict must not share lists with the original
+        alias = game.state_from_dict(state.to_dict())
+        if not alias.is_terminal():
+            p = alias.current_players()[0]
+            joint = {q: int(np.flatnonzero(alias.legal_actions_mask(q))[0])
+                     for q in alias.current_players()}
+            alias.apply_joint(joint)
+            assert state.to_json() == text, "state_from_dict(to_dict()) shares data"
         assert len(text.encode()) < 20_000 or env_id != "scallywags_v0"
         back = game.state_from_json(text)
         assert back.to_json() == text
@@ -144,6 +153,7 @@ def test_sample_state_matches_view(env_id, n):
         for p in range(n):
             view = state.view(p)
             sampled = game.sample_state(view, rng)
+            sampled.validate()
             assert sampled.view(p) == view
             assert sampled.current_players() == state.current_players()
             np.testing.assert_array_equal(sampled.legal_actions_mask(p),

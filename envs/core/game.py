@@ -203,6 +203,11 @@ class GameState(ABC):
         """
         return [(s,) for s in self.scores()]
 
+    def validate(self) -> None:
+        """Raise AssertionError if an invariant of the rules is broken (components created
+        or lost, impossible placements). Fuzz tests and the shared suite call it, also on
+        states made by ``Game.sample_state``. The default checks nothing."""
+
     # -- information --------------------------------------------------------------------
     @abstractmethod
     def view(self, player: int) -> Any:

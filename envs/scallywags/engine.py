@@ -12,6 +12,7 @@ opponents is offered to each of them in turn order for a block/allow step.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -124,6 +125,7 @@ class ScallywagsGame(Game):
     def state_from_dict(self, data: dict) -> "ScallywagsState":
         """Rebuild a state from ``to_dict()``."""
         s = ScallywagsState(self, rng_from_dict(data["rng"]))
+        data = copy.deepcopy(data)
         for key in ScallywagsState.FIELDS:
             setattr(s, key, data[key])
         if len(s.values) != self.num_coins or len(s.takes) != self.num_players:
@@ -145,9 +147,18 @@ class ScallywagsGame(Game):
         s.takes = [list(t) for t in view.takes]
         s.middle = sorted(c for c in range(self.num_coins) if view.coin_owner[c] == MIDDLE)
         s.knowers = list(view.knowers)
-        unseen = [k for k in range(NUM_CARDS) for _ in range(comp.card_copies[k]
-                  - view.hand[k] - view.discard[k])]
-        unseen = [int(k) for k in rng.permutation(unseen)]
+        unseen = [comp.card_copies[k] - view.hand[k] - view.discard[k] for k in range(NUM_CARDS)]
+        # the draw pile is part of the last reshuffled pile (public), if there was one
+        if any(view.reshuffled):
+            candidates = [k for k in range(NUM_CARDS)
+                          for _ in range(min(view.reshuffled[k], unseen[k]))]
+        else:
+            candidates = [k for k in range(NUM_CARDS) for _ in range(unseen[k])]
+        pile = [int(k) for k in rng.permutation(candidates)[:view.draw_size]]
+        for k in pile:
+            unseen[k] -= 1
+        unseen = [int(k) for k in rng.permutation(
+            [k for k in range(NUM_CARDS) for _ in range(unseen[k])])]
         s.hands = []
         for p in range(self.num_players):
             if p == view.player:
@@ -157,8 +168,9 @@ class ScallywagsGame(Game):
             for _ in range(view.hand_sizes[p]):
                 hand[unseen.pop()] += 1
             s.hands.append(hand)
-        s.draw_pile = unseen
+        s.draw_pile = pile
         s.discard = [k for k in range(NUM_CARDS) for _ in range(view.discard[k])]
+        s.reshuffled = list(view.reshuffled)
         s.actor, s.phase, s.card = view.actor, view.phase, view.card
         s.chosen, s.block_queue = list(view.chosen), list(view.block_queue)
         s.turns = view.turns
@@ -175,7 +187,8 @@ class ScallywagsState(GameState):
     """One position. Coins have stable ids; takes are ordered lists of ids."""
 
     FIELDS = ("values", "face_up", "middle", "takes", "knowers", "hands", "draw_pile",
-              "discard", "actor", "phase", "card", "chosen", "block_queue", "turns")
+              "discard", "reshuffled", "actor", "phase", "card", "chosen", "block_queue",
+              "turns")
 
     def __init__(self, game: ScallywagsGame, rng: np.random.Generator):
         super().__init__(game, rng)
@@ -187,6 +200,7 @@ class ScallywagsState(GameState):
         self.hands: list[list[int]] = []   # per seat: count of each card kind (hidden)
         self.draw_pile: list[int] = []     # card kinds, top last (hidden)
         self.discard: list[int] = []       # card kinds (public)
+        self.reshuffled = [0] * NUM_CARDS  # the last reshuffled pile, per kind (public)
         self.actor = 0                     # whose turn it is
         self.phase = CHOOSE
         self.card = -1                     # the card being played, -1 for none
@@ -495,6 +509,7 @@ class ScallywagsState(GameState):
             if not self.discard:
                 return False
             self.draw_pile = [int(k) for k in self.rng.permutation(self.discard)]
+            self.reshuffled = [self.discard.count(k) for k in range(NUM_CARDS)]
             self.discard = []
         self.hands[seat][self.draw_pile.pop()] += 1
         return True
@@ -506,6 +521,25 @@ class ScallywagsState(GameState):
         self.turns += 1
         self.actor = (self.actor + 1) % self.game.num_players
         self.finished = all(len(t) == self.limit for t in self.takes)
+
+    def validate(self) -> None:
+        """Assert the invariants: every coin and card exactly once, takes within the limit,
+        derived tables in step with the fields."""
+        game = self.game
+        coins = sorted(self.middle + [c for t in self.takes for c in t])
+        assert coins == list(range(game.num_coins)), "a coin was created or lost"
+        assert sorted(self.values) == sorted(game.components.coin_values), "coin values changed"
+        assert all(len(t) <= self.limit for t in self.takes), "a take exceeds the limit"
+        counts = [self.draw_pile.count(k) + self.discard.count(k)
+                  + sum(h[k] for h in self.hands) for k in range(NUM_CARDS)]
+        assert counts == list(game.components.card_copies), "a card was created or lost"
+        assert all(min(h) >= 0 for h in self.hands), "a negative card count"
+        for seat, take in enumerate(self.takes):
+            assert all(self.where[c] == seat and self.knowers[c] >> seat & 1 for c in take)
+        for p in range(game.num_players):
+            for c in range(game.num_coins):
+                known = self.face_up[c] or self.knowers[c] >> p & 1
+                assert self.seen[p][c] == (self.values[c] if known else -1)
 
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> ScallywagsView:
@@ -530,6 +564,7 @@ class ScallywagsState(GameState):
             hand=tuple(self.hands[player]),
             hand_sizes=tuple(sum(h) for h in self.hands),
             discard=tuple(discard),
+            reshuffled=tuple(self.reshuffled),
             draw_size=len(self.draw_pile),
             actor=self.actor,
             phase=self.phase,
@@ -542,7 +577,7 @@ class ScallywagsState(GameState):
 
     def to_dict(self) -> dict:
         """All fields and the generator, JSON-compatible."""
-        data: dict[str, Any] = {k: getattr(self, k) for k in self.FIELDS}
+        data: dict[str, Any] = copy.deepcopy({k: getattr(self, k) for k in self.FIELDS})
         data["rng"] = rng_to_dict(self.rng)
         return data
 

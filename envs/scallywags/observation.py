@@ -41,6 +41,8 @@ def build_layout(game) -> ObservationLayout:
           "does not know / take limit")
     b.add("discard", NUM_CARDS, "discard pile: copies of card k / copies in the game")
     b.add("draw_size", 1, "cards in the draw pile / cards in the game")
+    b.add("reshuffled", NUM_CARDS, "the last reshuffled draw pile: copies of card k / "
+          "copies in the game (the draw pile is part of it)")
     b.add("unknown_mean", 1, "mean value of the coins the observer has not seen / 8",
           high=20)
     b.add("seat_present", SEATS, "seat offset d is a player in this game")
@@ -106,7 +108,9 @@ def encode(game, view) -> np.ndarray:
     out[t.rest] = (
         [h / hs for h in view.hand] + hand_size + take_size + known_value + unknown
         + [d / c for d, c in zip(view.discard, t.card_copies)]
-        + [view.draw_size / t.total_cards, mean] + present + actor + to_act + phase
+        + [view.draw_size / t.total_cards]
+        + [r / c for r, c in zip(view.reshuffled, t.card_copies)]
+        + [mean] + present + actor + to_act + phase
         + pending + [len(view.chosen) / 4] + receivers + [min(view.turns / 400, 1.0)]
     )
     if selected:
@@ -176,8 +180,9 @@ class _Tables:
                                  + np.arange(nc * SEATS))
         self.selected_start = lay.slice("coin_selected").start
         order = ["hand", "hand_size", "take_size", "take_known_value", "take_unknown",
-                 "discard", "draw_size", "unknown_mean", "seat_present", "actor", "to_act",
-                 "phase", "pending_card", "pending_step", "pending_receiver", "turn"]
+                 "discard", "draw_size", "reshuffled", "unknown_mean", "seat_present",
+                 "actor", "to_act", "phase", "pending_card", "pending_step",
+                 "pending_receiver", "turn"]
         self.rest = np.concatenate([np.arange(lay.slice(f).start, lay.slice(f).stop)
                                     for f in order])
 

@@ -21,6 +21,7 @@ class ScallywagsView:
     hand: tuple[int, ...]        # own hand: count of each card kind
     hand_sizes: tuple[int, ...]  # per seat
     discard: tuple[int, ...]     # discard pile: count of each card kind
+    reshuffled: tuple[int, ...]  # the last reshuffled draw pile, per kind (all 0 before)
     draw_size: int
     actor: int                   # whose turn it is
     phase: str                   # "choose", "target" or "block"

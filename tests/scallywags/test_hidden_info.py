@@ -17,7 +17,8 @@ from plunder.envs.scallywags.engine import TARGET, ScallywagsGame
 
 
 def observe(state, p):
-    return state.observation(p), state.legal_actions_mask(p)
+    return (state.observation(p), state.legal_actions_mask(p),
+            state.game.describe_view(state.view(p)))
 
 
 def play_with_record(n, seed, steps):
@@ -86,6 +87,7 @@ def test_unknowns_do_not_reach_the_observation(n):
                     after = observe(perturb_unknowns(state, p, seen[p], rng), p)
                     np.testing.assert_array_equal(before[0], after[0])
                     np.testing.assert_array_equal(before[1], after[1])
+                    assert before[2] == after[2], "the text rendering leaks"
                 checked += 1
     assert checked > 40
 
@@ -142,3 +144,40 @@ def test_who_is_asked_to_block_does_not_depend_on_hands():
         act(s, "play PIECES OF EIGHT!")
         act(s, "coin 4")
         assert s.current_players() == (1,)
+
+
+def test_public_facts_reach_the_observation():
+    """Who has seen a coin, the discard pile and the reshuffle record are public."""
+    from .helpers import position
+    s = position(3, face_up={5: False}, takes={1: [5]})
+    base = s.observation(0)
+    t = s.clone()
+    t.knowers[5] |= 1 << 2            # player 2 has seen coin 5
+    t.refresh()
+    assert not np.array_equal(base, t.observation(0))
+    t = s.clone()
+    k = t.draw_pile.pop()
+    t.discard.append(k)
+    assert not np.array_equal(base, t.observation(0))
+    t = s.clone()
+    t.reshuffled[0] = 3
+    assert not np.array_equal(base, t.observation(0))
+
+
+def test_reshuffle_is_remembered_and_sampled_piles_respect_it():
+    from .helpers import act, position
+    from plunder.envs.scallywags.components import BOOTY
+    s = position(2, hands={0: [BOOTY] * 3}, face_up={7: True})
+    s.discard, s.draw_pile = s.draw_pile, []
+    size = len(s.discard)
+    act(s, "play GIVES US ME BOOTY!")
+    act(s, "coin 7")
+    s.validate()
+    record = list(s.reshuffled)
+    assert sum(record) == size + 1 and len(s.draw_pile) == size
+    rng = np.random.default_rng(0)
+    for p in (0, 1):
+        for _ in range(20):
+            t = s.game.sample_state(s.view(p), rng)
+            t.validate()
+            assert all(t.draw_pile.count(k) <= record[k] for k in range(NUM_CARDS))
