@@ -13,6 +13,7 @@ from plunder.envs.core import InvalidArgumentError
 #: env id -> "module:Class" of its heuristic bot (module under plunder.policies)
 HEURISTICS: dict[str, str] = {
     "scallywags_v0": "scallywags_heuristic:ScallywagsHeuristic",
+    "anchors_aweigh_v0": "anchors_aweigh_heuristic:AnchorsAweighHeuristic",
     "all_hands_battle_v0": "all_hands_battle_heuristic:AllHandsBattleHeuristic",
     "all_hands_crew_v0": "all_hands_crew_heuristic:AllHandsCrewHeuristic",
     "shipshape_v0": "shipshape_heuristic:ShipShapeHeuristic",

@@ -10,6 +10,7 @@ from .errors import UnknownEnvError
 #: env id -> module (under plunder.envs) exposing env(), raw_env(), parallel_env(), Game
 _MODULES: dict[str, str] = {
     "scallywags_v0": "scallywags_v0",
+    "anchors_aweigh_v0": "anchors_aweigh_v0",
     "all_hands_battle_v0": "all_hands_battle_v0",
     "all_hands_crew_v0": "all_hands_crew_v0",
     "shipshape_v0": "shipshape_v0",

@@ -548,9 +548,6 @@ class ScallywagsState(GameState):
         for take in self.takes:
             for i, c in enumerate(take):
                 slot[c] = i + 1
-        discard = [0] * NUM_CARDS
-        for k in self.discard:
-            discard[k] += 1
         return ScallywagsView(
             player=player,
             num_players=self.game.num_players,
@@ -559,11 +556,11 @@ class ScallywagsState(GameState):
             face_up=tuple(self.face_up),
             coin_owner=tuple(self.where),
             coin_slot=tuple(slot),
-            takes=tuple(tuple(t) for t in self.takes),
+            takes=tuple(map(tuple, self.takes)),
             knowers=tuple(self.knowers),
             hand=tuple(self.hands[player]),
-            hand_sizes=tuple(sum(h) for h in self.hands),
-            discard=tuple(discard),
+            hand_sizes=tuple(map(sum, self.hands)),
+            discard=tuple(map(self.discard.count, range(NUM_CARDS))),
             reshuffled=tuple(self.reshuffled),
             draw_size=len(self.draw_pile),
             actor=self.actor,

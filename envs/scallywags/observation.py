@@ -62,16 +62,28 @@ def encode(game, view) -> np.ndarray:
     The per-coin blocks are looked up in precomputed row tables (one row per combination
     of location, orientation, known value and slot; one per who-has-seen-it mask) and
     scattered into their fields: a handful of array operations instead of one per field.
+    They are memoised on the view fields they are made of (a pure function of the view),
+    since most steps (choosing a card, a target, block or allow) move no coin.
     """
     t = _tables(game)
     n, me = view.num_players, view.player
-    out = np.zeros(t.size, np.float32)
-    owner = np.array(view.coin_owner)
-    code = (t.loc_code[n][me][owner] + t.value_code[np.array(view.coin_values)]
-            + np.array(view.face_up, np.int64) * t.face_up_code + np.array(view.coin_slot))
-    out[t.coin_positions] = t.coin_rows[code].ravel()
-    knowers = t.rotate_knowers[n][me][np.array(view.knowers)]
-    out[t.knower_positions] = t.knower_rows[knowers].ravel()
+    # the coin blocks change only when a coin moves or is seen: memoised on their inputs
+    key = (n, me, view.coin_owner, view.coin_values, view.coin_slot, view.knowers,
+           view.face_up)
+    out = t.coin_cache.get(key)
+    if out is None:
+        out = np.zeros(t.size, np.float32)
+        owner = np.array(view.coin_owner)
+        code = (t.loc_code[n][me][owner] + t.value_code[np.array(view.coin_values)]
+                + np.array(view.face_up, np.int64) * t.face_up_code
+                + np.array(view.coin_slot))
+        out[t.coin_positions] = t.coin_rows[code].ravel()
+        knowers = t.rotate_knowers[n][me][np.array(view.knowers)]
+        out[t.knower_positions] = t.knower_rows[knowers].ravel()
+        if len(t.coin_cache) >= 512:
+            t.coin_cache.clear()
+        t.coin_cache[key] = out
+    out = out.copy()
 
     # everything else: small, built as a Python list and written once
     rel = [(seat - me) % n for seat in range(n)]
@@ -179,6 +191,7 @@ class _Tables:
         self.knower_positions = (lay.slice("coin_known_by").start
                                  + np.arange(nc * SEATS))
         self.selected_start = lay.slice("coin_selected").start
+        self.coin_cache: dict[tuple, np.ndarray] = {}
         order = ["hand", "hand_size", "take_size", "take_known_value", "take_unknown",
                  "discard", "draw_size", "reshuffled", "unknown_mean", "seat_present",
                  "actor", "to_act", "phase", "pending_card", "pending_step",

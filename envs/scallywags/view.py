@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class ScallywagsView:
-    """Public table plus the player's own secrets. Seats are absolute; -1 is the middle."""
+class ScallywagsView(NamedTuple):
+    """Public table plus the player's own secrets. Seats are absolute; -1 is the middle.
+
+    An immutable named tuple: cheap to build every step, compared with ``==``."""
 
     player: int
     num_players: int

@@ -1,0 +1,1003 @@
+"""Anchors Aweigh! rules engine: two rounds of a simultaneous loading race and a travel phase.
+
+Pure rules (no gymnasium/PettingZoo). The loading race is played in simultaneous *ticks*
+(one action per player whose ship is not full); the travel phase asks every player at once
+about each adventure card, then hands out cargo rewards one token at a time, clockwise from
+the captain. See ``docs/rules/anchors_aweigh.md`` for the rules and every decision made.
+
+State layout (plain data): ship cells are ``-1`` empty, a tile id, ``CARGO + colour`` or
+``CHEST``; cargo on a storage tile sits in ``stor[seat][space]``. ``secret[tile]`` marks a
+tile whose face only its holder has seen (grabbed face down and kept in hand or below deck).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from plunder.envs.core.errors import InvalidArgumentError
+from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+
+from .components import (
+    ABOVE, ASSET_SPACES, COLOURS, CONTRACT, KINDS, MONKEY, NUM_BACKS, NUM_COLOURS, NUM_KINDS,
+    NUM_SPACES, PIRATES, SPACE_NAMES, STORAGE, Components, check_mix, load_components,
+)
+from .view import (
+    CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, AnchorsAweighView, PublicView,
+)
+
+# ---- ship cells in the state ------------------------------------------------------------
+EMPTY = -1
+CARGO = 200      # + colour (tile ids stay below 200)
+CHEST = 204
+
+# ---- phases -------------------------------------------------------------------------------
+SETUP, LOADING, DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE, OVER = range(8)
+PHASES = ("monkey setup", "loading", "resolve or skip", "encounter or flee",
+          "resolve or pay", "choose cargo colour", "stow cargo", "game over")
+
+# ---- what each player did last (public once applied) -------------------------------------
+OUTCOMES = ("none", "resolved", "skipped", "encounters", "fled", "paid penalty")
+O_NONE, O_RESOLVED, O_SKIPPED, O_ENCOUNTER, O_FLED, O_PAID = range(6)
+
+# ---- actions ----------------------------------------------------------------------------------
+A_GRAB_DOWN = 0
+A_GRAB_UP = 1            # + kind (10)
+A_FLIP = 11
+A_PLACE = 12             # + asset space (12)
+A_RETURN = 24
+A_CARGO = 25             # + colour (4)
+A_STAR_RETURN = 29       # + asset space (12)
+A_SKIP = 41
+A_RESOLVE = 42
+A_PARROT = 43            # + needable kind (8)
+A_ENCOUNTER = 51
+A_FLEE = 52
+A_PAY_NONE = 53
+A_PAY = 54               # + colour (4)
+A_COLOUR = 58            # + colour (4)
+A_STOW = 62              # + space (14)
+A_TOSS_ASSET = 76        # + asset space (12)
+A_TOSS_CARGO = 88        # + colour (4)
+A_DISCARD = 92
+A_SWAP = 93              # + give kind * 10 + take kind (100)
+NUM_ACTIONS = 193
+
+GREY = NUM_COLOURS       # a cargo unit of any colour
+
+
+def action_name(a: int) -> str:
+    """Readable name of action index ``a``."""
+    a = int(a)
+    if a == A_GRAB_DOWN:
+        return "grab a face-down tile"
+    if A_GRAB_UP <= a < A_FLIP:
+        return f"grab a face-up {KINDS[a - A_GRAB_UP]}"
+    if a == A_FLIP:
+        return "flip a face-down tile"
+    if A_PLACE <= a < A_RETURN:
+        return f"place the held tile on {SPACE_NAMES[a - A_PLACE]}"
+    if a == A_RETURN:
+        return "return the held tile face up"
+    if A_CARGO <= a < A_STAR_RETURN:
+        return f"take {COLOURS[a - A_CARGO]} cargo"
+    if A_STAR_RETURN <= a < A_SKIP:
+        return f"return the starfish tile on {SPACE_NAMES[a - A_STAR_RETURN]}"
+    if a == A_SKIP:
+        return "skip the card"
+    if a == A_RESOLVE:
+        return "resolve the card"
+    if A_PARROT <= a < A_ENCOUNTER:
+        return f"resolve with the parrot as a {KINDS[a - A_PARROT]}"
+    if a == A_ENCOUNTER:
+        return "encounter the pirates"
+    if a == A_FLEE:
+        return "flee the pirates"
+    if a == A_PAY_NONE:
+        return "pay the penalty (no cargo to give)"
+    if A_PAY <= a < A_COLOUR:
+        return f"pay the penalty, giving {COLOURS[a - A_PAY]} cargo"
+    if A_COLOUR <= a < A_STOW:
+        return f"choose {COLOURS[a - A_COLOUR]} cargo"
+    if A_STOW <= a < A_TOSS_ASSET:
+        return f"stow the cargo on {SPACE_NAMES[a - A_STOW]}"
+    if A_TOSS_ASSET <= a < A_TOSS_CARGO:
+        return f"toss the asset on {SPACE_NAMES[a - A_TOSS_ASSET]} overboard for the cargo"
+    if A_TOSS_CARGO <= a < A_DISCARD:
+        return f"toss a {COLOURS[a - A_TOSS_CARGO]} cargo overboard for the new one"
+    if a == A_DISCARD:
+        return "toss the new cargo overboard"
+    if A_SWAP <= a < NUM_ACTIONS:
+        g, t = divmod(a - A_SWAP, 10)
+        return f"swap two {KINDS[g]} for a {KINDS[t]}"
+    return f"action {a} (out of range)"
+
+
+class AnchorsAweighGame(Game):
+    """Anchors Aweigh! for 2-4 players.
+
+    Options:
+      ``meddlesome_monkey``: seats playing the Meddlesome Monkey handicap (list of ints).
+      ``open_ocean``: ``""`` (off), ``"custom"`` or ``"random"`` round mixes.
+      ``open_ocean_mix``: the custom mix ``{discovery, trade, pirates, contract}`` counts
+      (default: the YAML's ``open_ocean_custom_mix``).
+      ``rough_seas``: the Rough Seas variant (3-4 players, not with the monkey handicap).
+      ``perfect_recall``: keep the card fronts visible after the captain's call.
+    """
+
+    name = "anchors_aweigh"
+    version = 0
+    min_players = 2
+    max_players = 4
+    simultaneous = True
+    default_max_turns = 3000
+    options = {
+        "meddlesome_monkey": (),
+        "open_ocean": "",
+        "open_ocean_mix": None,
+        "rough_seas": False,
+        "perfect_recall": False,
+    }
+
+    _components: Components | None = None
+
+    def __init__(self, num_players: int = 2, **options: Any):
+        super().__init__(num_players, **options)
+        comp = self.components()
+        self.comp = comp
+        n = self.num_players
+        med = [int(s) for s in self.meddlesome_monkey]
+        for s in med:
+            if not 0 <= s < n:
+                raise InvalidArgumentError(
+                    f"meddlesome_monkey: seat {s} does not exist with {n} players")
+        if len(med) > comp.monkeys:
+            raise InvalidArgumentError(
+                f"meddlesome_monkey: {len(med)} players want the handicap but the game has "
+                f"only {comp.monkeys} monkey tiles")
+        if self.rough_seas and n < 3:
+            raise InvalidArgumentError("rough_seas is a variant for 3 or 4 players")
+        self.monkey_seats = tuple(sorted(med))
+        types = Counter(c.type for c in comp.cards)
+        if self.open_ocean == "custom":
+            if self.open_ocean_mix is None:
+                self.mix = comp.custom_mix
+            else:
+                from plunder.envs.core.errors import ConfigError
+                try:
+                    self.mix = check_mix(dict(self.open_ocean_mix), "open_ocean_mix", types)
+                except (ConfigError, TypeError, ValueError) as exc:
+                    raise InvalidArgumentError(str(exc)) from None
+        else:
+            self.mix = comp.round_mix
+        self.starfish_rule = n == 2 or self.rough_seas
+        self.meddlesome_flags = tuple(p in self.monkey_seats for p in range(n))
+        self.tile_kind = comp.tile_kind
+        self.tile_star = comp.tile_star
+        self.tile_look = tuple(k * 2 + int(s) for k, s in zip(comp.tile_kind, comp.tile_star))
+        # ship cell / hand value -> view code (index -1, i.e. the last entry, is EMPTY)
+        lut = [CELL_EMPTY] * (CHEST + 2)
+        for t, lk in enumerate(self.tile_look):
+            lut[t] = CELL_TILE + lk
+        for c in range(NUM_COLOURS):
+            lut[CARGO + c] = CELL_CARGO + c
+        lut[CHEST] = CELL_CHEST
+        self.cell_lut = lut
+        self.num_tiles = comp.num_tiles
+        self.cards = comp.cards
+        self.card_index = {c.id: c.index for c in comp.cards}
+        self._layout = None
+
+    @classmethod
+    def components(cls) -> Components:
+        """The packaged components (loaded and validated once)."""
+        if cls._components is None:
+            cls._components = load_components()
+        return cls._components
+
+    @classmethod
+    def validate_options(cls, values: dict) -> None:
+        med = values["meddlesome_monkey"]
+        if not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in med):
+            raise InvalidArgumentError(
+                f"meddlesome_monkey must be a list of seat numbers, got {med!r}")
+        if len(set(int(s) for s in med)) != len(med):
+            raise InvalidArgumentError(f"meddlesome_monkey lists a seat twice: {med!r}")
+        if values["rough_seas"] and med:
+            raise InvalidArgumentError(
+                "rough_seas cannot be combined with the Meddlesome Monkey handicap")
+        if values["open_ocean"] not in ("", "custom", "random"):
+            raise InvalidArgumentError(
+                f"open_ocean must be '', 'custom' or 'random', got {values['open_ocean']!r}")
+        mix = values["open_ocean_mix"]
+        if mix is not None:
+            if values["open_ocean"] != "custom":
+                raise InvalidArgumentError("open_ocean_mix needs open_ocean='custom'")
+            if not isinstance(mix, dict):
+                raise InvalidArgumentError(
+                    "open_ocean_mix must be a dict {discovery, trade, pirates, contract: "
+                    f"count}}, got {mix!r}")
+
+    # -- spaces -----------------------------------------------------------------------------
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+    @property
+    def layout(self):
+        if self._layout is None:
+            from .observation import build_layout
+            self._layout = build_layout(self)
+        return self._layout
+
+    def encode(self, view: AnchorsAweighView) -> np.ndarray:
+        from .observation import encode
+        return encode(self, view)
+
+    # -- states -------------------------------------------------------------------------------
+    def new_initial_state(self, rng: np.random.Generator) -> "AnchorsAweighState":
+        s = AnchorsAweighState(self, rng)
+        s.setup()
+        return s
+
+    def state_from_dict(self, data: dict) -> "AnchorsAweighState":
+        s = AnchorsAweighState(self, rng_from_dict(data["rng"]))
+        for key in _FIELDS:
+            setattr(s, key, _copy(data[key]))
+        s.pending = [int(x) for x in data["pending"]]
+        return s
+
+    def sample_state(self, view: AnchorsAweighView, rng: np.random.Generator):
+        from .sampling import sample_state
+        return sample_state(self, view, rng)
+
+    def describe_view(self, view: AnchorsAweighView) -> str:
+        from .render import render_view
+        return render_view(self, view)
+
+
+_NO_STORAGE = ((),) * NUM_SPACES
+
+_FIELDS = ("turns", "phase", "round", "captain", "ships", "stor", "hand", "secret",
+           "pile_up", "pile_down", "supply", "chest_supply", "parrot_supply", "coins",
+           "chests", "parrots", "deck", "queue", "current", "revealed", "used",
+           "fronts_hidden", "encounter", "outcome", "pending", "cargo_queue",
+           "unit_colour", "cleansed")
+
+
+def _copy(x):
+    if isinstance(x, list):
+        return [_copy(v) for v in x]
+    return x
+
+
+class AnchorsAweighState(GameState):
+    """One position of Anchors Aweigh!."""
+
+    game: AnchorsAweighGame
+
+    # -- setup ------------------------------------------------------------------------------
+    def setup(self) -> None:
+        g = self.game
+        comp = g.comp
+        n = g.num_players
+        rng = self.rng
+        self.round = 1
+        self.captain = -1
+        self.ships = [[EMPTY] * NUM_SPACES for _ in range(n)]
+        self.stor = [[[] for _ in range(NUM_SPACES)] for _ in range(n)]
+        self.hand = [-1] * n
+        self.secret = [False] * g.num_tiles
+        self.supply = [comp.cargo_per_colour] * NUM_COLOURS
+        self.chest_supply = comp.chests
+        self.parrot_supply = comp.parrots
+        self.coins = [0] * n
+        self.chests = [0] * n
+        self.parrots = [0] * n
+        self.encounter = [-1] * n
+        self.outcome = [O_NONE] * n
+        self.pending = [-1] * n
+        self.cargo_queue = []
+        self.unit_colour = -1
+        self.cleansed = False
+        self.queue = []
+        self.current = -1
+        self.revealed = False
+        self.used = []
+        self.fronts_hidden = False
+        # Meddlesome Monkey: the monkeys come out of the box before the tiles are poured
+        monkeys = [t for t in range(g.num_tiles) if g.tile_kind[t] == MONKEY]
+        for seat, tile in zip(g.monkey_seats, monkeys):
+            self.hand[seat] = tile
+        in_hand = set(self.hand)
+        tiles = [t for t in range(g.num_tiles) if t not in in_hand]
+        up = rng.random(len(tiles)) < 0.5
+        self.pile_up = sorted(t for t, u in zip(tiles, up) if u)
+        self.pile_down = sorted(t for t, u in zip(tiles, up) if not u)
+        self.deck = self._draw_round_cards()
+        self.phase = SETUP if g.monkey_seats else LOADING
+
+    def _draw_round_cards(self) -> list[int]:
+        g = self.game
+        rng = self.rng
+        used = set(self.used)
+        free = [c.index for c in g.cards if c.index not in used]
+        if g.open_ocean == "random":
+            types_left = {g.cards[c].type for c in free}
+            for _ in range(1000):
+                pick = [free[i] for i in rng.choice(len(free), 13, replace=False)]
+                if {g.cards[c].type for c in pick} >= types_left:
+                    return sorted(pick)
+            return sorted(pick)  # pragma: no cover - a type ran out; best effort
+        out = []
+        for t, count in enumerate(g.mix):
+            pool = [c for c in free if g.cards[c].type == t]
+            out += [pool[i] for i in rng.choice(len(pool), count, replace=False)]
+        return sorted(out)
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _asset_counts(self, p: int) -> list[int]:
+        counts = [0] * NUM_KINDS
+        kind = self.game.tile_kind
+        for c in self.ships[p]:
+            if 0 <= c < CARGO:
+                counts[kind[c]] += 1
+        return counts
+
+    def _cargo_counts(self, p: int) -> list[int]:
+        counts = [0] * NUM_COLOURS
+        for s, c in enumerate(self.ships[p]):
+            if CARGO <= c < CHEST:
+                counts[c - CARGO] += 1
+        for lst in self.stor[p]:
+            for c in lst:
+                counts[c] += 1
+        return counts
+
+    def _has_room(self, p: int) -> bool:
+        ship = self.ships[p]
+        if EMPTY in ship:
+            return True
+        cap = self.game.comp.storage_capacity
+        kind = self.game.tile_kind
+        for s in ASSET_SPACES:
+            c = ship[s]
+            if 0 <= c < CARGO and kind[c] == STORAGE and len(self.stor[p][s]) < cap:
+                return True
+        return False
+
+    def _wild(self, p: int) -> int:
+        """Wild monkeys on the ship (Rough Seas only)."""
+        if not self.game.rough_seas:
+            return 0
+        return self._asset_counts(p)[MONKEY]
+
+    def _can_pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1) -> bool:
+        need = Counter(needs)
+        if parrot_kind >= 0:
+            if need[parrot_kind] <= 0:
+                return False
+            need[parrot_kind] -= 1
+        have = self._asset_counts(p)
+        short = sum(max(0, n - have[k]) for k, n in need.items())
+        return short <= self._wild(p)
+
+    def _can_pay_cargo(self, p: int, needs: tuple) -> bool:
+        have = self._cargo_counts(p)
+        return all(have[c] >= n for c, n in Counter(needs).items())
+
+    def _to_pile(self, tile: int) -> None:
+        self.secret[tile] = False
+        self.pile_up.append(tile)
+
+    def _remove_tile(self, p: int, s: int) -> None:
+        """Return the tile on space s to the pile face up (its storage cargo to the supply)."""
+        tile = self.ships[p][s]
+        for c in self.stor[p][s]:
+            self.supply[c] += 1
+        self.stor[p][s] = []
+        self.ships[p][s] = EMPTY
+        self._to_pile(tile)
+
+    def _pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1) -> None:
+        """Spend the needed assets: the parrot first (if used), then real tiles (above deck
+        first, A1..B4), then wild monkeys for any shortfall."""
+        need = Counter(needs)
+        if parrot_kind >= 0:
+            need[parrot_kind] -= 1
+            self.parrots[p] -= 1
+            self.parrot_supply += 1
+        kind = self.game.tile_kind
+        short = 0
+        for k, count in sorted(need.items()):
+            for s in ASSET_SPACES:
+                if count <= 0:
+                    break
+                c = self.ships[p][s]
+                if 0 <= c < CARGO and kind[c] == k:
+                    self._remove_tile(p, s)
+                    count -= 1
+            short += max(0, count)
+        for s in ASSET_SPACES:
+            if short <= 0:
+                break
+            c = self.ships[p][s]
+            if 0 <= c < CARGO and kind[c] == MONKEY:
+                self._remove_tile(p, s)
+                short -= 1
+
+    def _take_cargo(self, p: int, colour: int) -> tuple[int, bool]:
+        """Remove one token of ``colour`` (storage assets first, then A1..C2) to the supply;
+        returns (space, was_on_storage)."""
+        for s in ASSET_SPACES:
+            if colour in self.stor[p][s]:
+                self.stor[p][s].remove(colour)
+                self.supply[colour] += 1
+                return s, True
+        for s in range(NUM_SPACES):
+            if self.ships[p][s] == CARGO + colour:
+                self.ships[p][s] = EMPTY
+                self.supply[colour] += 1
+                return s, False
+        raise AssertionError(f"player {p} has no {COLOURS[colour]} cargo")  # pragma: no cover
+
+    def _order_from_captain(self) -> list[int]:
+        n = self.game.num_players
+        start = max(self.captain, 0)
+        return [(start + i) % n for i in range(n)]
+
+    # -- whose decision ---------------------------------------------------------------------
+    def current_players(self) -> tuple[int, ...]:
+        acting = self.__dict__.get("_acting")
+        if acting is None:
+            acting = self._acting = self._current_players()
+        return acting
+
+    def _current_players(self) -> tuple[int, ...]:
+        ph = self.phase
+        n = self.game.num_players
+        if ph == LOADING:
+            return tuple(p for p in range(n) if EMPTY in self.ships[p])
+        if ph in (DECIDE, ENCOUNTER):
+            return tuple(p for p in range(n) if self.pending[p] < 0)
+        if ph == PIRATE:
+            return tuple(p for p in range(n) if self.encounter[p] == 1 and self.pending[p] < 0)
+        if ph in (COLOUR, PLACE):
+            return (self.cargo_queue[0][0],)
+        if ph == SETUP:
+            return tuple(p for p in range(n) if self.hand[p] >= 0)
+        return ()
+
+    def legal_actions_mask(self, player: int) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if player not in self.current_players():
+            return mask
+        ph = self.phase
+        p = player
+        ship = self.ships[p]
+        g = self.game
+        if ph == SETUP:
+            for s in ASSET_SPACES:
+                if ship[s] == EMPTY:
+                    mask[A_PLACE + s] = 1
+        elif ph == LOADING:
+            self._loading_mask(p, mask)
+        elif ph == DECIDE:
+            card = g.cards[self.current]
+            mask[A_SKIP] = 1
+            self._resolve_mask(p, card, mask)
+            self._swap_mask(p, mask)
+        elif ph == ENCOUNTER:
+            mask[A_ENCOUNTER] = 1
+            mask[A_FLEE] = 1
+            self._swap_mask(p, mask)
+        elif ph == PIRATE:
+            card = g.cards[self.current]
+            self._resolve_mask(p, card, mask)
+            cargo = self._cargo_counts(p)
+            if any(cargo):
+                for c in range(NUM_COLOURS):
+                    if cargo[c]:
+                        mask[A_PAY + c] = 1
+            else:
+                mask[A_PAY_NONE] = 1
+            self._swap_mask(p, mask)
+        elif ph == COLOUR:
+            for c in range(NUM_COLOURS):
+                if self.supply[c] > 0:
+                    mask[A_COLOUR + c] = 1
+        elif ph == PLACE:
+            self._place_mask(p, mask)
+        return mask
+
+    def _loading_mask(self, p: int, mask: np.ndarray) -> None:
+        ship = self.ships[p]
+        free_asset = any(ship[s] == EMPTY for s in ASSET_SPACES)
+        if self.hand[p] >= 0:
+            for s in ASSET_SPACES:
+                if ship[s] == EMPTY:
+                    mask[A_PLACE + s] = 1
+            mask[A_RETURN] = 1
+            return
+        if self.pile_down:
+            mask[A_FLIP] = 1
+            if free_asset:
+                mask[A_GRAB_DOWN] = 1
+        if free_asset and self.pile_up:
+            kind = self.game.tile_kind
+            for k in set(map(kind.__getitem__, self.pile_up)):
+                mask[A_GRAB_UP + k] = 1
+        if ship[12] == EMPTY or ship[13] == EMPTY:
+            for c in range(NUM_COLOURS):
+                if self.supply[c] > 0:
+                    mask[A_CARGO + c] = 1
+        if self.game.starfish_rule:
+            star = self.game.tile_star
+            for s in ASSET_SPACES:
+                c = ship[s]
+                if 0 <= c < CARGO and star[c]:
+                    mask[A_STAR_RETURN + s] = 1
+
+    def _resolve_mask(self, p: int, card, mask: np.ndarray) -> None:
+        if card.needs_assets:
+            if self._can_pay_assets(p, card.needs):
+                mask[A_RESOLVE] = 1
+            if self.parrots[p] > 0:
+                for k in set(card.needs):
+                    if self._can_pay_assets(p, card.needs, k):
+                        mask[A_PARROT + k] = 1
+        elif self._can_pay_cargo(p, card.needs):
+            mask[A_RESOLVE] = 1
+
+    def _swap_mask(self, p: int, mask: np.ndarray) -> None:
+        if not self.game.rough_seas:
+            return
+        have = self._asset_counts(p)
+        gives = [k for k in range(NUM_KINDS) if have[k] >= 2]
+        if not gives:
+            return
+        kind = self.game.tile_kind
+        takes = {kind[t] for t in self.pile_up}
+        for gk in gives:
+            for tk in takes:
+                mask[A_SWAP + gk * 10 + tk] = 1
+
+    def _place_mask(self, p: int, mask: np.ndarray) -> None:
+        ship = self.ships[p]
+        if self._has_room(p):
+            cap = self.game.comp.storage_capacity
+            kind = self.game.tile_kind
+            for s in range(NUM_SPACES):
+                c = ship[s]
+                if c == EMPTY or (0 <= c < CARGO and kind[c] == STORAGE
+                                  and len(self.stor[p][s]) < cap):
+                    mask[A_STOW + s] = 1
+            return
+        med = p in self.game.monkey_seats
+        kind = self.game.tile_kind
+        for s in ASSET_SPACES:
+            c = ship[s]
+            if 0 <= c < CARGO and not (med and kind[c] == MONKEY):
+                mask[A_TOSS_ASSET + s] = 1
+        for c, n in enumerate(self._cargo_counts(p)):
+            if n:
+                mask[A_TOSS_CARGO + c] = 1
+        mask[A_DISCARD] = 1
+
+    # -- moves ------------------------------------------------------------------------------
+    def _apply(self, actions: dict[int, int]) -> None:
+        ph = self.phase
+        self.turns += 1
+        self._pub = None
+        self._acting = None
+        if ph == LOADING:
+            self._apply_loading(actions)
+        elif ph == SETUP:
+            for p, a in actions.items():
+                self.ships[p][a - A_PLACE] = self.hand[p]
+                self.hand[p] = -1
+            self.phase = LOADING
+        elif ph in (DECIDE, ENCOUNTER, PIRATE):
+            self._apply_decision(actions)
+        elif ph == COLOUR:
+            (p, a), = actions.items()
+            self.unit_colour = a - A_COLOUR
+            self.phase = PLACE
+        elif ph == PLACE:
+            (p, a), = actions.items()
+            self._apply_place(p, a)
+            self.cargo_queue.pop(0)
+            self.unit_colour = -1
+            self._next_unit()
+        self._acting = None
+
+    def _priority(self) -> list[int]:
+        return [int(x) for x in self.rng.permutation(self.game.num_players)]
+
+    def _apply_loading(self, actions: dict[int, int]) -> None:
+        g = self.game
+        kind = g.tile_kind
+        prio = None
+        # 1. face-up grabs by kind; a random priority decides when a kind runs short
+        by_kind: dict[int, list[int]] = {}
+        for p, a in actions.items():
+            if A_GRAB_UP <= a < A_FLIP:
+                by_kind.setdefault(a - A_GRAB_UP, []).append(p)
+        for k in sorted(by_kind):
+            players = by_kind[k]
+            avail = [t for t in self.pile_up if kind[t] == k]
+            if len(players) > len(avail):
+                prio = prio or self._priority()
+                players = sorted(players, key=prio.index)[:len(avail)]
+            for p in players:
+                t = avail.pop(int(self.rng.integers(len(avail))))
+                self.pile_up.remove(t)
+                self.hand[p] = t
+        # 2. face-down grabs and flips share the face-down tiles (random priority)
+        down = [p for p, a in actions.items() if a in (A_GRAB_DOWN, A_FLIP)]
+        if len(down) > 1:
+            prio = prio or self._priority()
+            down.sort(key=prio.index)
+        for p in down:
+            if not self.pile_down:
+                break
+            t = self.pile_down.pop(int(self.rng.integers(len(self.pile_down))))
+            if actions[p] == A_GRAB_DOWN:
+                self.hand[p] = t
+                self.secret[t] = True
+            else:
+                self.pile_up.append(t)
+        # 3. places, returns, cargo and starfish returns (no conflicts possible)
+        for p, a in actions.items():
+            if A_PLACE <= a < A_RETURN:
+                s = a - A_PLACE
+                t = self.hand[p]
+                self.ships[p][s] = t
+                self.hand[p] = -1
+                if s in ABOVE:
+                    self.secret[t] = False
+            elif a == A_RETURN:
+                self._to_pile(self.hand[p])
+                self.hand[p] = -1
+            elif A_CARGO <= a < A_STAR_RETURN:
+                c = a - A_CARGO
+                self.supply[c] -= 1
+                s = 12 if self.ships[p][12] == EMPTY else 13
+                self.ships[p][s] = CARGO + c
+            elif A_STAR_RETURN <= a < A_SKIP:
+                s = a - A_STAR_RETURN
+                t = self.ships[p][s]
+                self.ships[p][s] = EMPTY
+                self._to_pile(t)
+        # the captain's call: the first full ship (ties: random among them)
+        if self.captain < 0:
+            full = [p for p in actions if EMPTY not in self.ships[p]]
+            if full:
+                self.captain = full[int(self.rng.integers(len(full)))] if len(full) > 1 \
+                    else full[0]
+                self.fronts_hidden = True
+        if all(EMPTY not in ship for ship in self.ships):
+            self._start_travel()
+
+    def _start_travel(self) -> None:
+        g = self.game
+        if g.starfish_rule:
+            star = g.tile_star
+            for p in range(g.num_players):
+                for s in ASSET_SPACES:
+                    c = self.ships[p][s]
+                    if 0 <= c < CARGO and star[c]:
+                        self._remove_tile(p, s)
+            self.cleansed = True
+        self.pile_up.sort()
+        self.deck = [int(x) for x in self.rng.permutation(self.deck)]
+        self.queue = []
+        self._next_card()
+
+    def _next_card(self) -> None:
+        cards = self.game.cards
+        n = self.game.num_players
+        self.pending = [-1] * n
+        self.encounter = [-1] * n
+        while True:
+            if self.deck:
+                top = self.deck[0]
+                if cards[top].type == CONTRACT and any(
+                        cards[c].type != CONTRACT for c in self.deck):
+                    self.queue.append(self.deck.pop(0))
+                    continue
+                self.current = self.deck.pop(0)
+            elif self.queue:
+                self.current = self.queue.pop(0)
+            else:
+                self.current = -1
+                self._end_round()
+                return
+            break
+        if cards[self.current].type == PIRATES:
+            self.revealed = False
+            self.phase = ENCOUNTER
+        else:
+            self.revealed = True
+            self.phase = DECIDE
+
+    def _apply_decision(self, actions: dict[int, int]) -> None:
+        # Rough Seas swaps happen at once (clockwise from the captain); the swapper is
+        # asked again. Every other choice waits, hidden, until everyone asked has chosen.
+        for p in self._order_from_captain():
+            a = actions.get(p)
+            if a is None:
+                continue
+            if a >= A_SWAP:
+                self._swap(p, a)
+            else:
+                self.pending[p] = a
+        if self._current_players():
+            return
+        if self.phase == ENCOUNTER:
+            n = self.game.num_players
+            self.encounter = [1 if self.pending[p] == A_ENCOUNTER else 0 for p in range(n)]
+            self.outcome = [O_ENCOUNTER if e else O_FLED for e in self.encounter]
+            self.pending = [-1] * n
+            self.revealed = True
+            if any(self.encounter):
+                self.phase = PIRATE
+            else:
+                self._finish_card()
+            return
+        self._resolve_card()
+
+    def _swap(self, p: int, a: int) -> None:
+        give, take = divmod(a - A_SWAP, 10)
+        kind = self.game.tile_kind
+        avail = [t for t in self.pile_up if kind[t] == take]
+        if not avail:
+            return  # another swapper took the last one this tick: nothing happens
+        ship = self.ships[p]
+        spaces = [s for s in ASSET_SPACES if 0 <= ship[s] < CARGO and kind[ship[s]] == give][:2]
+        t = avail[int(self.rng.integers(len(avail)))]
+        self.pile_up.remove(t)
+        first = spaces[0]
+        for s in spaces:
+            self._remove_tile(p, s)
+        self.ships[p][first] = t
+
+    def _resolve_card(self) -> None:
+        g = self.game
+        card = g.cards[self.current]
+        n = g.num_players
+        penalty = g.comp.pirate_penalty_coins
+        for p in self._order_from_captain():
+            a = self.pending[p]
+            if a < 0:
+                continue  # fled pirates: not asked
+            if a == A_RESOLVE or A_PARROT <= a < A_ENCOUNTER:
+                if card.needs_assets:
+                    self._pay_assets(p, card.needs, a - A_PARROT if a != A_RESOLVE else -1)
+                else:
+                    for c in card.needs:
+                        self._take_cargo(p, c)
+                self.coins[p] += card.coins
+                for c in card.cargo:
+                    self.cargo_queue.append([p, c])
+                for _ in range(card.grey):
+                    self.cargo_queue.append([p, GREY])
+                self.outcome[p] = O_RESOLVED
+            elif a == A_SKIP:
+                self.outcome[p] = O_SKIPPED
+            else:  # pay the pirates' penalty
+                self.coins[p] -= min(penalty, self.coins[p])
+                if a != A_PAY_NONE:
+                    self._take_cargo(p, a - A_PAY)
+                self.outcome[p] = O_PAID
+        self.pending = [-1] * n
+        self._next_unit()
+
+    def _next_unit(self) -> None:
+        while self.cargo_queue:
+            p, unit = self.cargo_queue[0]
+            if unit < NUM_COLOURS and self.supply[unit] > 0:
+                self.unit_colour = unit
+                self.phase = PLACE
+                return
+            if any(self.supply):
+                self.phase = COLOUR
+                return
+            self.cargo_queue.pop(0)  # no cargo left anywhere: the unit is lost
+        self._finish_card()
+
+    def _apply_place(self, p: int, a: int) -> None:
+        c = self.unit_colour
+        if A_STOW <= a < A_TOSS_ASSET:
+            s = a - A_STOW
+            self.supply[c] -= 1
+            if self.ships[p][s] == EMPTY:
+                self.ships[p][s] = CARGO + c
+            else:
+                self.stor[p][s].append(c)
+                self.stor[p][s].sort()
+                self.secret[self.ships[p][s]] = False   # everyone sees it is a storage
+        elif A_TOSS_ASSET <= a < A_TOSS_CARGO:
+            s = a - A_TOSS_ASSET
+            self._remove_tile(p, s)
+            self.supply[c] -= 1
+            self.ships[p][s] = CARGO + c
+        elif A_TOSS_CARGO <= a < A_DISCARD:
+            s, on_storage = self._take_cargo(p, a - A_TOSS_CARGO)
+            self.supply[c] -= 1
+            if on_storage:
+                self.stor[p][s].append(c)
+                self.stor[p][s].sort()
+            else:
+                self.ships[p][s] = CARGO + c
+        # A_DISCARD: the new token stays in the supply
+
+    def _finish_card(self) -> None:
+        self.used.append(self.current)
+        self.current = -1
+        self.revealed = False
+        self._next_card()
+
+    def _end_round(self) -> None:
+        g = self.game
+        n = g.num_players
+        for p in range(n):
+            # cargo becomes coins
+            for s in range(NUM_SPACES):
+                c = self.ships[p][s]
+                if CARGO <= c < CHEST:
+                    self.supply[c - CARGO] += 1
+                    self.coins[p] += 1
+                    self.ships[p][s] = EMPTY
+                for col in self.stor[p][s]:
+                    self.supply[col] += 1
+                    self.coins[p] += 1
+                self.stor[p][s] = []
+            # assets back to the pile face up (the Meddlesome Monkey stays)
+            for s in ASSET_SPACES:
+                c = self.ships[p][s]
+                if 0 <= c < CARGO and not (p in g.monkey_seats and g.tile_kind[c] == MONKEY):
+                    self._remove_tile(p, s)
+        # coins to chests on open above-deck spaces (clockwise from the captain)
+        for p in self._order_from_captain():
+            for s in ABOVE:
+                if self.coins[p] < 10 or self.chest_supply <= 0:
+                    break
+                if self.ships[p][s] == EMPTY:
+                    self.ships[p][s] = CHEST
+                    self.chests[p] += 1
+                    self.chest_supply -= 1
+                    self.coins[p] -= 10
+        self.pile_up.sort()
+        self.cleansed = False
+        self.outcome = [O_NONE] * n
+        if self.round == 2:
+            self.phase = OVER
+            return
+        totals = [self.coins[p] + 10 * self.chests[p] for p in range(n)]
+        low = min(totals)
+        if any(t != low for t in totals):
+            for p in self._order_from_captain():
+                if totals[p] == low and self.parrot_supply > 0:
+                    self.parrots[p] += 1
+                    self.parrot_supply -= 1
+        self.round = 2
+        self.captain = -1
+        self.fronts_hidden = False
+        self.deck = self._draw_round_cards()
+        self.queue = []
+        self.phase = LOADING
+
+    # -- outcome ----------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[float]:
+        return [float(self.coins[p] + 10 * self.chests[p]) for p in range(self.game.num_players)]
+
+    # -- information ------------------------------------------------------------------------
+    def touch(self) -> None:
+        """Drop the cached public view and acting players (call after editing fields)."""
+        self._pub = None
+        self._acting = None
+
+    def _public(self) -> PublicView:
+        pub = self.__dict__.get("_pub")
+        if pub is not None:
+            return pub
+        g = self.game
+        n = g.num_players
+        looks = g.tile_look
+        lut = g.cell_lut
+        if True in self.secret:
+            lut = list(lut)
+            for t, hidden in enumerate(self.secret):
+                if hidden:
+                    lut[t] = CELL_UNKNOWN
+        code = lut.__getitem__
+        ships = [tuple(map(code, ship)) for ship in self.ships]
+        hands = tuple(map(code, self.hand))
+        pile_up = [0] * (2 * NUM_KINDS)
+        for t in self.pile_up:
+            pile_up[looks[t]] += 1
+        cards = g.cards
+        backs = [0] * NUM_BACKS
+        for c in self.deck:
+            backs[cards[c].back] += 1
+        if not self.fronts_hidden or g.perfect_recall:
+            unrevealed = self.deck + self.queue
+            if self.current >= 0 and not self.revealed:
+                unrevealed = unrevealed + [self.current]
+            fronts = tuple(sorted(unrevealed))
+        else:
+            fronts = None
+        empty = ()
+        pub = PublicView(
+            n, self.round, self.phase, self.turns, self.current_players(), self.captain,
+            tuple(ships),
+            tuple(tuple(tuple(x) if x else empty for x in sp) if any(sp) else _NO_STORAGE
+                  for sp in self.stor),
+            hands, tuple(self.coins), tuple(self.chests), tuple(self.parrots),
+            g.meddlesome_flags, tuple(pile_up), len(self.pile_down), tuple(self.supply),
+            self.chest_supply, self.parrot_supply, fronts, self.fronts_hidden,
+            tuple(backs), tuple(cards[c].back - 5 for c in self.queue),
+            self.current if self.revealed else -1,
+            cards[self.current].back if self.current >= 0 else -1,
+            tuple(sorted(self.used)), tuple(self.encounter), tuple(self.outcome),
+            tuple(x >= 0 for x in self.pending),
+            tuple((int(p), int(u)) for p, u in self.cargo_queue),
+            self.unit_colour, self.cleansed,
+        )
+        self._pub = pub
+        return pub
+
+    def view(self, player: int) -> AnchorsAweighView:
+        pub = self._public()
+        looks = self.game.tile_look
+        secret = self.secret
+        cells = pub.ships[player]
+        own = self.ships[player]
+        flags = [False] * (NUM_SPACES + 1)
+        if CELL_UNKNOWN in cells:
+            cells = list(cells)
+            for s, c in enumerate(own):
+                if 0 <= c < CARGO and secret[c]:
+                    cells[s] = CELL_TILE + looks[c]
+                    flags[s] = True
+            cells = tuple(cells)
+        hand = pub.hands[player]
+        if hand == CELL_UNKNOWN:
+            hand = CELL_TILE + looks[self.hand[player]]
+            flags[NUM_SPACES] = True
+        return AnchorsAweighView(player, cells, hand, tuple(flags), self.pending[player], pub)
+
+    # -- copies and text --------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        d = {key: _copy(getattr(self, key)) for key in _FIELDS}
+        d["rng"] = rng_to_dict(self.rng)
+        return d
+
+    def clone(self) -> "AnchorsAweighState":
+        new = AnchorsAweighState.__new__(AnchorsAweighState)
+        new.__dict__.update(self.__dict__)
+        for key in ("ships", "hand", "secret", "pile_up", "pile_down", "supply", "coins",
+                    "chests", "parrots", "deck", "queue", "used", "encounter", "outcome",
+                    "pending"):
+            setattr(new, key, list(getattr(self, key)))
+        new.ships = [list(x) for x in self.ships]
+        new.stor = [[list(x) for x in sp] for sp in self.stor]
+        new.cargo_queue = [list(x) for x in self.cargo_queue]
+        new._pub = None
+        new._acting = None
+        from plunder.envs.core.game import clone_rng
+        new.rng = clone_rng(self.rng)
+        return new
+
+    def describe_full(self) -> str:
+        from .render import render_full
+        return render_full(self)

@@ -1,0 +1,364 @@
+"""Observation layout and encoder of Anchors Aweigh! (reads only the player's view).
+
+Per-seat blocks are in *relative* seat order: entry 0 is the observing player, entry r the
+player r seats to the left (clockwise). Counts are scaled to about 0..1 (see each field).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
+
+from .components import (
+    BACKS, CARD_TYPES, COLOURS, KINDS, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
+)
+from .view import CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS
+
+NUM_PHASES = 8
+SPACE_FEATURES = ("empty", "chest", "unknown tile") + KINDS + ("starfish",) + tuple(
+    f"{c} cargo" for c in COLOURS) + tuple(f"{c} on storage" for c in COLOURS)
+SF = len(SPACE_FEATURES)               # 22
+HAND_FEATURES = ("empty", "unknown tile") + KINDS + ("starfish",)
+HF = len(HAND_FEATURES)                # 13
+CARD_FEATURES = tuple(f"type {t}" for t in CARD_TYPES) + tuple(f"back {b}" for b in BACKS) \
+    + tuple(f"needs {k}" for k in KINDS[:8]) + tuple(f"needs {c}" for c in COLOURS) \
+    + ("coins",) + tuple(f"gives {c}" for c in COLOURS) + ("gives grey",)
+CF = len(CARD_FEATURES)                # 31
+NUM_OUTCOMES = 6
+
+
+def build_layout(game) -> ObservationLayout:
+    n = game.num_players
+    ncards = len(game.cards)
+    b = LayoutBuilder()
+    b.add("phase", NUM_PHASES, "one-hot phase: monkey setup, loading, resolve or skip, "
+          "encounter or flee, resolve or pay, choose cargo colour, stow cargo, game over")
+    b.add("round", 2, "one-hot round 1 / 2")
+    b.add("me_acting", 1, "1 if you must act now")
+    b.add("fronts_visible", 1, "1 if the fronts of this round's unrevealed cards are shown "
+          "(before the captain's call, or perfect_recall)")
+    b.add("captain_called", 1, "1 once a captain has called 'Anchors aweigh!' this round")
+    b.add("pile_up", NUM_KINDS, "face-up tiles in the pile per kind (cannon..monkey) / 9",
+          high=3)
+    b.add("pile_up_starfish", NUM_KINDS, "face-up starfish tiles in the pile per kind / 2",
+          high=10)
+    b.add("pile_down", 1, "face-down tiles in the pile / 84")
+    b.add("supply", NUM_COLOURS, "cargo in the supply per colour (blue, white, orange, "
+          "purple) / 16", high=4)
+    b.add("chest_supply", 1, "treasure chests left in the supply / 18", high=6)
+    b.add("parrot_supply", 1, "parrots left in the supply / 3", high=2)
+    b.add("current_card", CF, "the revealed current card: " + ", ".join(CARD_FEATURES)
+          + " (needs and gives are counts / 4, coins / 12)", high=2)
+    b.add("current_back", NUM_BACKS, "one-hot back of the current card (also before a "
+          "pirate card is revealed): " + ", ".join(BACKS))
+    b.add("round_cards", 13 * CF, "up to 13 unrevealed cards of this round by card id, each "
+          "as current_card; zeros when the fronts are hidden", high=2)
+    b.add("round_asset_needs", 8, "assets (cannon..map) needed by all unrevealed visible "
+          "cards / 8", high=8)
+    b.add("round_cargo_needs", NUM_COLOURS, "cargo per colour needed by all unrevealed "
+          "visible cards / 8", high=8)
+    b.add("backs_left", NUM_BACKS, "cards still in the deck per back / 13")
+    b.add("queue", NUM_COLOURS, "contracts moved to the bottom, per featured colour / 13")
+    b.add("queue_next", NUM_COLOURS, "one-hot featured colour of the next queued contract")
+    b.add("used", ncards, "1 per adventure card already revealed and gone (public history)")
+    b.add("unit", NUM_COLOURS + 1, "one-hot cargo unit being handed out: a colour or grey")
+    b.add("unit_colour", NUM_COLOURS, "one-hot colour of the unit to stow")
+    b.add("unit_mine", 1, "1 if the unit being handed out is yours")
+    b.add("my_units_left", 1, "cargo units still to come to you from this card / 8", high=4)
+    b.add("own_secret", NUM_SPACES + 1, "your spaces A1..C2 and hand holding a tile the "
+          "others have not seen")
+    b.add("ships", n * NUM_SPACES * SF, "per relative seat, per space A1..C2: "
+          + ", ".join(SPACE_FEATURES) + " (storage counts / 2)", high=2)
+    b.add("hands", n * HF, "per relative seat, the tile in hand: " + ", ".join(HAND_FEATURES))
+    b.add("full", n, "per relative seat: 1 if the ship has no empty space")
+    b.add("cargo_held", NUM_COLOURS * n, "per relative seat: cargo on the ship per colour / 8",
+          high=4)
+    b.add("assets_seen", NUM_KINDS * n, "per relative seat: visible tiles on the ship per "
+          "kind / 4", high=4)
+    b.add("unknown_tiles", n, "per relative seat: tiles on the ship you cannot see / 12")
+    b.add("coins", n, "per relative seat: coins / 10", high=100)
+    b.add("chests", n, "per relative seat: treasure chests / 8", high=4)
+    b.add("parrots", n, "per relative seat: parrots held", high=3)
+    b.add("captain", n, "per relative seat: 1 for the captain")
+    b.add("meddlesome", n, "per relative seat: plays the Meddlesome Monkey handicap")
+    b.add("acting", n, "per relative seat: must act now")
+    b.add("decided", n, "per relative seat: has a choice pending in this decision")
+    b.add("encounter", 2 * n, "per relative seat: [encounters, fled] the current pirates")
+    b.add("outcome", NUM_OUTCOMES * n, "per relative seat: one-hot last applied decision: "
+          "none, resolved, skipped, encounters, fled, paid penalty")
+    return b.build()
+
+
+class _Tables:
+    """Precomputed rows: ship cell codes and hand codes to features, card vectors."""
+
+    def __init__(self, game):
+        cell = np.zeros((NUM_CELLS, SF), np.float32)
+        hand = np.zeros((NUM_CELLS, HF), np.float32)
+        cell[CELL_EMPTY, 0] = 1
+        cell[CELL_CHEST, 1] = 1
+        cell[CELL_UNKNOWN, 2] = 1
+        hand[CELL_EMPTY, 0] = 1
+        hand[CELL_UNKNOWN, 1] = 1
+        for lk in range(2 * NUM_KINDS):
+            k, star = divmod(lk, 2)
+            cell[CELL_TILE + lk, 3 + k] = 1
+            cell[CELL_TILE + lk, 13] = star
+            hand[CELL_TILE + lk, 2 + k] = 1
+            hand[CELL_TILE + lk, 12] = star
+        for c in range(NUM_COLOURS):
+            cell[CELL_CARGO + c, 14 + c] = 1
+        self.cell = cell
+        self.hand = hand
+        cards = np.zeros((len(game.cards), CF), np.float32)
+        for card in game.cards:
+            v = cards[card.index]
+            v[card.type] = 1
+            v[4 + card.back] = 1
+            base = 13 if card.needs_assets else 21
+            for x in card.needs:
+                v[base + x] += 0.25
+            v[25] = card.coins / 12
+            for x in card.cargo:
+                v[26 + x] += 0.25
+            v[30] = card.grey / 4
+        self.cards = cards
+        self.card_asset_needs = np.zeros((len(game.cards), 8), np.float32)
+        self.card_cargo_needs = np.zeros((len(game.cards), NUM_COLOURS), np.float32)
+        for card in game.cards:
+            for x in card.needs:
+                if card.needs_assets:
+                    self.card_asset_needs[card.index, x] += 1
+                else:
+                    self.card_cargo_needs[card.index, x] += 1
+        self.cell_kind = np.full(NUM_CELLS, -1)
+        for lk in range(2 * NUM_KINDS):
+            self.cell_kind[CELL_TILE + lk] = lk // 2
+
+
+#: per-seat fields: name -> width of one seat's block (blocks are in seat order)
+PER_SEAT = {"ships": NUM_SPACES * SF, "hands": HF, "coins": 1, "chests": 1, "parrots": 1,
+            "captain": 1, "full": 1, "meddlesome": 1, "acting": 1, "decided": 1,
+            "encounter": 2, "outcome": NUM_OUTCOMES, "cargo_held": NUM_COLOURS,
+            "assets_seen": NUM_KINDS, "unknown_tiles": 1}
+
+
+def _setup(game):
+    layout = game.layout
+    tables = _Tables(game)
+    start = {name: layout.slice(name).start for name in layout.names()}
+    n = game.num_players
+    perms = []
+    for me in range(n):
+        perm = np.arange(layout.size)
+        for name, w in PER_SEAT.items():
+            s0 = start[name]
+            for r in range(n):
+                q = (me + r) % n
+                perm[s0 + r * w:s0 + (r + 1) * w] = np.arange(s0 + q * w, s0 + (q + 1) * w)
+        perms.append(perm)
+    game._obs_tables = tables
+    game._obs_start = start
+    game._obs_size = layout.size
+    game._obs_perms = perms
+    game._obs_cache = None
+    game._obs_memo_cards = None
+    game._obs_memo_ships = None
+    game._obs_memo_seats = [None] * n
+    a0 = start["current_card"]
+    a1 = layout.slice("used").stop
+    b0 = start["ships"]
+    b1 = layout.slice("unknown_tiles").stop
+    names = layout.names()
+    assert names[names.index("current_card"):names.index("used") + 1] == [
+        "current_card", "current_back", "round_cards", "round_asset_needs",
+        "round_cargo_needs", "backs_left", "queue", "queue_next", "used"]
+    assert names[names.index("ships"):names.index("unknown_tiles") + 1] == [
+        "ships", "hands", "full", "cargo_held", "assets_seen", "unknown_tiles"]
+    game._obs_segments = (a0, a1, b0, b1)
+    return tables
+
+
+def encode(game, view) -> np.ndarray:
+    """The observation vector of ``view``.
+
+    The public part is encoded once per public view (in absolute seat order, as an
+    outsider sees it), then rotated to the player's relative order and completed with the
+    player's own secrets.
+    """
+    tables = game.__dict__.get("_obs_tables") or _setup(game)
+    pub = view.pub
+    cache = game._obs_cache
+    if cache is not None and cache[0] is pub:
+        base = cache[1]
+    else:
+        base = _encode_public(game, tables, pub)
+        game._obs_cache = (pub, base)
+    me = view.player
+    obs = base[game._obs_perms[me]]
+    st = game._obs_start
+    if me in pub.acting:
+        obs[st["me_acting"]] = 1
+    if pub.cargo_queue:
+        if pub.cargo_queue[0][0] == me:
+            obs[st["unit_mine"]] = 1
+        obs[st["my_units_left"]] = sum(1 for q, _ in pub.cargo_queue if q == me) / 8
+    secret = view.own_secret
+    if any(secret):
+        s0 = st["own_secret"]
+        ships0 = st["ships"]
+        seen0 = st["assets_seen"]
+        unknown = 0
+        for sp in range(NUM_SPACES):
+            if secret[sp]:
+                code = view.own_ship[sp]
+                obs[s0 + sp] = 1
+                obs[ships0 + sp * SF:ships0 + (sp + 1) * SF] = tables.cell[code]
+                obs[seen0 + tables.cell_kind[code]] += 0.25
+                unknown += 1
+        obs[st["unknown_tiles"]] -= unknown / 12
+        if secret[NUM_SPACES]:
+            obs[s0 + NUM_SPACES] = 1
+            h0 = st["hands"]
+            obs[h0:h0 + HF] = tables.hand[view.own_hand]
+    return obs
+
+
+def _encode_public(game, tables, view) -> np.ndarray:
+    """The public part in absolute seat order (seat 0 first), as an outsider sees it."""
+    st = game._obs_start
+    obs = np.zeros(game._obs_size, np.float32)
+    n = view.num_players
+    hot = [st["phase"] + view.phase, st["round"] + view.round - 1]   # entries set to 1
+    idx: list[int] = []                                              # other entries
+    val: list[float] = []
+
+    if view.fronts is not None:
+        hot.append(st["fronts_visible"])
+    if view.captain >= 0:
+        hot.append(st["captain_called"])
+        hot.append(st["captain"] + view.captain)
+    pu = view.pile_up
+    s0, s1 = st["pile_up"], st["pile_up_starfish"]
+    for k in range(NUM_KINDS):
+        a, b = pu[2 * k], pu[2 * k + 1]
+        if a or b:
+            idx.append(s0 + k)
+            val.append((a + b) / 9)
+            if b:
+                idx.append(s1 + k)
+                val.append(b / 2)
+    idx += [st["pile_down"], st["chest_supply"], st["parrot_supply"]]
+    val += [view.pile_down / 84, view.chest_supply / 18, view.parrot_supply / 3]
+    s0 = st["supply"]
+    for c in range(NUM_COLOURS):
+        idx.append(s0 + c)
+        val.append(view.supply[c] / 16)
+    if view.cargo_queue:
+        hot.append(st["unit"] + view.cargo_queue[0][1])
+    if view.unit_colour >= 0:
+        hot.append(st["unit_colour"] + view.unit_colour)
+    for key, values, scale in (("coins", view.coins, 10), ("chests", view.chests, 8),
+                               ("parrots", view.parrots, 1)):
+        s0 = st[key]
+        for q in range(n):
+            if values[q]:
+                idx.append(s0 + q)
+                val.append(values[q] / scale)
+    s0, s1, s2, s3 = st["meddlesome"], st["decided"], st["encounter"], st["outcome"]
+    for q in range(n):
+        if view.meddlesome[q]:
+            hot.append(s0 + q)
+        if view.decided[q]:
+            hot.append(s1 + q)
+        e = view.encounter[q]
+        if e >= 0:
+            hot.append(s2 + 2 * q + (0 if e == 1 else 1))
+        hot.append(s3 + NUM_OUTCOMES * q + view.outcome[q])
+    s0 = st["acting"]
+    hot += [s0 + q for q in view.acting]
+    obs[hot] = 1
+    obs[idx] = val
+
+    a0, a1, b0, b1 = game._obs_segments
+    key = (view.fronts, view.current, view.current_back, view.backs_left, view.queue,
+           view.used)
+    memo = game._obs_memo_cards
+    if memo is None or memo[0] != key:
+        memo = game._obs_memo_cards = (key, _encode_cards(game, tables, view, a0, a1))
+    obs[a0:a1] = memo[1]
+    key = (view.ships, view.storage, view.hands)
+    memo = game._obs_memo_ships
+    if memo is None or memo[0] != key:
+        memo = game._obs_memo_ships = (key, _encode_ships(game, tables, view, b0, b1))
+    obs[b0:b1] = memo[1]
+    return obs
+
+
+def _encode_cards(game, tables, view, a0, a1) -> np.ndarray:
+    """The card fields (current_card .. used) as one block."""
+    st = game._obs_start
+    obs = np.zeros(a1 - a0, np.float32)
+    if view.current_back >= 0:
+        obs[st["current_back"] - a0 + view.current_back] = 1
+    s0 = st["backs_left"] - a0
+    obs[s0:s0 + NUM_BACKS] = np.asarray(view.backs_left, np.float32) / 13
+    if view.queue:
+        s0 = st["queue"] - a0
+        for c in view.queue:
+            obs[s0 + c] += 1 / 13
+        obs[st["queue_next"] - a0 + view.queue[0]] = 1
+    if view.used:
+        obs[st["used"] - a0 + np.asarray(view.used)] = 1
+    if view.current >= 0:
+        s0 = st["current_card"] - a0
+        obs[s0:s0 + CF] = tables.cards[view.current]
+    if view.fronts:
+        ids = list(view.fronts)
+        s0 = st["round_cards"] - a0
+        obs[s0:s0 + len(ids) * CF] = tables.cards[ids].ravel()
+        s0 = st["round_asset_needs"] - a0
+        obs[s0:s0 + 8] = tables.card_asset_needs[ids].sum(0) / 8
+        s0 = st["round_cargo_needs"] - a0
+        obs[s0:s0 + NUM_COLOURS] = tables.card_cargo_needs[ids].sum(0) / 8
+    return obs
+
+
+def _seat_rows(game, tables, q, cells, stor):
+    """(ship features (14, SF), their column sums) of one seat, memoised per seat."""
+    memo = game._obs_memo_seats
+    key = (cells, stor)
+    hit = memo[q]
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    rows = tables.cell[list(cells)]
+    if any(stor):
+        for sp, lst in enumerate(stor):
+            for c in lst:
+                rows[sp, 18 + c] += 0.5
+    out = (rows.ravel(), rows.sum(0))
+    memo[q] = (key, out)
+    return out
+
+
+def _encode_ships(game, tables, view, b0, b1) -> np.ndarray:
+    """The ship fields (ships .. unknown_tiles) as one block, absolute seat order."""
+    st = game._obs_start
+    n = view.num_players
+    obs = np.zeros(b1 - b0, np.float32)
+    parts = [_seat_rows(game, tables, q, view.ships[q], view.storage[q]) for q in range(n)]
+    s0 = st["ships"] - b0
+    obs[s0:s0 + n * NUM_SPACES * SF] = np.concatenate([p[0] for p in parts])
+    s0 = st["hands"] - b0
+    obs[s0:s0 + n * HF] = tables.hand[list(view.hands)].ravel()
+    sums = np.stack([p[1] for p in parts])                          # (n, SF)
+    s0 = st["full"] - b0
+    obs[s0:s0 + n] = sums[:, 0] == 0
+    s0 = st["cargo_held"] - b0
+    obs[s0:s0 + n * NUM_COLOURS] = ((sums[:, 14:18] + 2 * sums[:, 18:22]) / 8).ravel()
+    s0 = st["assets_seen"] - b0
+    obs[s0:s0 + n * NUM_KINDS] = (sums[:, 3:13] / 4).ravel()
+    s0 = st["unknown_tiles"] - b0
+    obs[s0:s0 + n] = sums[:, 2] / 12
+    return obs

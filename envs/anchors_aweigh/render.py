@@ -1,0 +1,134 @@
+"""Text rendering of an Anchors Aweigh! table, from one seat or omniscient."""
+
+from __future__ import annotations
+
+from .components import BACKS, COLOURS, NUM_KINDS, SPACE_NAMES
+from .engine import CARGO, CHEST, EMPTY, OUTCOMES, PHASES
+from .view import CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN
+
+ABBR = ("cann", "swrd", "sail", "shov", "spyg", "rope", "comp", "map", "stor", "monk")
+CABBR = ("blu", "wht", "org", "pur")
+
+
+def _cell(code: int, stored=()) -> str:
+    if code == CELL_EMPTY:
+        return "."
+    if code == CELL_UNKNOWN:
+        return "??"
+    if code == CELL_CHEST:
+        return "CHEST"
+    if code >= CELL_CARGO:
+        return CABBR[code - CELL_CARGO]
+    k, star = divmod(code - CELL_TILE, 2)
+    text = ABBR[k] + ("*" if star else "")
+    if stored:
+        text += "[" + "".join(CABBR[c][0] for c in stored) + "]"
+    return text
+
+
+def _table(game, rows) -> list[str]:
+    head = "| seat | coins | chests | parrot | hand | " + " | ".join(SPACE_NAMES) + " |"
+    out = [head, "|" + "---|" * (5 + len(SPACE_NAMES))]
+    for r in rows:
+        out.append("| " + " | ".join(str(x) for x in r) + " |")
+    return out
+
+
+def _pile(counts) -> str:
+    parts = []
+    for k in range(NUM_KINDS):
+        total = counts[2 * k] + counts[2 * k + 1]
+        if total:
+            parts.append(f"{ABBR[k]} {total}" + (f" ({counts[2 * k + 1]}*)"
+                                                 if counts[2 * k + 1] else ""))
+    return ", ".join(parts) or "-"
+
+
+def _cards_text(game, ids) -> str:
+    return "; ".join(game.cards[c].describe() for c in ids) or "-"
+
+
+def _header(game, who, rnd, phase, turns, captain, acting) -> list[str]:
+    cap = f"player_{captain}" if captain >= 0 else "none yet"
+    act = ", ".join(f"player_{p}" for p in acting) or "-"
+    return [f"Anchors Aweigh! - {who}; round {rnd}, {PHASES[phase]}, turn {turns}",
+            f"captain: {cap}; to act: {act}   (* = starfish, ?? = unseen tile, "
+            "stor[..] = cargo on storage)"]
+
+
+def render_view(game, view) -> str:
+    """The table as ``view.player`` sees it."""
+    lines = _header(game, f"seen by player_{view.player}", view.round, view.phase,
+                    view.turns, view.captain, view.acting)
+    lines.append(f"pile: {view.pile_down} face down; face up: {_pile(view.pile_up)}")
+    lines.append("supply: " + ", ".join(f"{c} {v}" for c, v in zip(COLOURS, view.supply))
+                 + f"; chests {view.chest_supply}; parrots {view.parrot_supply}")
+    if view.fronts is not None:
+        lines.append(f"cards to come ({len(view.fronts)}): {_cards_text(game, view.fronts)}")
+    else:
+        lines.append("cards to come: fronts hidden; backs: " + ", ".join(
+            f"{BACKS[b]} x{v}" for b, v in enumerate(view.backs_left) if v))
+    if view.queue:
+        lines.append("contracts at the bottom: " + ", ".join(COLOURS[c] for c in view.queue))
+    if view.current >= 0:
+        lines.append(f"current card: {game.cards[view.current].describe()}")
+    elif view.current_back >= 0:
+        lines.append(f"current card: face down, back {BACKS[view.current_back]}")
+    if view.cargo_queue:
+        lines.append("cargo to hand out: " + ", ".join(
+            f"player_{p}:{'grey' if u == 4 else COLOURS[u]}" for p, u in view.cargo_queue))
+    rows = []
+    for q in range(view.num_players):
+        name = f"player_{q}" + (" (you)" if q == view.player else "")
+        cells = [_cell(c, view.storage[q][s]) for s, c in enumerate(view.ships[q])]
+        rows.append([name, view.coins[q], view.chests[q], view.parrots[q],
+                     _cell(view.hands[q])] + cells)
+    lines += _table(game, rows)
+    lines.append("last: " + ", ".join(f"player_{q} {OUTCOMES[o]}"
+                                      for q, o in enumerate(view.outcome)))
+    return "\n".join(lines)
+
+
+def render_full(state) -> str:
+    """Omniscient table: every tile, the deck order, scores."""
+    g = state.game
+    lines = _header(g, "omniscient", state.round, state.phase, state.turns, state.captain,
+                    state.current_players())
+    counts = [0] * (2 * NUM_KINDS)
+    for t in state.pile_up:
+        counts[g.tile_look[t]] += 1
+    down = [0] * (2 * NUM_KINDS)
+    for t in state.pile_down:
+        down[g.tile_look[t]] += 1
+    lines.append(f"pile face up: {_pile(counts)}")
+    lines.append(f"pile face down ({len(state.pile_down)}): {_pile(down)}")
+    lines.append("supply: " + ", ".join(f"{c} {v}" for c, v in zip(COLOURS, state.supply))
+                 + f"; chests {state.chest_supply}; parrots {state.parrot_supply}")
+    lines.append(f"deck (top first): {_cards_text(g, state.deck)}")
+    if state.queue:
+        lines.append(f"contracts at the bottom: {_cards_text(g, state.queue)}")
+    if state.current >= 0:
+        lines.append(f"current card ({'revealed' if state.revealed else 'face down'}): "
+                     f"{g.cards[state.current].describe()}")
+    rows = []
+    for q in range(g.num_players):
+        cells = []
+        for s, c in enumerate(state.ships[q]):
+            if c == EMPTY:
+                cells.append(".")
+            elif c == CHEST:
+                cells.append("CHEST")
+            elif c >= CARGO:
+                cells.append(CABBR[c - CARGO])
+            else:
+                cells.append(_cell(CELL_TILE + g.tile_look[c], state.stor[q][s])
+                             + ("'" if state.secret[c] else ""))
+        h = state.hand[q]
+        hand = "." if h < 0 else _cell(CELL_TILE + g.tile_look[h]) + ("'" if state.secret[h]
+                                                                     else "")
+        rows.append([f"player_{q} ({state.coins[q] + 10 * state.chests[q]} pts)",
+                     state.coins[q], state.chests[q], state.parrots[q], hand] + cells)
+    lines += _table(g, rows)
+    lines.append("(' = seen only by its owner)  last: " + ", ".join(
+        f"player_{q} {OUTCOMES[o]}" for q, o in enumerate(state.outcome)))
+    return "\n".join(lines)

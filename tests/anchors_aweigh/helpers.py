@@ -1,0 +1,112 @@
+"""Helpers for Anchors Aweigh! tests: build positions directly and play joint steps."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from plunder.envs.anchors_aweigh.components import COLOURS, KINDS
+from plunder.envs.anchors_aweigh.engine import (
+    CARGO, CHEST, EMPTY, AnchorsAweighGame, AnchorsAweighState,
+)
+
+
+def new_state(n=2, seed=0, **options) -> AnchorsAweighState:
+    game = AnchorsAweighGame(n, **options)
+    return game.new_initial_state(np.random.default_rng(seed))
+
+
+def tiles_of(game, kind: str, star: bool | None = False) -> list[int]:
+    k = KINDS.index(kind)
+    return [t for t in range(game.num_tiles) if game.tile_kind[t] == k
+            and (star is None or game.tile_star[t] == star)]
+
+
+def build(n=2, ships=None, deck=(), captain=0, round=1, coins=None, chests=None,
+          parrots=None, seed=0, stor=None, **options) -> AnchorsAweighState:
+    """A travel-phase position: ``ships[p]`` lists 14 entries (A1..C2): an asset kind
+    (``"map"``, ``"map*"`` for a starfish tile), ``"blue"`` etc. for cargo, ``"chest"``,
+    or None; ``deck`` lists card ids (top first). Every other tile lies face up in the pile.
+    """
+    s = new_state(n, seed, **options)
+    g = s.game
+    free = sorted(s.pile_up + s.pile_down + [t for t in s.hand if t >= 0])
+    s.hand = [-1] * n
+    s.secret = [False] * g.num_tiles
+    s.supply = [16] * 4
+    s.ships = [[EMPTY] * 14 for _ in range(n)]
+    s.stor = [[[] for _ in range(14)] for _ in range(n)]
+    ships = ships or {}
+    for p in range(n):
+        spec = list(ships.get(p, [None] * 14)) + [None] * 14
+        for sp, x in enumerate(spec[:14]):
+            if x is None:
+                continue
+            if x in COLOURS:
+                s.ships[p][sp] = CARGO + COLOURS.index(x)
+                s.supply[COLOURS.index(x)] -= 1
+            elif x == "chest":
+                s.ships[p][sp] = CHEST
+            else:
+                star = x.endswith("*")
+                t = next(t for t in tiles_of(g, x.rstrip("*"), star) if t in free)
+                free.remove(t)
+                s.ships[p][sp] = t
+    for (p, sp), colours in (stor or {}).items():
+        for c in colours:
+            s.stor[p][sp].append(COLOURS.index(c))
+            s.supply[COLOURS.index(c)] -= 1
+    s.pile_up = free
+    s.pile_down = []
+    s.round = round
+    s.captain = captain
+    s.fronts_hidden = True
+    s.coins = list(coins or [0] * n)
+    s.chests = list(chests or [0] * n)
+    s.chest_supply = g.comp.chests - sum(s.chests)
+    s.parrots = list(parrots or [0] * n)
+    s.parrot_supply = g.comp.parrots - sum(s.parrots)
+    s.deck = [g.card_index[c] for c in deck]
+    s.queue = []
+    s.used = [c for c in range(len(g.cards)) if c not in s.deck][: 13 * (round - 1)]
+    s.cleansed = True
+    s._next_card()
+    s.touch()
+    return s
+
+
+def step(s, actions: dict) -> None:
+    """Apply a joint action {seat: action}."""
+    s.apply_joint(actions)
+
+
+def everyone(s, action) -> dict:
+    return {p: action for p in s.current_players()}
+
+
+def legal(s, p) -> set[int]:
+    return set(np.flatnonzero(s.legal_actions_mask(p)).tolist())
+
+
+def cargo_of(s, p) -> dict[str, int]:
+    c = s._cargo_counts(p)
+    return {COLOURS[i]: c[i] for i in range(4) if c[i]}
+
+
+def assets_of(s, p) -> dict[str, int]:
+    c = s._asset_counts(p)
+    return {KINDS[i]: c[i] for i in range(len(KINDS)) if c[i]}
+
+
+def play_random(s, rng, until=None, max_steps=20000):
+    """Random legal play until ``until(s)`` or the end."""
+    for _ in range(max_steps):
+        if s.is_terminal() or (until is not None and until(s)):
+            return s
+        joint = {p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                 for p in s.current_players()}
+        s.apply_joint(joint)
+    return s
+
+
+def game_of(s) -> AnchorsAweighGame:
+    return s.game

@@ -1,0 +1,246 @@
+"""Hidden information, written from the rulebook and independent of the view code.
+
+What a player may not know (rulebook + completion): tiles grabbed face down by others
+(in hand, or kept below deck behind the screen), the pile's face-down tiles, the order of
+the adventure deck, and the card fronts once the captain has called "Anchors aweigh!"
+(players cannot look at them; option ``perfect_recall`` keeps them). Everything else is
+public: the pile's face-up tiles, everything above deck, tiles seen face up (known by kind
+wherever they go), cargo, coins, chests, parrots, revealed cards and choices.
+
+A tracker follows random games and records which tiles everyone has seen (face up in the
+pile, above deck, a storage seen taking cargo). For player p, the tiles nobody showed p
+are exchanged between their places; the deck is reshuffled; hidden card fronts are
+replaced by other cards with the same back. p's observation and mask must not change.
+Changing something p knows must change them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plunder.envs.anchors_aweigh.components import ABOVE, STORAGE
+from plunder.envs.anchors_aweigh.engine import CARGO, AnchorsAweighGame
+
+CONFIGS = [(2, {}), (3, {}), (4, {}), (3, {"rough_seas": True}),
+           (4, {"meddlesome_monkey": [1]}), (2, {"perfect_recall": True})]
+
+
+def _obs(s, p):
+    return s.game.encode(s.view(p)), s.legal_actions_mask(p)
+
+
+def _same(a, b):
+    return np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def _tracked_states(n, options, seed, every=3):
+    """(state, seen) pairs along a random game; ``seen`` = tiles everyone has seen."""
+    game = AnchorsAweighGame(n, **options)
+    s = game.new_initial_state(np.random.default_rng(seed))
+    rng = np.random.default_rng(seed + 100)
+    seen: set[int] = set()
+    out = []
+    step = 0
+    while not s.is_terminal():
+        seen |= set(s.pile_up)
+        for p in range(n):
+            for sp, c in enumerate(s.ships[p]):
+                if 0 <= c < CARGO and (sp in ABOVE or s.stor[p][sp]):
+                    seen.add(c)
+        if game.monkey_seats:
+            seen |= {s.ships[p][sp] for p in range(n) for sp in range(12)
+                     if 0 <= s.ships[p][sp] < CARGO and game.tile_kind[s.ships[p][sp]] == 9
+                     and p in game.monkey_seats}
+            seen |= {s.hand[p] for p in game.monkey_seats if s.hand[p] >= 0}
+        if step % every == 0:
+            out.append((s.clone(), set(seen)))
+        joint = {p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                 for p in s.current_players()}
+        s.apply_joint(joint)
+        step += 1
+    return out
+
+
+def _slots(s, p, seen):
+    """Places of tiles p has not seen: ('down', i), ('hand', q), ('ship', q, space)."""
+    out = [("down", i) for i in range(len(s.pile_down))]
+    for q in range(s.game.num_players):
+        if q == p:
+            continue
+        if s.hand[q] >= 0 and s.hand[q] not in seen:
+            out.append(("hand", q))
+        for sp in range(12):
+            c = s.ships[q][sp]
+            if 0 <= c < CARGO and c not in seen:
+                out.append(("ship", q, sp))
+    return out
+
+
+def _get(s, slot):
+    if slot[0] == "down":
+        return s.pile_down[slot[1]]
+    if slot[0] == "hand":
+        return s.hand[slot[1]]
+    return s.ships[slot[1]][slot[2]]
+
+
+def _put(s, slot, t):
+    if slot[0] == "down":
+        s.pile_down[slot[1]] = t
+        s.secret[t] = False
+    elif slot[0] == "hand":
+        s.hand[slot[1]] = t
+        s.secret[t] = True
+    else:
+        s.ships[slot[1]][slot[2]] = t
+        s.secret[t] = True
+
+
+def _swap_unseen(s, p, seen, rng):
+    """Exchange two unseen tiles of different kinds in different places; False if none."""
+    g = s.game
+    slots = _slots(s, p, seen)
+    rng.shuffle(slots)
+    for i, a in enumerate(slots):
+        for b in slots[i + 1:]:
+            ta, tb = _get(s, a), _get(s, b)
+            if a[0] == b[0] == "down" or g.tile_look[ta] == g.tile_look[tb]:
+                continue
+            if s.cleansed and g.tile_star[ta] != g.tile_star[tb] and "ship" in (a[0], b[0]):
+                continue   # after the starfish left, everyone knows ships hold none
+            _put(s, a, tb)
+            _put(s, b, ta)
+            s.touch()
+            return True
+    return False
+
+
+def _swap_hidden_fronts(s, rng):
+    """Replace an unrevealed card of this round by an unused card with the same back."""
+    g = s.game
+    here = set(s.deck) | set(s.queue) | {s.current}
+    places = [("deck", i) for i in range(len(s.deck))] + [("queue", i)
+                                                           for i in range(len(s.queue))]
+    rng.shuffle(places)
+
+    def back(c):   # type, pirate strength or contract featured colour (the back shows it)
+        return g.cards[c].back
+
+    for where, i in places:
+        lst = s.deck if where == "deck" else s.queue
+        c = lst[i]
+        others = [x.index for x in g.cards if x.index not in here and x.index not in s.used
+                  and back(x.index) == back(c)]
+        if others:
+            lst[i] = others[int(rng.integers(len(others)))]
+            s.touch()
+            return True
+    return False
+
+
+@pytest.mark.parametrize("n,options", CONFIGS)
+def test_unseen_tiles_deck_order_and_hidden_fronts_do_not_leak(n, options):
+    rng = np.random.default_rng(n)
+    checked = {"tiles": 0, "deck": 0, "fronts": 0}
+    for seed in range(2):
+        for s, seen in _tracked_states(n, options, seed):
+            for p in range(n):
+                before = _obs(s, p)
+                t = s.clone()
+                if _swap_unseen(t, p, seen, rng):
+                    assert _same(before, _obs(t, p)), "an unseen tile leaked"
+                    checked["tiles"] += 1
+                if len(s.deck) > 1:
+                    t = s.clone()
+                    t.deck = [t.deck[i] for i in rng.permutation(len(t.deck))]
+                    t.touch()
+                    assert _same(before, _obs(t, p)), "the deck order leaked"
+                    checked["deck"] += 1
+                if s.fronts_hidden and not options.get("perfect_recall"):
+                    t = s.clone()
+                    if _swap_hidden_fronts(t, rng):
+                        assert _same(before, _obs(t, p)), "hidden card fronts leaked"
+                        checked["fronts"] += 1
+    if options.get("perfect_recall"):
+        del checked["fronts"]
+    assert all(checked.values()), checked
+
+
+@pytest.mark.parametrize("n,options", CONFIGS[:3])
+def test_things_a_player_knows_do_change_the_observation(n, options):
+    rng = np.random.default_rng(0)
+    changed = {"own": 0, "public tile": 0, "fronts": 0, "pile": 0}
+    for s, seen in _tracked_states(n, options, seed=5):
+        g = s.game
+        for p in range(n):
+            before = _obs(s, p)
+            # p's own tile below deck or in hand, exchanged with a face-down one
+            own = [sp for sp in range(12) if 0 <= s.ships[p][sp] < CARGO]
+            if own and s.pile_down:
+                t = s.clone()
+                sp = own[0]
+                j = next((j for j, x in enumerate(t.pile_down)
+                          if g.tile_look[x] != g.tile_look[t.ships[p][sp]]), None)
+                if j is not None:
+                    t.ships[p][sp], t.pile_down[j] = t.pile_down[j], t.ships[p][sp]
+                    t.touch()
+                    assert not _same(before, _obs(t, p))
+                    changed["own"] += 1
+            # a tile everyone has seen on another ship, exchanged with a face-down one
+            q = (p + 1) % n
+            known = [sp for sp in range(12) if 0 <= s.ships[q][sp] < CARGO
+                     and s.ships[q][sp] in seen]
+            if known and s.pile_down:
+                t = s.clone()
+                sp = known[0]
+                j = next((j for j, x in enumerate(t.pile_down)
+                          if g.tile_look[x] != g.tile_look[t.ships[q][sp]]), None)
+                if j is not None:
+                    t.ships[q][sp], t.pile_down[j] = t.pile_down[j], t.ships[q][sp]
+                    t.secret[t.ships[q][sp]] = False
+                    t.touch()
+                    assert not _same(before, _obs(t, p))
+                    changed["public tile"] += 1
+            # a face-up pile tile turned face down
+            if s.pile_up:
+                t = s.clone()
+                t.pile_down.append(t.pile_up.pop())
+                t.touch()
+                assert not _same(before, _obs(t, p))
+                changed["pile"] += 1
+            # card fronts before the captain's call are public
+            if not s.fronts_hidden and s.phase == 1:
+                t = s.clone()
+                if _swap_hidden_fronts(t, rng):
+                    assert not _same(before, _obs(t, p))
+                    changed["fronts"] += 1
+    assert all(changed.values()), changed
+
+
+def test_perfect_recall_shows_fronts_after_the_call():
+    rng = np.random.default_rng(1)
+    done = 0
+    for s, _ in _tracked_states(2, {"perfect_recall": True}, seed=3):
+        if s.fronts_hidden and len(s.deck) > 2:
+            t = s.clone()
+            if _swap_hidden_fronts(t, rng):
+                assert not _same(_obs(s, 0), _obs(t, 0))
+                done += 1
+    assert done
+
+
+def test_storage_taking_cargo_is_seen():
+    """Cargo placed on a storage below deck shows everyone that it is a storage."""
+    from .helpers import build
+    from plunder.envs.anchors_aweigh.engine import A_RESOLVE, A_SKIP, A_STOW
+    s = build(2, ships={0: ["shovel"] + [None] * 7 + ["storage"] + [None] * 3
+                        + ["blue", "white"], 1: [None] * 12 + ["blue", "white"]},
+              deck=["D01", "D02"])
+    stor = s.ships[0][8]
+    s.secret[stor] = True
+    s.touch()
+    assert s.view(1).ships[0][8] == 1                    # unknown to player 1
+    s.apply_joint({0: A_RESOLVE, 1: A_SKIP})
+    s.apply_joint({0: A_STOW + 8})
+    assert s.game.tile_kind[stor] == STORAGE and s.view(1).ships[0][8] != 1
