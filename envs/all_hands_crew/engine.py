@@ -24,6 +24,7 @@ o knows to be in q's Crew Pile (snatched cards, and every hire in the open-stock
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -113,8 +114,8 @@ class AllHandsCrewGame(Game):
 
     def state_from_dict(self, data: dict) -> "AllHandsCrewState":
         state = AllHandsCrewState(self, rng_from_dict(data["rng"]))
-        for key in _FIELDS:
-            setattr(state, key, data[key])
+        for key in _FIELDS:   # deep copies: the state must not share the dict's lists
+            setattr(state, key, copy.deepcopy(data[key]))
         state.turns = data["turns"]
         return state
 
@@ -504,10 +505,93 @@ class AllHandsCrewState(GameState):
 
     # -- copies and text ----------------------------------------------------------------
     def to_dict(self) -> dict:
-        data = {key: getattr(self, key) for key in _FIELDS}
+        # deep copies: a state rebuilt from this dict must not share the live lists
+        data = {key: copy.deepcopy(getattr(self, key)) for key in _FIELDS}
         data["turns"] = self.turns
         data["rng"] = rng_to_dict(self.rng)
         return data
+
+    def validate(self) -> None:
+        """Assert the rules' invariants: every card of the deck is in exactly one zone,
+        sizes within limits, knowledge and hiring bookkeeping consistent with the phase."""
+        g = self.game
+        n = g.num_players
+        kinds = range(NUM_KINDS)
+        ph = self.phase
+        assert ph in PHASES, f"unknown phase {ph!r}"
+        # zones have one entry per seat
+        for key in ("piles", "pile_known", "stock", "stock_src", "crew", "crew_known", "laid",
+                    "final", "final_left", "curses", "draw_target", "spy_left", "keep",
+                    "hired", "hire_done", "next_double", "next_spy", "next_short"):
+            assert len(getattr(self, key)) == n, f"{key} has not one entry per seat"
+        # nothing created or lost: every card of the deck in exactly one zone
+        assert len(self.out) == NUM_KINDS and min(self.out) >= 0, "negative out-of-game count"
+        for p in range(n):
+            assert all(k in kinds for k in self.piles[p]), "a pile holds a non-card"
+            assert all(k in kinds for k in self.stock[p]), "a stock holds a non-card"
+            assert len(self.crew[p]) == NUM_KINDS and min(self.crew[p]) >= 0
+            assert len(self.final_left[p]) == NUM_KINDS and min(self.final_left[p]) >= 0
+            assert all(0 <= c < g.num_combos for c in self.laid[p] + self.final[p])
+        assert self.card_counts() == list(g.copies), "a card was created or lost"
+        # who knows which pile card: the owner (everyone with open stock) of cards put back
+        everyone = (1 << n) - 1
+        for p in range(n):
+            assert len(self.piles[p]) == len(self.pile_known[p])
+            allowed = {0, everyone} if g.open_stock else {0, 1 << p}
+            assert set(self.pile_known[p]) <= allowed, "impossible pile knowledge mask"
+        # stocks: drawn cards until the hiring ends
+        for p in range(n):
+            assert len(self.stock[p]) == len(self.stock_src[p]) <= g.max_stock
+            assert all(0 <= s < n for s in self.stock_src[p])
+            if ph == "draw":
+                assert len(self.stock[p]) <= self.draw_target[p]
+            if ph in ("lay", "target", "over"):
+                assert not self.stock[p], "stock cards left after the hiring"
+        # crew knowledge: what o knows of q's crew is there; nobody tracks their own
+        for q in range(n):
+            assert len(self.crew_known[q]) == n
+            assert not any(self.crew_known[q][q]), "own crew tracked as known by self"
+            for o in range(n):
+                row = self.crew_known[q][o]
+                assert len(row) == NUM_KINDS and min(row) >= 0
+                assert all(a <= b for a, b in zip(row, self.crew[q])), "known card not there"
+        # per-seat counters
+        assert min(self.curses) >= 0 and min(self.spy_left) >= 0 and min(self.keep) >= 1
+        assert min(self.next_double) >= 0 and min(self.next_spy) >= 0
+        assert set(self.next_short) <= {0, 1} and min(self.draw_target) >= 0
+        assert self.round >= 1 and 0 <= self.start < n
+        # hiring bookkeeping
+        if ph == "hire":
+            assert self.actor == -1 and self.hire_step >= 0
+            for p in range(n):
+                picks = self.hired[p]
+                assert len(set(picks)) == len(picks), "a stock card hired twice"
+                assert all(0 <= i < len(self.stock[p]) for i in picks)
+                full = min(self.hire_step, self.keep[p], len(self.stock[p]))
+                if self.hire_done[p]:
+                    assert 1 <= len(picks) < full, "passed without a first pick"
+                else:
+                    assert len(picks) == full, "a hiring step without a pick"
+        else:
+            assert self.hire_step == 0 and not any(self.hired) and not any(self.hire_done)
+        # the acting seat and the pending targeted action
+        if ph in ("draw", "spyglass", "lay", "target"):
+            assert 0 <= self.actor < n
+        if ph == "over":
+            assert self.actor == -1
+        assert (self.pending in TARGETED) if ph == "target" else self.pending == ""
+        if ph == "spyglass":
+            assert self.spy_left[self.actor] > 0
+        assert 0 <= self.lay_count <= n and (self.lay_count < n or ph == "over")
+        if ph in ("lay", "target"):
+            assert self.lay_count == (self.actor - self.start) % n
+        if ph == "over":
+            assert all(sum(c) == 0 for c in self.crew), "crew left after the final layout"
+            assert sum(len(p) for p in self.piles) < n
+        else:
+            assert not any(self.final) and not any(map(any, self.final_left))
+        for e in self.events:
+            assert len(e) == 5 and 0 <= e[0] < n and 0 <= e[4] <= everyone
 
     def card_counts(self) -> list[int]:
         """Cards of each kind over every zone (the fuzz tests check nothing is lost)."""

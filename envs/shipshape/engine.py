@@ -27,7 +27,7 @@ import numpy as np
 from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 
-from .components import VOYAGE_HOLDS, Components, load_components
+from .components import NUM_CRATES, VOYAGE_HOLDS, Components, load_components
 from .geometry import COMPOSE, ORIENTATION_NAMES, SCORE_PARTS, orient, score_voyage
 from .view import PublicTable, ShipShapeView
 
@@ -408,6 +408,81 @@ class ShipShapeState(GameState):
         for seat, hold in zip(order, drawn):
             new[seat] = hold
         self.hold_history = self.hold_history + (tuple(new),)
+
+    def validate(self) -> None:
+        """Assert the rules' invariants: each seat's ten crew cards are in its hand or
+        discards, every crate drawn this voyage is in exactly one place (stack, being
+        placed, on a hold), holds are dealt legally, coins add up."""
+        g = self.game
+        S = g.num_seats
+        groups = g.groups(self.voyage)
+        assert 0 <= self.voyage < VOYAGES and 0 <= self.turn <= TURNS_PER_VOYAGE
+        assert (self.turn == TURNS_PER_VOYAGE) == self.done, "a voyage ended mid-game"
+        if self.done:
+            assert self.voyage == VOYAGES - 1
+        assert self.turns == TURNS_PER_VOYAGE * self.voyage + self.turn
+        # crew cards: hand + discards are the ten cards; a player keeps at least 2 in hand
+        all_cards = list(range(1, NUM_CARDS + 1))
+        assert len(self.hands) == len(self.discards) == len(self.coins) == S
+        for seat in range(S):
+            assert sorted(self.hands[seat] + self.discards[seat]) == all_cards, (
+                f"seat {seat}'s crew cards were created or lost")
+            if seat != g.capn:
+                assert len(self.hands[seat]) >= 2
+                assert list(self.hands[seat]) == sorted(self.hands[seat])
+        # crates: this voyage's draw is in the stacks, being placed or on holds, once
+        assert len(self.stacks) == len(self.need) == len(self.stage) == len(self.placing) \
+            == len(groups)
+        assert len(self.placed) == S
+        in_play = ([c for st in self.stacks for c, _ in st]
+                   + [x[1] for grp in self.placing for x in grp]
+                   + [c for p in self.placed for c, _ in p])
+        assert len(in_play) == len(set(in_play)) == TURNS_PER_VOYAGE * S, "crate lost"
+        assert set(in_play).isdisjoint(self.unused), "a crate both drawn and unused"
+        assert len(set(self.unused)) == len(self.unused) == \
+            NUM_CRATES - TURNS_PER_VOYAGE * S * (self.voyage + 1)
+        assert set(in_play) | set(self.unused) <= set(range(1, NUM_CRATES + 1))
+        orients = [o for st in self.stacks for _, o in st] + \
+            [x[2] for grp in self.placing for x in grp] + [o for p in self.placed for _, o in p]
+        assert all(0 <= o < NUM_ORIENTATIONS for o in orients)
+        # each seat takes one crate per turn, from its own group's stack
+        for k, grp in enumerate(groups):
+            assert len(self.stacks[k]) + sum(len(self.placed[x]) for x in grp) \
+                + len(self.placing[k]) == TURNS_PER_VOYAGE * len(grp)
+            assert set(self.need[k]) <= set(grp) and self.stage[k] in (1, 2)
+            takers = [x[0] for x in self.placing[k]]
+            assert set(takers) <= set(grp) and len(set(takers)) == len(takers)
+            assert g.capn not in takers, "the Cap'n places at once"
+            assert set(takers).isdisjoint(self.need[k]), "a seat both bids and places"
+            if self.stage[k] == 1 and not self.done:
+                assert not takers and tuple(self.need[k]) == tuple(grp)
+        for seat in range(S):
+            taking = any(x[0] == seat for grp in self.placing for x in grp)
+            have = len(self.placed[seat]) + taking
+            if self.done:
+                assert have == TURNS_PER_VOYAGE
+            else:
+                assert self.turn <= have <= self.turn + 1
+                needs = any(seat in nd for nd in self.need)
+                assert (have == self.turn + 1) != needs, "a seat without one crate a turn"
+        if self.done:
+            assert not any(self.need) and not any(self.placing)
+        # holds: one per seat from each voyage's set, all different
+        assert len(self.hold_history) == self.voyage + 1
+        for voyage, holds in enumerate(self.hold_history):
+            assert len(holds) == len(set(holds)) == S
+            assert set(holds) <= set(VOYAGE_HOLDS[voyage])
+        assert self.visible == tuple(self.compute_visible(x) for x in range(S))
+        # coins are the voyages' scoring; one score row per finished voyage
+        assert len(self.voyage_scores) == self.voyage + self.done
+        assert all(len(v) == S for v in self.voyage_scores)
+        coins_part = SCORE_PARTS.index("coins")
+        assert list(self.coins) == [sum(v[x][coins_part] for v in self.voyage_scores)
+                                    for x in range(S)]
+        # revealed bids are of cards that exist, by seats that exist
+        for vo, tu, st, seat, card in self.bids:
+            assert 0 <= seat < S and 1 <= card <= NUM_CARDS and st in (1, 2)
+            assert (vo, tu) <= (self.voyage, self.turn)
 
     def compute_visible(self, seat: int) -> tuple[int, ...]:
         """Top-down view of ``seat``'s hold, rebuilt from the hold and the placed crates."""

@@ -14,6 +14,7 @@ from plunder.envs.core.rewards import rank_rewards
 def check_invariants(s):
     g = s.game
     n = g.num_players
+    s.validate()   # the engine's own invariant checks; the ones below are written apart
     assert s.card_counts() == list(g.copies), "a card was created or lost"
     assert all(len(p) == len(k) for p, k in zip(s.piles, s.pile_known))
     assert all(m < (1 << n) for known in s.pile_known for m in known)
@@ -48,6 +49,8 @@ def run(n, open_stock, seed):
         steps += 1
         assert steps < 5000
     check_invariants(s)
+    for p in range(n):   # states sampled from a view obey the rules too
+        s.game.sample_state(s.view(p), np.random.default_rng(seed + p)).validate()
     keys = s.rank_keys()
     assert abs(sum(rank_rewards(keys, n))) < 1e-9
     return s
@@ -117,6 +120,61 @@ class _CachedMaskedSpaces:
 @pytest.mark.parametrize("n", [2, 4])
 def test_parallel_api(n):
     parallel_api_test(_CachedMaskedSpaces(parallel_env(num_players=n)), num_cycles=300)
+
+
+def test_validate_rejects_broken_states():
+    """validate() catches a created card, a lost card, a double hire and a bad mask."""
+    game = Game(3)
+    s = game.new_initial_state(np.random.default_rng(4))
+    s.validate()
+    broken = s.clone()
+    broken.out[0] += 1
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken = s.clone()
+    broken.piles[0].pop()
+    broken.pile_known[0].pop()
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken = s.clone()
+    broken.pile_known[1][0] = 1          # pile 1 known to player 0 without open stock
+    with pytest.raises(AssertionError):
+        broken.validate()
+    rng = np.random.default_rng(0)
+    while s.phase != "hire":
+        s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                       for p in s.current_players()})
+    s.validate()
+    broken = s.clone()
+    broken.hired[0].append(0)            # a pick before any hiring step was applied
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken = s.clone()
+    broken.hire_step, broken.keep[0] = 1, 2
+    broken.hired = [[0, 0], [0], [0]]    # the same stock card hired twice
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken.hired[0] = [0]
+    broken.validate()
+
+
+def test_state_from_dict_copies():
+    """state_from_dict(to_dict()) shares no list with the original (both directions)."""
+    game = Game(3)
+    s = game.new_initial_state(np.random.default_rng(2))
+    text = s.to_json()
+    data = s.to_dict()
+    copy = game.state_from_dict(data)
+    rng = np.random.default_rng(1)
+    while not copy.is_terminal():
+        copy.apply_joint({p: int(rng.choice(np.flatnonzero(copy.legal_actions_mask(p))))
+                          for p in copy.current_players()})
+    assert s.to_json() == text
+    s.piles[0].append(s.piles[0].pop())
+    data["piles"][0].clear()
+    data["crew"][1][0] = 99
+    assert s.to_json() == text
+    assert game.state_from_dict(s.to_dict()).to_json() == text
 
 
 def test_state_json_is_small_and_round_trips():

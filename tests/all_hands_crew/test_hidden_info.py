@@ -8,9 +8,12 @@ The test keeps its own record of who knows what, updated from the moves alone:
 - a Crew Pile is known to its owner; a snatched card to both players involved; with open
   stock every hired card to everyone; laying out makes cards public; after a snatch the
   others lose track of the victim's pile.
+- the other players' hiring picks (and, under Double hire, their passes) are secret until
+  the hiring ends; the generator (which card a Snatch takes) is known to nobody.
 Then, for reachable states, it redraws every card a player does not know (keeping the
-counts) and asserts that player's observation and mask do not change; and changes
-something the player knows and asserts they do.
+counts), the others' pending picks and the generator, and asserts that player's
+observation, mask and ``describe_view`` text do not change; and changes something the
+player knows and asserts they do.
 """
 
 from __future__ import annotations
@@ -114,11 +117,60 @@ class Knowledge:
             else:
                 s.crew[where][k] += 1
         assert s.card_counts() == state.card_counts()
+        # what third players knew of a redrawn crew is unknown to p too: keep only what is
+        # still there (so the redrawn state is a legal one)
+        for q in range(self.n):
+            for o in range(self.n):
+                if p not in (q, o):
+                    s.crew_known[q][o] = [min(a, b) for a, b in
+                                          zip(s.crew_known[q][o], s.crew[q])]
+        self.redraw_picks(s, p, rng)
+        # the generator decides future randomness (which card a Snatch takes): unknown
+        s.rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
+        s.validate()
         return s
+
+    def redraw_picks(self, s, p, rng):
+        """Redraw the other players' pending hiring picks (simultaneous, revealed only when
+        the hiring ends): which stock slots they chose and, under Double hire, whether they
+        passed on a further pick. ``p`` only knows that every acting seat decided."""
+        if s.phase != "hire" or s.hire_step < 1:
+            return
+        for q in range(self.n):
+            if q == p:
+                continue
+            stock = len(s.stock[q])
+            full = min(s.hire_step, s.keep[q], stock)   # steps at which q had to decide
+            if full < 1:
+                continue
+            # the first step has no pass; a later pass ends q's picks
+            count = int(rng.integers(1, full + 1))
+            s.hired[q] = [int(i) for i in rng.choice(stock, size=count, replace=False)]
+            s.hire_done[q] = count < full
+
+    def swap_first_pick(self, state, p):
+        """``state`` with one pending pick of another player changed to an unpicked slot
+        (the brief's minimal perturbation), or None when there is nothing to change."""
+        if state.phase != "hire" or state.hire_step < 1:
+            return None
+        for q in range(self.n):
+            if q == p or not state.hired[q]:
+                continue
+            free = [i for i in range(len(state.stock[q])) if i not in state.hired[q]]
+            if free:
+                s = state.clone()
+                s.hired[q][0] = free[0]
+                s.validate()
+                return s
+        return None
 
 
 def _seen(state, p):
     return (state.game.encode(state.view(p)).tobytes(), state.legal_actions_mask(p).tobytes())
+
+
+def _text(state, p):
+    return state.game.describe_view(state.view(p))
 
 
 def _states(n, open_stock, seed, every=5):
@@ -145,14 +197,72 @@ def _states(n, open_stock, seed, every=5):
 def test_unknown_cards_do_not_change_what_a_player_sees(n, open_stock):
     rng = np.random.default_rng(n)
     checked = 0
-    for state, know in _states(n, open_stock, seed=10 + n):
+    for state, know in _states(n, open_stock, seed=10 + n, every=3):
         for p in range(n):
             before = _seen(state, p)
+            text = _text(state, p)
             for _ in range(2):
-                assert _seen(know.redraw(state, p, rng), p) == before, (
+                other = know.redraw(state, p, rng)
+                assert _seen(other, p) == before, (
                     f"player {p} sees a card it cannot know (phase {state.phase})")
+                assert _text(other, p) == text, (
+                    f"player {p}'s text shows a card it cannot know (phase {state.phase})")
                 checked += 1
+            swapped = know.swap_first_pick(state, p)
+            if swapped is not None:
+                assert _seen(swapped, p) == before, "another player's pending pick is seen"
+                assert _text(swapped, p) == text, "another player's pending pick is in the text"
     assert checked > 100
+    # (random play seldom reaches a Double hire; test_double_hire_pending_picks_are_hidden
+    # covers pending picks for sure)
+
+
+@pytest.mark.parametrize("n,open_stock", [(3, False), (4, True)])
+def test_double_hire_pending_picks_are_hidden(n, open_stock):
+    """Under Double hire the other players' picks (and passes) after the first step are
+    unknown until the hiring ends: redrawing them changes nothing p observes."""
+    game = Game(n, open_stock=open_stock)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(40):
+        s = game.new_initial_state(np.random.default_rng(seed))
+        s.keep = [2 + (q % 2) for q in range(n)]         # everyone laid a Cook pair
+        know = Knowledge(s)
+        while s.phase != "hire":
+            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                           for p in s.current_players()})
+        while s.phase == "hire":
+            if s.hire_step >= 1:
+                for p in range(n):
+                    before, text = _seen(s, p), _text(s, p)
+                    for _ in range(3):
+                        other = know.redraw(s, p, rng)
+                        assert _seen(other, p) == before and _text(other, p) == text
+                        checked += 1
+                    swapped = know.swap_first_pick(s, p)
+                    if swapped is not None:
+                        assert _seen(swapped, p) == before and _text(swapped, p) == text
+            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                           for p in s.current_players()})
+    assert checked > 50
+
+
+def test_snatch_generator_is_hidden():
+    """The generator that decides which card a Snatch takes is unknown to everyone: a
+    different one changes no observation, mask or text while the snatcher picks a target."""
+    rng = np.random.default_rng(0)
+    checked = 0
+    for seed in range(7, 12):
+        for state, know in _states(3, False, seed=seed, every=1):
+            if state.phase != "target" or state.pending != "snatch":
+                continue
+            for p in range(3):
+                other = state.clone()
+                other.rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
+                assert _seen(other, p) == _seen(state, p)
+                assert _text(other, p) == _text(state, p)
+                checked += 1
+    assert checked > 0
 
 
 def _swap_known(state, know, p, zone, rng):

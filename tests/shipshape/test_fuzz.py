@@ -16,6 +16,7 @@ ALL_CARDS = list(range(1, 11))
 
 def check_invariants(game, s, prev_coins):
     S = game.num_seats
+    s.validate()   # the engine's own checks; the ones below are written apart from it
     # crew cards: hand + discards are always the ten cards; never fewer than 2 in hand
     for seat in range(S):
         assert sorted(s.hands[seat] + s.discards[seat]) == ALL_CARDS
@@ -68,6 +69,8 @@ def play(n, seed):
         prev = s.coins
         steps += 1
         assert steps < 500
+    for p in range(n):   # states sampled from a view obey the rules too
+        game.sample_state(s.view(p), np.random.default_rng(seed + p)).validate()
     assert s.turns == 9 and len(s.voyage_scores) == 3
     assert len(s.to_json().encode()) < 20_000
     return s
@@ -84,6 +87,64 @@ def test_fuzz_invariants(n):
 def test_fuzz_invariants_long(n):
     for seed in range(100, 400):
         play(n, seed)
+
+
+def test_sampled_states_are_valid_mid_game():
+    for n in (2, 5, 6):
+        game = ShipShapeGame(n)
+        s = game.new_initial_state(np.random.default_rng(n))
+        rng = np.random.default_rng(0)
+        while not s.is_terminal():
+            for p in range(n):
+                game.sample_state(s.view(p), rng).validate()
+            s.apply_joint(random_joint(s, rng))
+
+
+def test_validate_rejects_broken_states():
+    game = ShipShapeGame(2)
+    s = game.new_initial_state(np.random.default_rng(0))
+    s.validate()
+    capn = game.capn
+    broken = s.clone()
+    broken.hands = ((1, 2, 3),) + s.hands[1:]                 # crew cards lost
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken = s.clone()
+    broken.unused = s.unused + (s.stacks[0][0][0],)          # a crate in two places
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken = s.clone()
+    broken.stacks = (s.stacks[0][1:],)                       # a crate lost
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken = s.clone()
+    holds = list(s.hold_history[0])
+    holds[capn] = holds[0]                                   # two seats on one hold
+    broken.hold_history = (tuple(holds),)
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken = s.clone()
+    broken.coins = (5,) + s.coins[1:]                        # coins from nowhere
+    with pytest.raises(AssertionError):
+        broken.validate()
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_state_from_dict_shares_nothing_mutable(n):
+    """Fields are tuples all the way down: a dict round trip cannot alias the state."""
+    game = ShipShapeGame(n)
+    s = game.new_initial_state(np.random.default_rng(3))
+    rng = np.random.default_rng(4)
+    for _ in range(4):
+        s.apply_joint(random_joint(s, rng))
+    data = s.to_dict()
+    for key in s.FIELDS:
+        hash(data[key])                                      # immutable (no lists inside)
+    text = s.to_json()
+    copy = game.state_from_dict(data)
+    while not copy.is_terminal():
+        copy.apply_joint(random_joint(copy, rng))
+    assert s.to_json() == text
 
 
 def test_scores_recomputed_from_the_final_holds():

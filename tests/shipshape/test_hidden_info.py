@@ -36,6 +36,10 @@ def _seen(state, p):
     return (state.observation(p).tobytes(), state.legal_actions_mask(p).tobytes())
 
 
+def _text(state, p):
+    return state.game.describe_view(state.view(p))
+
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_earlier_pending_bid_is_not_shown_to_a_later_bidder(n):
     """AEC form: whatever the earlier bidders picked, the last bidder sees the same."""
@@ -59,7 +63,8 @@ def test_earlier_pending_bid_is_not_shown_to_a_later_bidder(n):
             last = env.possible_agents[acting[-1]]
             assert env.agent_selection == last
             o = env.observe(last)
-            seen.add((o["observation"].tobytes(), o["action_mask"].tobytes()))
+            text = game.describe_view(env.state.view(acting[-1]))
+            seen.add((o["observation"].tobytes(), o["action_mask"].tobytes(), text))
         assert len(seen) == 1
         checked += 1
     assert checked >= 3
@@ -80,8 +85,10 @@ def test_capn_deck_order_is_hidden(n):
             if tuple(deck) != state.hands[capn] or len(set(deck)) < 2:
                 break
         other.hands = other.hands[:capn] + (tuple(deck),) + other.hands[capn + 1:]
+        other.validate()
         for p in range(n):
             assert _seen(other, p) == _seen(state, p)
+            assert _text(other, p) == _text(state, p)
 
 
 @pytest.mark.parametrize("n", [2, 4, 6])
@@ -93,6 +100,7 @@ def test_future_draws_are_hidden(n):
         other.rng = np.random.default_rng(12345)
         for p in range(n):
             assert _seen(other, p) == _seen(state, p)
+            assert _text(other, p) == _text(state, p)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
@@ -156,7 +164,9 @@ def test_sample_state_redraws_only_the_capn_deck_order(n):
     for state in states:
         for p in range(n):
             sampled = game.sample_state(state.view(p), rng)
+            sampled.validate()
             assert sampled.view(p) == state.view(p)
+            assert _text(sampled, p) == _text(state, p)
             assert sorted(sampled.hands[capn]) == sorted(state.hands[capn])
             for key in ("stacks", "placed", "coins", "discards", "hold_history", "bids"):
                 assert getattr(sampled, key) == getattr(state, key)
