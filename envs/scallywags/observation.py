@@ -12,7 +12,7 @@ import numpy as np
 
 from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
 
-from .components import NUM_CARDS
+from .components import BLOW, NUM_CARDS, YO_HO
 from .engine import MAX_OPPONENTS, MIDDLE, PHASES
 
 SEATS = MAX_OPPONENTS + 1
@@ -31,21 +31,23 @@ def build_layout(game) -> ObservationLayout:
     b.add("coin_value", nc * nv, "one-hot of coin c's value among the distinct values "
           "(c*values+i), zero when unknown")
     b.add("coin_known_by", nc * SEATS, "seat offset d has seen coin c (c*6+d; public)")
-    b.add("coin_selected", nc, "coin c is a chosen target of the pending card")
-    b.add("hand", NUM_CARDS, "own hand: copies of card k / hand size", high=20)
-    b.add("hand_size", SEATS, "cards in hand of seat offset d / hand size", high=20)
+    # derived from the coins alone (memoised with the coin blocks)
     b.add("take_size", SEATS, "coins in the take of seat offset d / take limit")
     b.add("take_known_value", SEATS, "value of the coins of offset d's take that the "
           "observer knows / (take limit * 8)", high=20)
     b.add("take_unknown", SEATS, "coins of offset d's take whose value the observer "
           "does not know / take limit")
+    b.add("unknown_mean", 1, "mean value of the coins the observer has not seen / 8",
+          high=20)
+    b.add("seat_present", SEATS, "seat offset d is a player in this game")
+    # everything else, rebuilt every step
+    b.add("coin_selected", nc, "coin c is a chosen target of the pending card")
+    b.add("hand", NUM_CARDS, "own hand: copies of card k / hand size", high=20)
+    b.add("hand_size", SEATS, "cards in hand of seat offset d / hand size", high=20)
     b.add("discard", NUM_CARDS, "discard pile: copies of card k / copies in the game")
     b.add("draw_size", 1, "cards in the draw pile / cards in the game")
     b.add("reshuffled", NUM_CARDS, "the last reshuffled draw pile: copies of card k / "
           "copies in the game (the draw pile is part of it)")
-    b.add("unknown_mean", 1, "mean value of the coins the observer has not seen / 8",
-          high=20)
-    b.add("seat_present", SEATS, "seat offset d is a player in this game")
     b.add("actor", SEATS, "one-hot: seat offset whose turn it is")
     b.add("to_act", SEATS, "one-hot: seat offset asked to decide now")
     b.add("phase", len(PHASES), "one-hot: choose / target / block")
@@ -59,74 +61,76 @@ def build_layout(game) -> ObservationLayout:
 def encode(game, view) -> np.ndarray:
     """The observation vector of ``view`` (reads nothing else).
 
-    The per-coin blocks are looked up in precomputed row tables (one row per combination
-    of location, orientation, known value and slot; one per who-has-seen-it mask) and
-    scattered into their fields: a handful of array operations instead of one per field.
-    They are memoised on the view fields they are made of (a pure function of the view),
-    since most steps (choosing a card, a target, block or allow) move no coin.
+    The coin part (the per-coin blocks and the take statistics) depends only on where the
+    coins are, their sides and who has seen them; it is memoised on exactly those view
+    fields (a pure function of the view), since most steps move no coin. The per-coin
+    blocks are looked up in precomputed row tables (one row per location, side, known
+    value and slot; one per who-has-seen-it mask).
     """
     t = _tables(game)
     n, me = view.num_players, view.player
-    # the coin blocks change only when a coin moves or is seen: memoised on their inputs
     key = (n, me, view.coin_owner, view.coin_values, view.coin_slot, view.knowers,
-           view.face_up)
-    out = t.coin_cache.get(key)
-    if out is None:
-        out = np.zeros(t.size, np.float32)
-        owner = np.array(view.coin_owner)
-        code = (t.loc_code[n][me][owner] + t.value_code[np.array(view.coin_values)]
-                + np.array(view.face_up, np.int64) * t.face_up_code
-                + np.array(view.coin_slot))
-        out[t.coin_positions] = t.coin_rows[code].ravel()
-        knowers = t.rotate_knowers[n][me][np.array(view.knowers)]
-        out[t.knower_positions] = t.knower_rows[knowers].ravel()
-        if len(t.coin_cache) >= 512:
+           view.face_up, view.takes)
+    base = t.coin_cache.get(key)
+    if base is None:
+        base = _coin_part(t, view)
+        if len(t.coin_cache) >= 1024:
             t.coin_cache.clear()
-        t.coin_cache[key] = out
-    out = out.copy()
+        t.coin_cache[key] = base
+    out = base.copy()
 
-    # everything else: small, built as a Python list and written once
-    rel = [(seat - me) % n for seat in range(n)]
-    limit, hs = view.take_limit, t.hand_size
-    hand_size, take_size, known_value, unknown = ([0.0] * SEATS for _ in range(4))
-    present, actor, to_act, receivers = ([0.0] * SEATS for _ in range(4))
-    values = view.coin_values
-    for seat, take in enumerate(view.takes):
-        d = rel[seat]
-        present[d] = 1.0
-        hand_size[d] = view.hand_sizes[seat] / hs
-        take_size[d] = len(take) / limit
-        known = [values[c] for c in take if values[c] >= 0]
-        known_value[d] = sum(known) / (limit * 8)
-        unknown[d] = (len(take) - len(known)) / limit
-    actor[rel[view.actor]] = 1.0
+    actor, to_act, receivers = [0.0] * SEATS, [0.0] * SEATS, [0.0] * SEATS
+    actor[(view.actor - me) % n] = 1.0
     for seat in view.acting:
-        to_act[rel[seat]] = 1.0
-    phase = [0.0] * len(PHASES)
+        to_act[(seat - me) % n] = 1.0
+    phase = [0.0, 0.0, 0.0]
     phase[PHASES.index(view.phase)] = 1.0
     pending = [0.0] * NUM_CARDS
-    selected = []
     if view.card >= 0:
         pending[view.card] = 1.0
         coin_steps = _coin_steps(view.card, len(view.chosen))
         for i, target in enumerate(view.chosen):
             if i in coin_steps:
-                selected.append(target)
+                out[t.selected_start + target] = 1.0
             else:
-                receivers[rel[target]] = 1.0
+                receivers[(target - me) % n] = 1.0
+    inv_hs = 1.0 / t.hand_size
+    sizes = view.hand_sizes[me:] + view.hand_sizes[:me]          # by seat offset
+    out[t.step_start:] = (
+        [h * inv_hs for h in view.hand] + [h * inv_hs for h in sizes] + t.pad[n]
+        + [d * c for d, c in zip(view.discard, t.inv_copies)]
+        + [view.draw_size / t.total_cards]
+        + [r * c for r, c in zip(view.reshuffled, t.inv_copies)]
+        + actor + to_act + phase + pending + [len(view.chosen) / 4] + receivers
+        + [min(view.turns / 400, 1.0)]
+    )
+    return out
+
+
+def _coin_part(t, view) -> np.ndarray:
+    """A vector holding only the coin-derived fields of ``view``."""
+    n, me = view.num_players, view.player
+    out = np.zeros(t.size, np.float32)
+    owner = np.array(view.coin_owner)
+    code = (t.loc_code[n][me][owner] + t.value_code[np.array(view.coin_values)]
+            + np.array(view.face_up, np.int64) * t.face_up_code + np.array(view.coin_slot))
+    out[t.coin_positions] = t.coin_rows[code].ravel()
+    knowers = t.rotate_knowers[n][me][np.array(view.knowers)]
+    out[t.knower_positions] = t.knower_rows[knowers].ravel()
+    limit = view.take_limit
+    values = view.coin_values
+    stats = np.zeros((4, SEATS), np.float32)     # size, known value, unknown, present
+    for seat, take in enumerate(view.takes):
+        d = (seat - me) % n
+        known = [values[c] for c in take if values[c] >= 0]
+        stats[:, d] = (len(take) / limit, sum(known) / (limit * 8),
+                       (len(take) - len(known)) / limit, 1.0)
+    out[t.stats_start:t.stats_start + 3 * SEATS] = stats[:3].ravel()
+    out[t.present_start:t.present_start + SEATS] = stats[3]
     seen = [v for v in values if v >= 0]
     unseen = len(values) - len(seen)
-    mean = (t.total_value - sum(seen)) / unseen / 8 if unseen else 0.0
-    out[t.rest] = (
-        [h / hs for h in view.hand] + hand_size + take_size + known_value + unknown
-        + [d / c for d, c in zip(view.discard, t.card_copies)]
-        + [view.draw_size / t.total_cards]
-        + [r / c for r, c in zip(view.reshuffled, t.card_copies)]
-        + [mean] + present + actor + to_act + phase
-        + pending + [len(view.chosen) / 4] + receivers + [min(view.turns / 400, 1.0)]
-    )
-    if selected:
-        out[t.selected_start + np.array(selected)] = 1.0
+    if unseen:
+        out[t.mean_index] = (t.total_value - sum(seen)) / unseen / 8
     return out
 
 
@@ -142,7 +146,8 @@ class _Tables:
         self.hand_size = comp.hand_size
         self.total_value = sum(comp.coin_values)
         self.total_cards = max(sum(comp.card_copies), 1)
-        self.card_copies = [max(c, 1) for c in comp.card_copies]
+        self.inv_copies = [1.0 / max(c, 1) for c in comp.card_copies]
+        self.pad = {n: [0.0] * (SEATS - n) for n in range(2, SEATS + 1)}
         # a coin's code: ((location * 2 + face_up) * (nv + 1) + value) * (limit + 1) + slot
         slots = limit + 1
         self.face_up_code = (nv + 1) * slots
@@ -192,12 +197,17 @@ class _Tables:
                                  + np.arange(nc * SEATS))
         self.selected_start = lay.slice("coin_selected").start
         self.coin_cache: dict[tuple, np.ndarray] = {}
-        order = ["hand", "hand_size", "take_size", "take_known_value", "take_unknown",
-                 "discard", "draw_size", "reshuffled", "unknown_mean", "seat_present",
-                 "actor", "to_act", "phase", "pending_card", "pending_step",
-                 "pending_receiver", "turn"]
-        self.rest = np.concatenate([np.arange(lay.slice(f).start, lay.slice(f).stop)
-                                    for f in order])
+        order = ["hand", "hand_size", "discard", "draw_size", "reshuffled", "actor",
+                 "to_act", "phase", "pending_card", "pending_step", "pending_receiver",
+                 "turn"]
+        rest = np.concatenate([np.arange(lay.slice(f).start, lay.slice(f).stop)
+                               for f in order])
+        assert (rest == np.arange(rest[0], lay.size)).all(), "per-step fields come last"
+        self.step_start = int(rest[0])
+        self.stats_start = lay.slice("take_size").start
+        assert lay.slice("take_unknown").stop == self.stats_start + 3 * SEATS
+        self.present_start = lay.slice("seat_present").start
+        self.mean_index = lay.slice("unknown_mean").start
 
 
 def _tables(game) -> _Tables:
@@ -209,7 +219,6 @@ def _tables(game) -> _Tables:
 
 def _coin_steps(card: int, steps: int) -> set[int]:
     """Which target steps of ``card`` are coins (the others are seats)."""
-    from .components import BLOW, YO_HO
     if card == BLOW:
         return {0, 1}
     if card == YO_HO:
