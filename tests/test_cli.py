@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 from plunder.envs import ENV_IDS
@@ -61,3 +63,18 @@ def test_bench_prints_a_table():
                                     "--game", "scallywags"])
     assert out.exit_code == 0, out.output
     assert "agent-steps/s" in out.output and "scallywags_v0" in out.output
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_every_game_can_be_played_by_a_person(env_id):
+    shown = []
+
+    def ask(prompt):
+        idx = max(i for i, line in enumerate(shown) if line == "Your move:")
+        return shown[idx + 1].split()[0]
+
+    scores = play(env_id, seat=0, bots=["random"], num_players=2, seed=1, ask=ask,
+                  say=shown.append, max_turns=15)
+    assert len(scores) == 2
+    assert any(line == "Your move:" for line in shown)
+    assert "Game over" in shown[-1]

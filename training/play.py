@@ -33,7 +33,7 @@ def parse_choice(text: str, legal: list[int], names: dict[int, str]) -> int | No
 def play(env_id: str, seat: int = 0, bots: list[str] | None = None,
          num_players: int | None = None, seed: int | None = None,
          ask: Callable[[str], str] = input, say: Callable[[str], None] = print,
-         **options) -> list[float]:
+         max_turns: int | None = None, **options) -> list[float]:
     """Play one game; returns the final scores."""
     cls = game_class(env_id)
     n = num_players or (len(bots) + 1 if bots else cls.min_players)
@@ -46,7 +46,7 @@ def play(env_id: str, seat: int = 0, bots: list[str] | None = None,
         raise InvalidArgumentError(f"{n} players need {n - 1} bots (or one for all), "
                                    f"got {len(bots)}")
     env = make(env_id, num_players=n, raw=True, render_mode="ansi", render_seat=seat,
-               **options)
+               max_turns=max_turns, **options)
     env.reset(seed=seed)
     game = env.game
     me = env.possible_agents[seat]
