@@ -22,6 +22,7 @@ Decisions (``state.decision``):
 from __future__ import annotations
 
 import bisect
+import copy
 from typing import Any
 
 import numpy as np
@@ -168,9 +169,9 @@ class AllHandsBattleGame(Game):
         missing = [k for k in AllHandsBattleState.FIELDS if k not in data]
         if missing:
             raise ConfigError(f"all_hands_battle state lacks fields {missing}")
-        s = AllHandsBattleState(self, rng_from_dict(data["rng"]))
+        s = AllHandsBattleState(self, rng_from_dict(copy.deepcopy(data["rng"])))
         for key in AllHandsBattleState.FIELDS:
-            setattr(s, key, data[key])
+            setattr(s, key, copy.deepcopy(data[key]))   # never share the caller's lists
         if len(s.hands) != self.num_players:
             raise ConfigError("state does not match this game's player count")
         return s
@@ -534,6 +535,8 @@ class AllHandsBattleState(GameState):
             else:
                 c = a - A.master
                 self.hands[p].remove(c)
+                if c in self.known_with[p]:   # a face-up shipmaster: public elsewhere now
+                    self.known_with[p].remove(c)
                 self.launch_master = c
                 self.launch_crew = []
                 self.decision = CREW
@@ -678,7 +681,7 @@ class AllHandsBattleState(GameState):
 
     def to_dict(self) -> dict:
         """JSON-compatible dict of the whole state."""
-        d = {k: getattr(self, k) for k in self.FIELDS}
+        d = {k: copy.deepcopy(getattr(self, k)) for k in self.FIELDS}   # copies, not aliases
         d["rng"] = rng_to_dict(self.rng)
         return d
 
@@ -707,6 +710,85 @@ class AllHandsBattleState(GameState):
             out.append(self.launch_master)
         out += self.launch_crew
         return sorted(out)
+
+    def validate(self) -> None:
+        """Assert every invariant of the rules (the fuzz tests and the shared suite call it,
+        also on states made by ``sample_state``): each of the 74 (78) cards in exactly one
+        place, hand and fleet sizes, legal ships, a completable launch, claimed cards where
+        the public record says they are, and a decision that fits the phase."""
+        g = self.game
+        rules = g.rules
+        comp = g.components
+        n = g.num_players
+        C = g.num_cards
+        crew_size = comp.crew_per_ship
+        assert self.all_cards() == list(range(C)), "a card was created, lost or duplicated"
+        for name in ("totals", "hands", "reserved", "known_with", "ships", "plunder",
+                     "passed"):
+            assert len(getattr(self, name)) == n, f"{name} is not per seat"
+        assert self.phase in (RECRUIT, BATTLE, OVER) and self.decision in DECISIONS
+        if self.phase == OVER:
+            assert self.decision == OVER and self.actor == -1
+        else:
+            assert 0 <= self.actor < n, "nobody is to act in a running game"
+            assert self.decision in ((TURN, CREW, DISCARD, CLAIM) if self.phase == RECRUIT
+                                     else (SELECT, AIM)), "decision does not fit the phase"
+        assert (self.decision == CREW) == (self.launch_master >= 0), "launch without CREW"
+        if self.decision in (TURN, CREW, DISCARD):
+            assert self.actor == self.turn_player
+        if self.decision == CLAIM:
+            assert self.claim_queue and self.actor == self.claim_queue[0] and self.discard
+        if self.reshuffled:
+            resh = set(self.reshuffled)
+            assert all(c in resh for c in self.deck), "a drawn card was not reshuffled"
+        for q in range(n):
+            hand = self.hands[q]
+            assert hand == sorted(hand), "hands are kept sorted"
+            fleet = self.ships[q]
+            assert len(fleet) <= comp.ships_per_fleet, "more ships than a fleet"
+            held = len(hand) + (1 + crew_size) * len(fleet)
+            if self.phase == RECRUIT and q == self.turn_player and \
+                    self.decision in (TURN, CREW, DISCARD):
+                held += (self.launch_master >= 0) + len(self.launch_crew)
+                assert held == comp.hand_size + 1, "the turn player holds its deal + a draw"
+            else:
+                assert held == comp.hand_size, "a player holds other than its deal"
+            face_down = set(hand)
+            for ship in fleet:
+                master, crew, in_play, keeper, revealed = ship
+                assert rules.is_master[master], "a ship without a shipmaster"
+                assert list(crew) == sorted(crew), "crews are kept sorted"
+                assert -1 <= keeper < n
+                assert rules.ship_crew_ok(master, crew), "an illegal ship was launched"
+                if len(crew) < crew_size:
+                    assert not in_play and not revealed, "a raided ship left play unshown"
+                if in_play:
+                    assert keeper == q and not revealed, "a ship in play is its owner's"
+                if not revealed:
+                    face_down.update(crew)
+            if q == self.turn_player and self.launch_master >= 0:
+                face_down.update(self.launch_crew)
+            kw = self.known_with[q]
+            assert len(set(kw)) == len(kw), "a claimed card is listed twice"
+            assert all(c in face_down for c in kw), \
+                "a claimed card is listed with a player but is not in its hand or face down"
+            if self.reserved[q] >= 0:
+                assert self.reserved[q] not in kw
+                assert self.phase == RECRUIT and self.has_turn_left(q), \
+                    "a reserved card nobody will pick up"
+            assert all(rules.is_treasure[c] for c in self.plunder[q]), "plunder of non-treasure"
+        if self.launch_master >= 0:
+            assert rules.is_master[self.launch_master]
+            assert len(self.launch_crew) < crew_size
+            assert rules.completable(self.launch_master, self.launch_crew,
+                                     self.hands[self.turn_player]), "a launch that cannot end"
+        else:
+            assert not self.launch_crew, "crew placed without a shipmaster"
+        if self.phase != RECRUIT:
+            assert self.first_fleet >= 0, "battles without a first fleet"
+        if self.first_fleet >= 0:
+            assert len(self.ships[self.first_fleet]) == comp.ships_per_fleet
+        assert min(self.round_scores()) >= 0
 
     def describe_full(self) -> str:
         """Omniscient text: every hand, crew and the draw pile shown."""

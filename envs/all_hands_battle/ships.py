@@ -141,6 +141,16 @@ class ShipRules:
         others = sum(1 for c in available if c in elig and c not in cooks)
         return others >= other_slots - len(rest)
 
+    def ship_crew_ok(self, master: int, crew) -> bool:
+        """Whether ``crew`` can sit under ``master`` on a launched ship: a legal full crew,
+        or what a raid left of one (no treasure, completable with treasure cards)."""
+        if len(crew) >= self.crew_per_ship:
+            return self.crew_ok(master, crew)
+        if not self.is_master[master] or any(self.is_treasure[c] for c in crew):
+            return False
+        treasure = [c for c in range(self.C) if self.is_treasure[c] and c not in crew]
+        return self.completable(master, crew, treasure)
+
     def can_launch(self, master: int, hand) -> bool:
         """Whether ``master`` (in ``hand``) can lead a legal ship from the rest of the hand."""
         rest = [c for c in hand if c != master]

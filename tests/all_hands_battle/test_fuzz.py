@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from plunder.envs.all_hands_battle import AllHandsBattleGame
+from plunder.envs.all_hands_battle.components import ADMIRAL
 from plunder.envs.all_hands_battle.engine import BATTLE, CREW, DISCARD, OVER, RECRUIT, TURN
 
 CONFIGS = [(2, {}), (3, {"prize_crew": True}), (4, {"alternate_aargh": True}),
@@ -14,6 +15,7 @@ CONFIGS = [(2, {}), (3, {"prize_crew": True}), (4, {"alternate_aargh": True}),
 
 
 def check_invariants(s):
+    s.validate()
     g = s.game
     C = g.num_cards
     assert s.all_cards() == list(range(C)), "a card was created, lost or duplicated"
@@ -78,3 +80,42 @@ def test_max_rounds_and_target():
 def test_many_random_games_keep_invariants(n, opts):
     for seed in range(25):
         play(n, opts, 1000 + seed)
+
+
+def test_validate_catches_broken_states():
+    g = AllHandsBattleGame(3)
+    s = g.new_initial_state(np.random.default_rng(4))
+    rng = np.random.default_rng(5)
+    while not any(s.ships):                          # until someone has launched a ship
+        s.apply_action(int(rng.choice(s.legal_actions())))
+    s.validate()
+    seat = next(q for q in range(3) if s.ships[q])
+    ship = s.ships[seat][0]
+
+    broken = s.clone()                               # a card duplicated
+    broken.deck.append(broken.hands[0][0])
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken = s.clone()                               # a card lost
+    broken.deck.pop()
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken = s.clone()                               # an illegal crew (an Admiral aboard)
+    bad = next(c for c in broken.deck if g.cards[c].kind == ADMIRAL) if any(
+        g.cards[c].kind == ADMIRAL for c in broken.deck) else None
+    if bad is not None:
+        b_ship = broken.ships[seat][0]
+        broken.deck[broken.deck.index(bad)] = b_ship[1][0]
+        b_ship[1] = sorted([bad] + b_ship[1][1:])
+        with pytest.raises(AssertionError):
+            broken.validate()
+    broken = s.clone()                               # a face-up shipmaster "in hand"
+    broken.known_with[seat].append(ship[0])
+    with pytest.raises(AssertionError):
+        broken.validate()
+    broken = s.clone()                               # a hand of the wrong size
+    other = (seat + 1) % 3
+    broken.hands[other].append(broken.deck.pop())
+    broken.hands[other].sort()
+    with pytest.raises(AssertionError):
+        broken.validate()
