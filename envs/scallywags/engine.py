@@ -208,6 +208,7 @@ class ScallywagsState(GameState):
         self.block_queue: list[int] = []   # touched seats still to be asked
         # derived from the fields above (rebuilt by refresh(), never serialized):
         self.where: list[int] = []         # per coin: seat holding it, or MIDDLE
+        self.slot: list[int] = []          # per coin: 1-based position in its take, 0 if none
         self.seen: list[list[int]] = []    # per seat, per coin: value if known, else -1
         self.finished = False              # every take is full
 
@@ -215,9 +216,11 @@ class ScallywagsState(GameState):
         """Rebuild the derived tables after fields were set directly (setup, loading, tests)."""
         n = self.game.num_players
         self.where = [MIDDLE] * self.game.num_coins
+        self.slot = [0] * self.game.num_coins
         for seat, take in enumerate(self.takes):
-            for c in take:
+            for i, c in enumerate(take):
                 self.where[c] = seat
+                self.slot[c] = i + 1
         self.seen = [[v if (up or k >> p & 1) else -1
                       for v, up, k in zip(self.values, self.face_up, self.knowers)]
                      for p in range(n)]
@@ -229,7 +232,7 @@ class ScallywagsState(GameState):
         new.__dict__.update(self.__dict__)
         new.rng = clone_rng(self.rng)
         for key in ("values", "face_up", "middle", "knowers", "draw_pile", "discard",
-                    "chosen", "block_queue", "where"):
+                    "chosen", "block_queue", "where", "slot"):
             setattr(new, key, list(getattr(self, key)))
         new.takes = [list(t) for t in self.takes]
         new.hands = [list(h) for h in self.hands]
@@ -474,6 +477,7 @@ class ScallywagsState(GameState):
             i, j = self.takes[me].index(mine), self.takes[other].index(theirs)
             self.takes[me][i], self.takes[other][j] = theirs, mine
             self.where[theirs], self.where[mine] = me, other
+            self.slot[theirs], self.slot[mine] = self.slot[mine], self.slot[theirs]
             self.learn(theirs, me)
             self.learn(mine, other)
         elif card == BLOW:
@@ -492,16 +496,29 @@ class ScallywagsState(GameState):
 
     def _move_to_take(self, coin: int, seat: int) -> None:
         src = self.where[coin]
-        (self.middle if src == MIDDLE else self.takes[src]).remove(coin)
+        if src == MIDDLE:
+            self.middle.remove(coin)
+        else:
+            self._leave_take(coin, src)
         self.takes[seat].append(coin)
         self.where[coin] = seat
+        self.slot[coin] = len(self.takes[seat])
         self.learn(coin, seat)
 
     def _move_to_middle(self, coin: int) -> None:
-        self.takes[self.where[coin]].remove(coin)
+        self._leave_take(coin, self.where[coin])
         self.where[coin] = MIDDLE
+        self.slot[coin] = 0
         self.middle.append(coin)
         self.middle.sort()
+
+    def _leave_take(self, coin: int, seat: int) -> None:
+        """Take ``coin`` out of ``seat``'s take; the coins behind it move up one place."""
+        take = self.takes[seat]
+        i = take.index(coin)
+        del take[i]
+        for j in range(i, len(take)):
+            self.slot[take[j]] = j + 1
 
     def _draw(self, seat: int) -> bool:
         """Draw one card (reshuffling the discard pile if needed); False if none is left."""
@@ -536,6 +553,8 @@ class ScallywagsState(GameState):
         assert all(min(h) >= 0 for h in self.hands), "a negative card count"
         for seat, take in enumerate(self.takes):
             assert all(self.where[c] == seat and self.knowers[c] >> seat & 1 for c in take)
+            assert [self.slot[c] for c in take] == list(range(1, len(take) + 1))
+        assert all(self.slot[c] == 0 and self.where[c] == MIDDLE for c in self.middle)
         for p in range(game.num_players):
             for c in range(game.num_coins):
                 known = self.face_up[c] or self.knowers[c] >> p & 1
@@ -544,10 +563,6 @@ class ScallywagsState(GameState):
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> ScallywagsView:
         """What ``player`` knows: public table, own hand, coin values it has seen."""
-        slot = [0] * self.game.num_coins
-        for take in self.takes:
-            for i, c in enumerate(take):
-                slot[c] = i + 1
         return ScallywagsView(
             player=player,
             num_players=self.game.num_players,
@@ -555,8 +570,7 @@ class ScallywagsState(GameState):
             coin_values=tuple(self.seen[player]),
             face_up=tuple(self.face_up),
             coin_owner=tuple(self.where),
-            coin_slot=tuple(slot),
-            takes=tuple(map(tuple, self.takes)),
+            coin_slot=tuple(self.slot),
             knowers=tuple(self.knowers),
             hand=tuple(self.hands[player]),
             hand_sizes=tuple(map(sum, self.hands)),

@@ -70,7 +70,7 @@ def encode(game, view) -> np.ndarray:
     t = _tables(game)
     n, me = view.num_players, view.player
     key = (n, me, view.coin_owner, view.coin_values, view.coin_slot, view.knowers,
-           view.face_up, view.takes)
+           view.face_up)
     base = t.coin_cache.get(key)
     if base is None:
         base = _coin_part(t, view)
@@ -94,16 +94,21 @@ def encode(game, view) -> np.ndarray:
                 out[t.selected_start + target] = 1.0
             else:
                 receivers[(target - me) % n] = 1.0
-    inv_hs = 1.0 / t.hand_size
-    sizes = view.hand_sizes[me:] + view.hand_sizes[:me]          # by seat offset
-    out[t.step_start:] = (
-        [h * inv_hs for h in view.hand] + [h * inv_hs for h in sizes] + t.pad[n]
-        + [d * c for d, c in zip(view.discard, t.inv_copies)]
-        + [view.draw_size / t.total_cards]
-        + [r * c for r, c in zip(view.reshuffled, t.inv_copies)]
-        + actor + to_act + phase + pending + [len(view.chosen) / 4] + receivers
-        + [min(view.turns / 400, 1.0)]
-    )
+    cards_key = (n, me, view.hand, view.hand_sizes, view.discard, view.reshuffled,
+                 view.draw_size)
+    cards = t.card_cache.get(cards_key)
+    if cards is None:
+        inv_hs = 1.0 / t.hand_size
+        sizes = view.hand_sizes[me:] + view.hand_sizes[:me]          # by seat offset
+        cards = ([h * inv_hs for h in view.hand] + [h * inv_hs for h in sizes] + t.pad[n]
+                 + [d * c for d, c in zip(view.discard, t.inv_copies)]
+                 + [view.draw_size / t.total_cards]
+                 + [r * c for r, c in zip(view.reshuffled, t.inv_copies)])
+        if len(t.card_cache) >= 1024:
+            t.card_cache.clear()
+        t.card_cache[cards_key] = cards
+    out[t.step_start:] = (cards + actor + to_act + phase + pending
+                          + [len(view.chosen) / 4] + receivers + [min(view.turns / 400, 1.0)])
     return out
 
 
@@ -119,14 +124,19 @@ def _coin_part(t, view) -> np.ndarray:
     out[t.knower_positions] = t.knower_rows[knowers].ravel()
     limit = view.take_limit
     values = view.coin_values
-    stats = np.zeros((4, SEATS), np.float32)     # size, known value, unknown, present
-    for seat, take in enumerate(view.takes):
-        d = (seat - me) % n
-        known = [values[c] for c in take if values[c] >= 0]
-        stats[:, d] = (len(take) / limit, sum(known) / (limit * 8),
-                       (len(take) - len(known)) / limit, 1.0)
-    out[t.stats_start:t.stats_start + 3 * SEATS] = stats[:3].ravel()
-    out[t.present_start:t.present_start + SEATS] = stats[3]
+    size, known_value, unknown = [0] * SEATS, [0] * SEATS, [0] * SEATS
+    for seat, value in zip(view.coin_owner, values):
+        if seat >= 0:
+            d = (seat - me) % n
+            size[d] += 1
+            if value >= 0:
+                known_value[d] += value
+            else:
+                unknown[d] += 1
+    out[t.stats_start:t.stats_start + 3 * SEATS] = (
+        [x / limit for x in size] + [x / (limit * 8) for x in known_value]
+        + [x / limit for x in unknown])
+    out[t.present_start:t.present_start + n] = 1.0
     seen = [v for v in values if v >= 0]
     unseen = len(values) - len(seen)
     if unseen:
@@ -197,6 +207,7 @@ class _Tables:
                                  + np.arange(nc * SEATS))
         self.selected_start = lay.slice("coin_selected").start
         self.coin_cache: dict[tuple, np.ndarray] = {}
+        self.card_cache: dict[tuple, list[float]] = {}
         order = ["hand", "hand_size", "discard", "draw_size", "reshuffled", "actor",
                  "to_act", "phase", "pending_card", "pending_step", "pending_receiver",
                  "turn"]

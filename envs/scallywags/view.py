@@ -17,7 +17,6 @@ class ScallywagsView(NamedTuple):
     face_up: tuple[bool, ...]    # per coin (public)
     coin_owner: tuple[int, ...]  # per coin: seat whose take holds it, -1 in the middle
     coin_slot: tuple[int, ...]   # per coin: 1-based position in its take, 0 in the middle
-    takes: tuple[tuple[int, ...], ...]   # per seat: coin ids in order of arrival
     knowers: tuple[int, ...]     # per coin: bitmask of seats who have seen it (public)
     hand: tuple[int, ...]        # own hand: count of each card kind
     hand_sizes: tuple[int, ...]  # per seat
@@ -31,3 +30,12 @@ class ScallywagsView(NamedTuple):
     block_queue: tuple[int, ...] # touched seats still to be asked
     acting: tuple[int, ...]      # who must decide now
     turns: int
+
+    @property
+    def takes(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat: coin ids in order of arrival (from ``coin_owner`` and ``coin_slot``)."""
+        takes = [[] for _ in range(self.num_players)]
+        for coin, (seat, slot) in enumerate(zip(self.coin_owner, self.coin_slot)):
+            if seat >= 0:
+                takes[seat].append((slot, coin))
+        return tuple(tuple(c for _, c in sorted(t)) for t in takes)
