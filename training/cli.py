@@ -72,5 +72,59 @@ def bench(seconds, games, no_yardsticks, no_train):
             click.echo(bench_training())
 
 
+@main.command()
+@click.argument("game")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="Training config YAML (default: the packaged configs/train/GAME.yaml).")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="Override a config key, e.g. --set ppo.learning_rate=1e-3 (repeatable).")
+@click.option("--steps", type=int, default=None, help="Learner steps (total_timesteps).")
+@click.option("--players", type=int, default=None, help="Number of players.")
+@click.option("--seed", type=int, default=None, help="Seed of the run.")
+@click.option("--run-dir", type=click.Path(file_okay=False), default=None,
+              help="Run directory (default runs/GAME-Np).")
+@click.option("--resume", is_flag=True, help="Continue the run from its last checkpoint.")
+@click.option("--overwrite", is_flag=True, help="Start over in a run dir with checkpoints.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def train(game, config_path, overrides, steps, players, seed, run_dir, resume, overwrite,
+          no_progress):
+    """Train a bot for GAME by self-play (MaskablePPO); ends with an evaluation table."""
+    from .train import train_command
+
+    train_command(game, config_path, list(overrides), steps, players, seed, run_dir, resume,
+                  overwrite, no_progress)
+
+
+@main.command("eval")
+@click.argument("game")
+@click.option("--bots", required=True, help="Comma-separated bots: random, heuristic, "
+              "trained:PATH.onnx; with fewer bots than seats the last fills the rest.")
+@click.option("--games", type=int, default=200, show_default=True, help="Games to play.")
+@click.option("--players", type=int, default=None, help="Number of players.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A variant option of the game (repeatable).")
+@click.option("--max-turns", type=int, default=None, help="Turn limit per game.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def evaluate(game, bots, games, players, seed, options, max_turns, as_json):
+    """Play a tournament with seat rotation: win shares (95% CI), scores, ratings."""
+    from .evaluate import eval_command
+
+    eval_command(game, bots, games, players, seed, list(options), as_json, max_turns)
+
+
+@main.command()
+@click.argument("run", type=click.Path(exists=True, file_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Output file (default RUN/bot.onnx).")
+@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+              help="A checkpoint file (default: the run's latest).")
+def export(run, out, checkpoint):
+    """Export a trained RUN as an ONNX bot (play it with --bots trained:FILE)."""
+    from .export import export_command
+
+    export_command(run, out, checkpoint)
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,140 @@
+"""Exported bots: play a ``plunder export`` ONNX file with onnxruntime alone (no torch).
+
+>>> bot = OnnxPolicy("runs/scallywags-2p/bot.onnx", env_id="scallywags_v0", num_players=2)
+>>> action = bot.act(observation, action_mask)
+
+The file's metadata names the game, its version, the player count, the variant options and
+the observation/action sizes it was trained on; a file that does not match the game you ask
+for (or whose observation layout changed since) is refused with a ``ModelFileError`` that
+says what differs, as is a damaged file. By default the bot plays the most likely legal
+action (``greedy=True``); with ``greedy=False`` it samples from the masked probabilities
+with its own seeded generator.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from plunder.envs import game_class
+from plunder.envs.core import InvalidArgumentError, ModelFileError, PlunderError
+
+BOT_FORMAT = "plunder-bot/1"
+
+
+def read_metadata(path: str | Path) -> dict:
+    """The plunder metadata of an exported bot (ModelFileError if damaged or foreign)."""
+    return _open(Path(path))[1]
+
+
+def _open(path: Path):
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise ModelFileError(f"no bot file at {path}")
+    try:
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 4
+        session = ort.InferenceSession(str(path), sess_options=opts,
+                                       providers=["CPUExecutionProvider"])
+        raw = session.get_modelmeta().custom_metadata_map.get("plunder")
+    except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own exception types
+        raise ModelFileError(f"{path} is not a loadable ONNX model (damaged?): "
+                             f"{str(exc).strip().splitlines()[0][:300]}") from None
+    if raw is None:
+        raise ModelFileError(f"{path} is an ONNX model but not a plunder bot "
+                             "(no 'plunder' metadata)")
+    try:
+        meta = json.loads(raw)
+    except json.JSONDecodeError:
+        raise ModelFileError(f"{path}: the plunder metadata is damaged") from None
+    if not isinstance(meta, dict) or meta.get("format") != BOT_FORMAT:
+        raise ModelFileError(f"{path}: unsupported bot format "
+                             f"{meta.get('format') if isinstance(meta, dict) else meta!r}; "
+                             f"expected {BOT_FORMAT}")
+    names = {i.name for i in session.get_inputs()}
+    outs = {o.name for o in session.get_outputs()}
+    if names != {"observation", "action_mask"} or not {"action", "action_probs"} <= outs:
+        raise ModelFileError(f"{path}: unexpected graph inputs {sorted(names)} / outputs "
+                             f"{sorted(outs)}")
+    return session, meta
+
+
+class OnnxPolicy:
+    """A trained bot from an exported ONNX file (see the module doc)."""
+
+    def __init__(self, path: str | Path, env_id: str, num_players: int,
+                 options: dict | None = None, seed: int | None = None, greedy: bool = True):
+        self.path = Path(path)
+        self.session, self.meta = _open(self.path)
+        try:
+            cls = game_class(env_id)
+            game = cls(num_players, **(options or {}))
+        except PlunderError as exc:
+            raise InvalidArgumentError(f"OnnxPolicy: {exc}") from None
+        self._check(cls, game)
+        self.env_id, self.num_players = env_id, game.num_players
+        self.options = game.option_values
+        self.greedy = greedy
+        self.rng = np.random.default_rng(seed)
+        self.name = f"trained:{self.path}"
+
+    def _check(self, cls, game) -> None:
+        m, where = self.meta, str(self.path)
+        if m.get("game") != cls.name:
+            raise ModelFileError(f"{where} is a bot for {m.get('env_id')!r}, not for "
+                                 f"{cls.env_id()!r}")
+        if m.get("version") != cls.version:
+            raise ModelFileError(f"{where} was trained on {m.get('env_id')} (version "
+                                 f"{m.get('version')}); this is version {cls.version} "
+                                 f"({cls.env_id()}): retrain or use the matching version")
+        if m.get("num_players") != game.num_players:
+            raise ModelFileError(f"{where} was trained for {m.get('num_players')} players, "
+                                 f"not {game.num_players}")
+        if m.get("options") != _jsonable(game.option_values):
+            raise ModelFileError(f"{where} was trained on variant {m.get('options')}, not "
+                                 f"{game.option_values}")
+        layout = [[f.name, f.size] for f in game.layout.fields]
+        if m.get("obs_size") != game.layout.size or m.get("num_actions") != game.num_actions \
+                or m.get("layout", layout) != layout:
+            raise ModelFileError(
+                f"{where} expects observations of size {m.get('obs_size')} and "
+                f"{m.get('num_actions')} actions, but {cls.env_id()} now has "
+                f"{game.layout.size} and {game.num_actions} (the observation layout changed)")
+
+    def reset(self) -> None:
+        """Stateless: nothing to forget."""
+
+    def probs(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """Masked action probabilities for a batch."""
+        return self._run(observations, action_masks)[1]
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """One legal action per row."""
+        actions, probs = self._run(observations, action_masks)
+        if self.greedy:
+            return actions.astype(np.int64)
+        cdf = np.cumsum(probs, axis=1)
+        target = self.rng.random(len(probs))[:, None] * cdf[:, -1:]
+        return np.minimum((cdf <= target).sum(axis=1), probs.shape[1] - 1)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A legal action for one observation."""
+        if not np.any(action_mask):
+            raise InvalidArgumentError("act() called with an all-zero action mask")
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+
+    def _run(self, obs, masks):
+        obs = np.asarray(obs, np.float32)
+        masks = np.asarray(masks).astype(np.int8, copy=False)
+        action, probs = self.session.run(["action", "action_probs"],
+                                         {"observation": obs, "action_mask": masks})
+        return action, probs
+
+
+def _jsonable(value):
+    return json.loads(json.dumps(value))

@@ -1,0 +1,82 @@
+"""Resume, damaged checkpoints, atomic writes and same-seed reproducibility."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import TINY, run_cli, set_args
+
+from plunder.envs.core import ModelFileError
+from plunder.policies.onnx_policy import OnnxPolicy
+from plunder.training.train import checkpoint_paths, latest_checkpoint, load_checkpoint
+
+
+def _train(toy, run, steps, *extra):
+    return run_cli(["train", toy, "--config", "/dev/null", "--steps", str(steps),
+                    "--run-dir", str(run), *set_args(TINY + ["eval.final_games=4"]), *extra])
+
+
+def test_resume_continues_from_last_checkpoint(toy, tmp_path):
+    run = tmp_path / "run"
+    assert _train(toy, run, 2048, "--set", "eval.every=1024").exit_code == 0
+    first = latest_checkpoint(run)
+    assert first.meta["steps"] == 2048 and len(first.meta["evals"]) == 2
+    res = _train(toy, run, 3072, "--resume")
+    assert res.exit_code == 0, res.output
+    assert "resuming" in res.output and "2,048" in res.output
+    last = latest_checkpoint(run)
+    assert last.meta["steps"] == 3072
+    # history, league and git commit carried over; old checkpoints pruned to the last 3
+    assert last.meta["evals"][:2] == first.meta["evals"]
+    assert np.asarray(last.league["steps"]).tolist()[:3] == [0, 1024, 2048]
+    assert last.meta["git_commit"]
+    assert len(checkpoint_paths(run)) <= 3
+    # resuming a finished run is a no-op apart from the final evaluation
+    assert _train(toy, run, 3072, "--resume").exit_code == 0
+
+
+def test_resume_without_checkpoint_is_a_clear_error(toy, tmp_path):
+    res = _train(toy, tmp_path / "none", 1024, "--resume")
+    assert res.exit_code != 0 and "no checkpoints" in res.output
+
+
+def test_damaged_checkpoint_is_refused(toy, tmp_path):
+    run = tmp_path / "run"
+    assert _train(toy, run, 1024).exit_code == 0
+    path = checkpoint_paths(run)[-1]
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ModelFileError, match="damaged"):
+        load_checkpoint(path)
+    res = _train(toy, run, 2048, "--resume")
+    assert res.exit_code != 0 and "damaged" in res.output
+    res = run_cli(["export", str(run)])
+    assert res.exit_code != 0 and "damaged" in res.output
+    # a zip that is not a checkpoint
+    path.write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    with pytest.raises(ModelFileError):
+        load_checkpoint(path)
+
+
+def test_checkpoint_writes_leave_no_temp_files(toy, tmp_path):
+    run = tmp_path / "run"
+    assert _train(toy, run, 2048).exit_code == 0
+    leftovers = [p for p in run.rglob("*") if p.name.endswith(".tmp")]
+    assert leftovers == []
+    meta = json.loads(checkpoint_paths(run)[-1].with_suffix(".json").read_text())
+    assert meta["config"]["seed"] == 0 and "git_commit" in meta
+
+
+def test_same_seed_same_run(toy, tmp_path):
+    probs = []
+    for name in ("a", "b"):
+        run = tmp_path / name
+        assert _train(toy, run, 1024).exit_code == 0
+        bot = OnnxPolicy(run / "bot.onnx", env_id=toy, num_players=2)
+        rng = np.random.default_rng(0)
+        obs = rng.random((64, bot.meta["obs_size"]), dtype=np.float32)
+        masks = np.ones((64, bot.meta["num_actions"]), np.int8)
+        probs.append(bot.probs(obs, masks))
+    np.testing.assert_array_equal(probs[0], probs[1])

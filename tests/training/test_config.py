@@ -1,0 +1,91 @@
+"""Training config loading and validation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from plunder.envs import ENV_IDS
+from plunder.envs.core import ConfigError
+from plunder.training.config import (TrainConfig, _build, apply_overrides, config_from_dict,
+                                     describe_config, load_config, parse_override)
+
+CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "train"
+GAMES = ("scallywags", "shipshape", "anchors_aweigh", "all_hands_battle", "all_hands_crew")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_a_config_that_parses(game):
+    import yaml
+
+    data = yaml.safe_load((CONFIG_DIR / f"{game}.yaml").read_text())
+    from plunder.training.config import _fix_floats
+    cfg = _build(TrainConfig, _fix_floats(data), "")
+    assert cfg.game == f"{game}_v0"
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_registered_games_load_fully_validated(env_id):
+    cfg = load_config(env_id)
+    assert cfg.env_id == env_id and cfg.ppo.learning_rate > 0
+
+
+def test_short_name_and_overrides():
+    cfg = load_config("scallywags", overrides=["ppo.learning_rate=1e-3", "num_players=4",
+                                               "league.weights={random: 1, snapshots: 3}",
+                                               "policy.net_arch=[64, 64]"])
+    assert cfg.ppo.learning_rate == 1e-3 and isinstance(cfg.ppo.learning_rate, float)
+    assert cfg.num_players == 4 and cfg.league.weights == {"random": 1.0, "snapshots": 3.0}
+    assert cfg.policy.net_arch == [64, 64]
+
+
+@pytest.mark.parametrize("data, match", [
+    ({"learning_rate": 1e-3}, r"unknown key\(s\) \['learning_rate'\]"),
+    ({"ppo": {"n_epoch": 4}}, r"ppo: unknown key\(s\) \['n_epoch'\]"),
+    ({"ppo": {"n_epochs": "four"}}, r"ppo.n_epochs: expected an int"),
+    ({"ppo": {"n_epochs": 2.5}}, r"ppo.n_epochs: expected an int"),
+    ({"n_envs": True}, r"n_envs: expected an int"),
+    ({"progress_bar": "yes"}, r"progress_bar: expected true or false"),
+    ({"vec_env": "threads"}, r"vec_env: 'threads' is not one of"),
+    ({"n_envs": 0}, r"n_envs: 0 is below the minimum 1"),
+    ({"ppo": {"gamma": 1.5}}, r"ppo.gamma: 1.5 is above the maximum"),
+    ({"policy": {"net_arch": [64, "x"]}}, r"policy.net_arch\[1\]: expected an int"),
+    ({"policy": 3}, r"policy: expected a mapping"),
+    ({"game": "nosuchgame_v0"}, r"unknown game 'nosuchgame_v0'"),
+    ({"num_players": 9}, r"num_players: scallywags_v0 supports 2-6 players"),
+    ({"options": {"nope": 1}}, r"options: unknown option"),
+    ({"league": {"weights": {"bots": 1.0}}}, r"unknown opponent kind"),
+    ({"league": {"weights": {"random": 0.0}}}, r"positive weight"),
+    ({"eval": {"opponents": ["alphazero"]}}, r"unknown bot 'alphazero'"),
+    ({"ppo": {"batch_size": 99999}}, r"batch_size \(99999\) is larger than a rollout"),
+])
+def test_bad_configs_raise_clear_errors(data, match):
+    with pytest.raises(ConfigError, match=match):
+        config_from_dict(data)
+
+
+def test_bad_override_and_file_errors(tmp_path):
+    with pytest.raises(ConfigError, match="KEY=VALUE"):
+        parse_override("ppo.learning_rate")
+    with pytest.raises(ConfigError, match="unknown key"):
+        load_config("scallywags", overrides=["ppo.lr=1"])
+    with pytest.raises(ConfigError, match="not a section"):
+        apply_overrides({"seed": 1}, ["seed.x=2"])
+    bad = tmp_path / "c.yaml"
+    bad.write_text("ppo: [1, 2\n")
+    with pytest.raises(ConfigError, match="invalid YAML"):
+        load_config("scallywags", bad)
+    other = tmp_path / "o.yaml"
+    other.write_text("game: nosuch_v0\n")
+    with pytest.raises(ConfigError, match="unknown game"):
+        load_config("scallywags", other)
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config("scallywags", tmp_path / "missing.yaml")
+
+
+def test_describe_config_lists_every_key():
+    text = describe_config()
+    for key in ("`seed`", "`ppo.learning_rate`", "`league.weights`", "`eval.final_games`",
+                "`policy.net_arch`", "`vec_env`"):
+        assert key in text

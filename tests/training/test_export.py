@@ -1,0 +1,143 @@
+"""The ONNX bot: parity with the torch policy, metadata checks, torch-free loading."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from plunder.envs.core import ModelFileError
+from plunder.policies.onnx_policy import OnnxPolicy, read_metadata
+from plunder.training.export import build_model
+from plunder.training.selfplay_env import MlpActor, OpponentPool, SelfPlayVecEnv
+from plunder.training.train import latest_checkpoint
+
+
+def _observations(n_obs=1000, seed=0):
+    """Learner observations and masks from real 2-player Scallywags games."""
+    pool = OpponentPool("scallywags_v0", 2, weights={"random": 1.0})
+    vec = SelfPlayVecEnv("scallywags_v0", 2, 8, pool, seed=seed)
+    rng = np.random.default_rng(seed)
+    obs, out_o, out_m = vec.reset(), [], []
+    while sum(len(o) for o in out_o) < n_obs:
+        masks = vec.action_masks()
+        out_o.append(obs)
+        out_m.append(masks)
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, *_ = vec.step(acts)
+    return np.concatenate(out_o)[:n_obs], np.concatenate(out_m)[:n_obs]
+
+
+def test_onnx_matches_torch_policy_on_1000_observations(scallywags_run):
+    model = latest_checkpoint(scallywags_run).load_model()
+    bot = OnnxPolicy(scallywags_run / "bot.onnx", env_id="scallywags_v0", num_players=2)
+    obs, masks = _observations()
+    torch_actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    onnx_actions = bot.act_batch(obs, masks.astype(np.int8))
+    assert len(obs) == 1000
+    np.testing.assert_array_equal(onnx_actions, torch_actions)
+    assert masks[np.arange(1000), onnx_actions].all()
+    import torch
+
+    with torch.no_grad():
+        t_obs = torch.as_tensor(obs)
+        dist = model.policy.get_distribution(t_obs, action_masks=masks)
+        t_probs = dist.distribution.probs.numpy()
+    np.testing.assert_allclose(bot.probs(obs, masks), t_probs, atol=1e-5)
+    # the numpy snapshot copy agrees as well
+    actor = MlpActor.from_policy(model.policy)
+    np.testing.assert_array_equal(actor.act_batch(obs, masks, greedy=True), torch_actions)
+
+
+def test_metadata(scallywags_run):
+    meta = read_metadata(scallywags_run / "bot.onnx")
+    assert meta["env_id"] == "scallywags_v0" and meta["version"] == 0
+    assert meta["num_players"] == 2 and meta["options"] == {}
+    assert meta["obs_size"] > 0 and meta["num_actions"] == 65
+    assert meta["training_steps"] == 2048
+    assert {"random", "heuristic"} <= set(meta["evaluation"])
+
+
+def _rewrite(src, dst, **changes):
+    """Re-export the bot at ``src`` with changed metadata."""
+    import onnx
+
+    model = onnx.load(str(src))
+    meta = json.loads({p.key: p.value for p in model.metadata_props}["plunder"])
+    meta.update(changes)
+    inits = {i.name: onnx.numpy_helper.to_array(i) for i in model.graph.initializer}
+    n = sum(1 for k in inits if k.startswith("W") and k[1:].isdigit())
+    actor = MlpActor([(inits[f"W{i}"], inits[f"B{i}"]) for i in range(n)], "tanh",
+                     (inits["Whead"], inits["Bhead"]))
+    dst.write_bytes(build_model(actor, meta).SerializeToString())
+    return dst
+
+
+def test_refuses_other_game_players_version_variant(scallywags_run, tmp_path, toy):
+    src = scallywags_run / "bot.onnx"
+    with pytest.raises(ModelFileError, match="not for 'toyrace_v0'"):
+        OnnxPolicy(src, env_id=toy, num_players=2)
+    with pytest.raises(ModelFileError, match="2 players, not 3"):
+        OnnxPolicy(src, env_id="scallywags_v0", num_players=3)
+    bad = _rewrite(src, tmp_path / "v.onnx", version=7)
+    with pytest.raises(ModelFileError, match="version 7"):
+        OnnxPolicy(bad, env_id="scallywags_v0", num_players=2)
+    bad = _rewrite(src, tmp_path / "o.onnx", options={"something": True})
+    with pytest.raises(ModelFileError, match="variant"):
+        OnnxPolicy(bad, env_id="scallywags_v0", num_players=2)
+    bad = _rewrite(src, tmp_path / "s.onnx", obs_size=3)
+    with pytest.raises(ModelFileError, match="layout changed"):
+        OnnxPolicy(bad, env_id="scallywags_v0", num_players=2)
+
+
+def test_refuses_damaged_and_foreign_files(scallywags_run, tmp_path):
+    data = (scallywags_run / "bot.onnx").read_bytes()
+    cut = tmp_path / "cut.onnx"
+    cut.write_bytes(data[: len(data) // 3])
+    with pytest.raises(ModelFileError, match="damaged"):
+        OnnxPolicy(cut, env_id="scallywags_v0", num_players=2)
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(b"not a model at all")
+    with pytest.raises(ModelFileError):
+        OnnxPolicy(junk, env_id="scallywags_v0", num_players=2)
+    with pytest.raises(ModelFileError, match="no bot file"):
+        OnnxPolicy(tmp_path / "missing.onnx", env_id="scallywags_v0", num_players=2)
+    import onnx
+    from onnx import helper
+
+    model = onnx.load(str(scallywags_run / "bot.onnx"))
+    del model.metadata_props[:]
+    plain = tmp_path / "plain.onnx"
+    plain.write_bytes(model.SerializeToString())
+    with pytest.raises(ModelFileError, match="not a plunder bot"):
+        OnnxPolicy(plain, env_id="scallywags_v0", num_players=2)
+    helper.set_model_props(model, {"plunder": "{broken"})
+    plain.write_bytes(model.SerializeToString())
+    with pytest.raises(ModelFileError, match="metadata is damaged"):
+        OnnxPolicy(plain, env_id="scallywags_v0", num_players=2)
+
+
+def test_onnx_policy_does_not_import_torch(scallywags_run):
+    code = f"""
+import sys
+import numpy as np
+from plunder.policies.base import make_bot
+from plunder.envs import make
+bot = make_bot("trained:{scallywags_run / 'bot.onnx'}", "scallywags_v0", 2, seed=0)
+env = make("scallywags_v0", num_players=2)
+env.reset(seed=0)
+obs, *_ = env.last()
+a = bot.act(obs["observation"], obs["action_mask"])
+assert obs["action_mask"][a] == 1
+banned = ("torch", "stable_baselines3", "sb3_contrib", "plunder.training")
+bad = sorted(m for m in sys.modules if any(m == b or m.startswith(b + ".") for b in banned))
+assert not bad, bad
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

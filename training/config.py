@@ -1,0 +1,376 @@
+"""Training configs: ``configs/train/<game>.yaml``, validated on load, with overrides.
+
+A config is a :class:`TrainConfig` (nested dataclasses). Every field carries its meaning in
+``metadata["doc"]``; ``describe_config()`` prints the whole schema with defaults (this is
+the table in ``docs/training.md``). Loading checks every key and every type and raises
+:class:`~plunder.envs.core.ConfigError` naming the offending key and what was expected.
+
+Overrides use dotted keys with YAML values, e.g. ``ppo.learning_rate=1e-3`` or
+``league.weights={random: 1, heuristic: 2, snapshots: 4}`` (``plunder train --set``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from plunder.envs.core import ConfigError
+from plunder.envs.core.config import load_yaml, parse_yaml
+
+
+def _f(default, doc: str, **kw):
+    """A dataclass field with a default and a documented meaning."""
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda d=default: type(d)(d), metadata={"doc": doc, **kw})
+    return field(default=default, metadata={"doc": doc, **kw})
+
+
+@dataclass
+class PolicyConfig:
+    """The actor-critic network (an MLP over the flat observation vector)."""
+
+    net_arch: list[int] = _f([128, 128], "hidden layer sizes, shared by actor and critic "
+                                         "shapes (separate weights)")
+    activation: str = _f("tanh", "hidden activation: tanh or relu", choices=("tanh", "relu"))
+    ortho_init: bool = _f(True, "orthogonal weight initialisation (SB3 default)")
+
+
+@dataclass
+class PPOConfig:
+    """MaskablePPO hyper-parameters (sb3-contrib names)."""
+
+    learning_rate: float = _f(3e-4, "Adam step size at the start of training", low=0.0)
+    lr_schedule: str = _f("linear", "constant, or linear decay to lr_final_fraction of the "
+                                    "start value by the end", choices=("constant", "linear"))
+    lr_final_fraction: float = _f(0.1, "final learning rate / start learning rate (linear)",
+                                  low=0.0, high=1.0)
+    n_steps: int = _f(256, "learner steps per env per rollout (rollout = n_steps * n_envs)",
+                      low=1)
+    batch_size: int = _f(1024, "minibatch size of the gradient steps", low=2)
+    n_epochs: int = _f(4, "passes over each rollout", low=1)
+    gamma: float = _f(0.995, "discount factor (rewards come only at the end of a game)",
+                      low=0.0, high=1.0)
+    gae_lambda: float = _f(0.95, "GAE lambda", low=0.0, high=1.0)
+    clip_range: float = _f(0.2, "PPO clipping of the probability ratio", low=0.0)
+    ent_coef: float = _f(0.01, "entropy bonus weight", low=0.0)
+    vf_coef: float = _f(0.5, "value loss weight", low=0.0)
+    max_grad_norm: float = _f(0.5, "gradient clipping norm", low=0.0)
+    target_kl: float | None = _f(None, "stop an update early when the KL exceeds this "
+                                       "(null: never)")
+
+
+@dataclass
+class LeagueConfig:
+    """The opponent pool: who sits in the other seats of each training game."""
+
+    weights: dict[str, float] = _f(
+        {"random": 1.0, "heuristic": 1.0, "snapshots": 2.0},
+        "sampling weight of each opponent kind per seat and game: random, heuristic, "
+        "snapshots (frozen copies of the learner), onnx (the files in onnx_opponents); "
+        "kinds without members (no heuristic bot, no snapshot yet) are skipped")
+    snapshot_every: int = _f(50_000, "learner steps between snapshots of the learner into "
+                                     "the pool (one is taken at step 0)", low=1)
+    max_snapshots: int = _f(10, "pool size; the oldest snapshot leaves first", low=1)
+    recency: float = _f(0.8, "snapshot k places from the newest is drawn with weight "
+                             "recency**k (1: uniform over the pool)", low=0.0, high=1.0)
+    greedy_snapshots: bool = _f(False, "snapshots play their most likely action instead of "
+                                       "sampling from their policy")
+    onnx_opponents: list[str] = _f([], "exported .onnx bots (same game, players, variant) "
+                                       "that join the pool under the 'onnx' weight")
+
+
+@dataclass
+class EvalConfig:
+    """Evaluation against random and heuristic opponents (learner plays greedily)."""
+
+    every: int = _f(100_000, "learner steps between evaluations during training (0: none)",
+                    low=0)
+    games: int = _f(100, "games per opponent kind in each periodic evaluation", low=1)
+    final_games: int = _f(400, "games per opponent kind in the final evaluation table",
+                          low=1)
+    opponents: list[str] = _f(["random", "heuristic"], "bots filling the other seats, one "
+                                                        "evaluation each")
+
+
+@dataclass
+class PretrainConfig:
+    """Optional warm start by imitating the game's heuristic bot (see training/pretrain.py)."""
+
+    samples: int = _f(0, "heuristic decisions to imitate before PPO (0: start from scratch; "
+                         "skipped for a game without a heuristic bot)", low=0)
+    dagger_rounds: int = _f(0, "DAgger rounds after the first fit: the learner plays "
+                               "`samples` decisions against heuristic bots, each labelled "
+                               "with the heuristic's choice, and the policy is refitted "
+                               "on all data so far", low=0)
+    epochs: int = _f(8, "passes over the imitation data (each fit)", low=1)
+    batch_size: int = _f(256, "minibatch size of the imitation steps", low=1)
+    learning_rate: float = _f(1e-3, "Adam step size of the imitation", low=0.0)
+
+
+@dataclass
+class TrainConfig:
+    """One self-play training run of one game at one player count."""
+
+    game: str = _f("scallywags_v0", "env id (or game name) from the registry")
+    num_players: int = _f(2, "players at the table (one model per player count)", low=1)
+    options: dict[str, Any] = _f({}, "variant options passed to the env")
+    reward_mode: str = _f("rank", "env reward mode: rank, win or score (no shaping)",
+                          choices=("rank", "win", "score"))
+    max_turns: int | None = _f(None, "truncation limit in game turns (null: game default)",
+                               low=1)
+    seed: int = _f(0, "seed of everything (envs, opponents, network init, sampling)", low=0)
+    total_timesteps: int = _f(500_000, "learner env-steps to train for", low=1)
+    n_envs: int = _f(16, "games played side by side", low=1)
+    vec_env: str = _f("batched", "batched (one process, opponents' forward passes batched "
+                                 "across games), dummy or subproc (SB3 vec envs over "
+                                 "SelfPlayEnv)", choices=("batched", "dummy", "subproc"))
+    vec_workers: int = _f(1, "with vec_env batched: worker processes sharing the games "
+                             "(1: all in the training process)", low=1)
+    torch_threads: int = _f(1, "torch intra-op threads (results depend on it)", low=1)
+    checkpoint_every: int = _f(100_000, "learner steps between checkpoints (the last one "
+                                        "is always written)", low=1)
+    progress_bar: bool = _f(True, "show a progress bar")
+    tensorboard: bool = _f(True, "write TensorBoard logs under RUN/tb")
+    policy: PolicyConfig = field(default_factory=PolicyConfig,
+                                 metadata={"doc": "network"})
+    ppo: PPOConfig = field(default_factory=PPOConfig, metadata={"doc": "PPO"})
+    league: LeagueConfig = field(default_factory=LeagueConfig, metadata={"doc": "league"})
+    eval: EvalConfig = field(default_factory=EvalConfig, metadata={"doc": "evaluation"})
+    pretrain: PretrainConfig = field(default_factory=PretrainConfig,
+                                     metadata={"doc": "warm start"})
+
+    @property
+    def env_id(self) -> str:
+        """The resolved registry id (``scallywags`` -> ``scallywags_v0``)."""
+        return resolve_env_id(self.game)
+
+    def to_dict(self) -> dict:
+        """Plain nested dict (what is written next to checkpoints)."""
+        return dataclasses.asdict(self)
+
+
+def resolve_env_id(game: str) -> str:
+    """``scallywags`` or ``scallywags_v0`` -> the registered env id."""
+    from plunder.envs import env_ids
+
+    ENV_IDS = env_ids()
+    if game in ENV_IDS:
+        return game
+    matches = [e for e in ENV_IDS if e.rsplit("_v", 1)[0] == game]
+    if len(matches) == 1:
+        return matches[0]
+    raise ConfigError(f"unknown game {game!r}; registered: {list(ENV_IDS)}")
+
+
+def game_name(game: str) -> str:
+    """``scallywags_v0`` -> ``scallywags`` (the config file stem)."""
+    return game.rsplit("_v", 1)[0] if "_v" in game and game.rsplit("_v", 1)[1].isdigit() \
+        else game
+
+
+# -- validation ----------------------------------------------------------------------------
+
+def _type_name(tp) -> str:
+    return getattr(tp, "__name__", str(tp)).replace("typing.", "")
+
+
+def _check_value(value: Any, tp, where: str, meta: dict) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _check_value(value, inner[0], where, meta)
+    if dataclasses.is_dataclass(tp):
+        return _build(tp, value, where)
+    if origin is list:
+        (item_tp,) = typing.get_args(tp)
+        if not isinstance(value, list):
+            raise ConfigError(f"{where}: expected a list, got {value!r}")
+        return [_check_value(v, item_tp, f"{where}[{i}]", {}) for i, v in enumerate(value)]
+    if origin is dict:
+        key_tp, val_tp = typing.get_args(tp)
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: expected a mapping, got {value!r}")
+        return {_check_value(k, key_tp, f"{where} key", {}):
+                (v if val_tp is Any else _check_value(v, val_tp, f"{where}.{k}", {}))
+                for k, v in value.items()}
+    if tp is Any:
+        return value
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{where}: expected a number, got {value!r}")
+        value = float(value)
+    elif tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{where}: expected an int, got {value!r}")
+    elif tp is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: expected true or false, got {value!r}")
+    elif tp is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"{where}: expected a string, got {value!r}")
+    if "choices" in meta and value not in meta["choices"]:
+        raise ConfigError(f"{where}: {value!r} is not one of {list(meta['choices'])}")
+    if "low" in meta and value < meta["low"]:
+        raise ConfigError(f"{where}: {value!r} is below the minimum {meta['low']}")
+    if "high" in meta and value > meta["high"]:
+        raise ConfigError(f"{where}: {value!r} is above the maximum {meta['high']}")
+    return value
+
+
+def _build(cls, data: Any, where: str):
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a mapping, got {data!r}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(fields)}")
+    kwargs = {}
+    for name, value in data.items():
+        key = f"{where}.{name}" if where else name
+        kwargs[name] = _check_value(value, hints[name], key, dict(fields[name].metadata))
+    return cls(**kwargs)
+
+
+def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
+    from plunder.envs import game_class
+    from plunder.envs.core import PlunderError
+
+    try:
+        env_id = resolve_env_id(cfg.game)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: game: {exc}") from None
+    cls = game_class(env_id)
+    if not cls.min_players <= cfg.num_players <= cls.max_players:
+        raise ConfigError(f"{where}: num_players: {env_id} supports "
+                          f"{cls.min_players}-{cls.max_players} players, got {cfg.num_players}")
+    try:
+        cls.check_options(cfg.options)
+    except PlunderError as exc:
+        raise ConfigError(f"{where}: options: {exc}") from None
+    kinds = {"random", "heuristic", "snapshots", "onnx"}
+    bad = sorted(set(cfg.league.weights) - kinds)
+    if bad:
+        raise ConfigError(f"{where}: league.weights: unknown opponent kind(s) {bad}; "
+                          f"allowed: {sorted(kinds)}")
+    if any(w < 0 for w in cfg.league.weights.values()):
+        raise ConfigError(f"{where}: league.weights: weights must be >= 0")
+    if not any(w > 0 for k, w in cfg.league.weights.items()
+               if k != "onnx" or cfg.league.onnx_opponents):
+        raise ConfigError(f"{where}: league.weights: at least one usable kind needs a "
+                          "positive weight")
+    for opp in cfg.eval.opponents:
+        if opp.partition(":")[0] not in ("random", "heuristic", "trained", "onnx"):
+            raise ConfigError(f"{where}: eval.opponents: unknown bot {opp!r}")
+    if cfg.ppo.batch_size > \
+            cfg.ppo.n_steps * cfg.n_envs:
+        raise ConfigError(f"{where}: ppo.batch_size ({cfg.ppo.batch_size}) is larger than a "
+                          f"rollout (n_steps * n_envs = {cfg.ppo.n_steps * cfg.n_envs})")
+    return cfg
+
+
+def config_from_dict(data: Any, where: str = "config") -> TrainConfig:
+    """A validated TrainConfig from a nested dict (unknown keys and bad types raise)."""
+    cfg = _build(TrainConfig, data, "")
+    return _cross_check(cfg, where)
+
+
+def parse_override(text: str) -> tuple[list[str], Any]:
+    """``"ppo.learning_rate=1e-3"`` -> (["ppo", "learning_rate"], 0.001)."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise ConfigError(f"override {text!r}: expected KEY=VALUE, e.g. ppo.n_epochs=4")
+    value = parse_yaml(raw, f"override {key}") if raw.strip() else None
+    return key.strip().split("."), _fix_floats(value)
+
+
+def apply_overrides(data: dict, overrides: list[str]) -> dict:
+    """A copy of the raw config dict with dotted ``KEY=VALUE`` overrides applied."""
+    import copy
+
+    data = copy.deepcopy(data or {})
+    for text in overrides:
+        path, value = parse_override(text)
+        node = data
+        for part in path[:-1]:
+            child = node.get(part)
+            if child is None:
+                child = node[part] = {}
+            if not isinstance(child, dict):
+                raise ConfigError(f"override {text!r}: {part!r} is not a section")
+            node = child
+        node[path[-1]] = value
+    return data
+
+
+def default_config_path(game: str) -> Path | None:
+    """The packaged ``configs/train/<game>.yaml`` of a game (None if there is none)."""
+    ref = resources.files("plunder.configs").joinpath("train", f"{game_name(game)}.yaml")
+    return Path(str(ref)) if ref.is_file() else None
+
+
+def load_config(game: str | None = None, path: str | Path | None = None,
+                overrides: list[str] = ()) -> TrainConfig:
+    """Load ``path`` (default: the game's packaged config), apply overrides, validate.
+
+    Floats written like ``3e-4`` (which YAML 1.1 reads as strings) are accepted.
+    """
+    if path is None:
+        if game is None:
+            raise ConfigError("give a game or a config path")
+        path = default_config_path(resolve_env_id(game) if game else game)
+        if path is None:
+            raise ConfigError(f"no training config configs/train/{game_name(game)}.yaml")
+    data = load_yaml(path)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    data = _fix_floats(data)
+    if game is not None:
+        env_id = resolve_env_id(game)
+        if "game" in data and resolve_env_id(str(data["game"])) != env_id:
+            raise ConfigError(f"{path}: is a config for {data['game']!r}, not {game!r}")
+        data.setdefault("game", env_id)
+    data = apply_overrides(data, list(overrides))
+    return config_from_dict(data, str(path))
+
+
+def _fix_floats(node):
+    if isinstance(node, dict):
+        return {k: _fix_floats(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_fix_floats(v) for v in node]
+    if isinstance(node, str):
+        try:
+            if any(c in node for c in "eE") and node[0] in "0123456789.-+":
+                return float(node)
+        except ValueError:
+            return node
+    return node
+
+
+def describe_config(cls=TrainConfig, prefix: str = "") -> str:
+    """A markdown table of every config key, its default and meaning."""
+    rows = [] if prefix else ["| key | default | meaning |", "|---|---|---|"]
+    default = cls()
+    for f in dataclasses.fields(cls):
+        value = getattr(default, f.name)
+        if dataclasses.is_dataclass(value):
+            rows.append(describe_config(type(value), f"{prefix}{f.name}."))
+            continue
+        doc = f.metadata.get("doc", "")
+        if "choices" in f.metadata:
+            doc += f" (one of {', '.join(map(str, f.metadata['choices']))})"
+        rows.append(f"| `{prefix}{f.name}` | `{value!r}` | {doc} |")
+    return "\n".join(rows)

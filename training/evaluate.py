@@ -1,0 +1,291 @@
+"""Tournaments between bots: seat rotation, win shares with 95% CIs, scores, OpenSkill.
+
+``plunder eval GAME --bots trained:PATH,heuristic,random --games N --players N``
+
+Line-ups. With k bots for n seats:
+
+- k <= n: the line-up is the bots in order, the *last* bot filling the remaining seats
+  (``--bots trained:X,heuristic --players 4`` is one trained bot against three heuristic
+  bots); game g rotates it by g seats, so every bot sits in every seat equally often.
+- k > n: every combination of n distinct bots, each in all n rotations, in turn.
+
+Per bot: the seats it filled ("seat-games"), its win share per seat-game (a shared win
+counts 1/number of winners), a Wilson 95% confidence interval, its mean score, its mean
+reward under ``rank`` mode, and an OpenSkill (Plackett-Luce) rating updated after every
+game with the seats ranked by the game's rank keys (a bot in several seats of one game gets
+the mean of its seats' updates). Games are played through the engine API exactly as the
+AEC env plays them (seed -> game mapping included).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from plunder.envs import game_class
+from plunder.envs.core import InvalidArgumentError
+from plunder.envs.core.rewards import rank_rewards, winners
+
+Factory = Callable[[int], Any]
+
+
+@dataclass
+class BotStats:
+    """Results of one bot in a tournament."""
+
+    name: str
+    seat_games: int = 0
+    wins: float = 0.0
+    score_sum: float = 0.0
+    reward_sum: float = 0.0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+
+    @property
+    def win_share(self) -> float:
+        """Wins per seat-game."""
+        return self.wins / self.seat_games if self.seat_games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """Wilson score 95% interval of the win share."""
+        return wilson(self.wins, self.seat_games)
+
+    @property
+    def mean_score(self) -> float:
+        """Mean final score per seat-game."""
+        return self.score_sum / self.seat_games if self.seat_games else 0.0
+
+    @property
+    def mean_reward(self) -> float:
+        """Mean rank reward per seat-game."""
+        return self.reward_sum / self.seat_games if self.seat_games else 0.0
+
+    @property
+    def ordinal(self) -> float:
+        """Conservative rating mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary."""
+        lo, hi = self.ci95
+        return {"bot": self.name, "seat_games": self.seat_games,
+                "win_share": round(self.win_share, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                "mean_score": round(self.mean_score, 3),
+                "mean_rank_reward": round(self.mean_reward, 4),
+                "rating_mu": round(self.mu, 3), "rating_sigma": round(self.sigma, 3),
+                "rating_ordinal": round(self.ordinal, 3)}
+
+
+@dataclass
+class Tournament:
+    """What ``run_tournament`` returns."""
+
+    env_id: str
+    num_players: int
+    games: int
+    options: dict
+    bots: list[BotStats]
+    truncated: int = 0
+    seed: int | None = None
+    lineups: list[tuple[int, ...]] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary."""
+        return {"env_id": self.env_id, "num_players": self.num_players,
+                "options": self.options, "games": self.games, "seed": self.seed,
+                "truncated_games": self.truncated, "parity": round(1 / self.num_players, 4),
+                "bots": [b.to_dict() for b in self.bots]}
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def schedule(num_bots: int, num_players: int) -> list[tuple[int, ...]]:
+    """Line-ups (bot index per seat) that games cycle through (see the module doc)."""
+    if num_bots < 1:
+        raise InvalidArgumentError("a tournament needs at least one bot")
+    n = num_players
+    if num_bots <= n:
+        bases = [tuple(range(num_bots)) + (num_bots - 1,) * (n - num_bots)]
+    else:
+        bases = list(itertools.combinations(range(num_bots), n))
+    out = []
+    for base in bases:
+        for r in range(n):
+            out.append(tuple(base[(s - r) % n] for s in range(n)))
+    return out
+
+
+def play_game(game, policies: list, seed: int, max_turns: int) -> tuple[Any, bool]:
+    """Play one game with one Policy per seat; returns (final state, truncated)."""
+    ss = np.random.default_rng(seed)
+    state = game.new_initial_state(np.random.default_rng(int(ss.integers(2**63 - 1))))
+    for pol in policies:
+        pol.reset()
+    while not state.is_terminal():
+        if state.turns >= max_turns:
+            return state, True
+        joint = {}
+        for p in state.current_players():
+            obs = game.encode(state.view(p))
+            mask = state.legal_actions_mask(p)
+            joint[p] = int(policies[p].act(obs, mask))
+        state.apply_joint(joint)
+    return state, False
+
+
+def run_tournament(env_id: str, num_players: int, bots: list[tuple[str, Factory]],
+                   games: int, seed: int = 0, options: dict | None = None,
+                   max_turns: int | None = None, rate: bool = True,
+                   progress: Callable[[int], None] | None = None) -> Tournament:
+    """Play ``games`` games of ``env_id`` among ``bots`` ((name, factory(seed)) pairs)."""
+    options = dict(options or {})
+    cls = game_class(env_id)
+    game = cls(num_players, **options)
+    max_turns = int(max_turns or cls.default_max_turns)
+    stats = [BotStats(name) for name, _ in bots]
+    lineups = schedule(len(bots), num_players)
+    rng = np.random.default_rng(seed)
+    instances: dict[tuple[int, int], Any] = {}
+    model = _openskill_model() if rate else None
+    truncated = 0
+    for g in range(games):
+        lineup = lineups[g % len(lineups)]
+        seats = []
+        for s, b in enumerate(lineup):
+            key = (b, s)
+            if key not in instances:
+                instances[key] = bots[b][1](int(rng.integers(2**31 - 1)))
+            seats.append(instances[key])
+        state, trunc = play_game(game, seats, int(rng.integers(2**63 - 1)), max_turns)
+        truncated += trunc
+        keys = [tuple(k) for k in state.rank_keys()]
+        scores = state.scores()
+        rewards = rank_rewards(keys, num_players)
+        win = winners(keys)
+        for s, b in enumerate(lineup):
+            st = stats[b]
+            st.seat_games += 1
+            st.wins += 1.0 / len(win) if s in win else 0.0
+            st.score_sum += float(scores[s])
+            st.reward_sum += rewards[s]
+        if model is not None:
+            _rate(model, stats, lineup, keys[:num_players])
+        if progress is not None:
+            progress(g + 1)
+    return Tournament(env_id, num_players, games, options, stats, truncated, seed, lineups)
+
+
+def _openskill_model():
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:  # pragma: no cover - openskill is in the train extra
+        return None
+    return PlackettLuce()
+
+
+def _rate(model, stats, lineup, keys) -> None:
+    ratings = [model.rating(mu=stats[b].mu, sigma=stats[b].sigma) for b in lineup]
+    ranks = [1 + sum(1 for k2 in keys if k2 > k) for k in keys]
+    new = model.rate([[r] for r in ratings], ranks=ranks)
+    per_bot: dict[int, list] = {}
+    for s, b in enumerate(lineup):
+        per_bot.setdefault(b, []).append((new[s][0].mu - stats[b].mu, new[s][0].sigma))
+    for b, updates in per_bot.items():
+        stats[b].mu += float(np.mean([u[0] for u in updates]))
+        stats[b].sigma = float(np.mean([u[1] for u in updates]))
+
+
+def bot_factories(specs: list[str], env_id: str, num_players: int,
+                  options: dict | None = None) -> list[tuple[str, Factory]]:
+    """(name, factory) pairs from bot specs (``random``, ``heuristic``, ``trained:PATH``)."""
+    from plunder.policies.base import make_bot
+
+    options = dict(options or {})
+    out = []
+    for spec in specs:
+        make_bot(spec, env_id, num_players, seed=0, **options)  # fail early on bad specs
+        out.append((spec, lambda seed, s=spec: make_bot(s, env_id, num_players, seed=seed,
+                                                           **options)))
+    return out
+
+
+def render_table(t: Tournament, title: str | None = None, console=None) -> None:
+    """Print a tournament as a rich table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    table = Table(title=title or f"{t.env_id}, {t.num_players} players, {t.games} games "
+                                 f"(parity {1 / t.num_players:.0%})")
+    table.add_column("bot", no_wrap=True)
+    for col in ("seat-games", "win share", "95% CI", "mean score", "rank reward",
+                "rating (mu ± sigma)"):
+        table.add_column(col, justify="right")
+    for b in t.bots:
+        lo, hi = b.ci95
+        table.add_row(b.name, str(b.seat_games), f"{b.win_share:.1%}",
+                      f"{lo:.1%}–{hi:.1%}", f"{b.mean_score:.2f}", f"{b.mean_reward:+.3f}",
+                      f"{b.mu:.1f} ± {b.sigma:.1f}")
+    console.print(table)
+    if t.truncated:
+        console.print(f"[yellow]{t.truncated} game(s) hit the turn limit[/yellow]")
+
+
+def eval_command(game: str, bots: str, games: int, players: int | None, seed: int,
+                 options: list[str], as_json: bool, max_turns: int | None) -> dict:
+    """What ``plunder eval`` does (kept here so the CLI stays thin)."""
+    import click
+
+    from plunder.envs.core import PlunderError
+
+    from .selfplay_env import limit_numpy_threads
+
+    limit_numpy_threads(1)
+    try:
+        return _eval(game, bots, games, players, seed, options, as_json, max_turns)
+    except PlunderError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _eval(game, bots, games, players, seed, options, as_json, max_turns):
+    """The tournament behind ``eval_command``."""
+    import json
+
+    import click
+
+    from .config import parse_override, resolve_env_id
+
+    env_id = resolve_env_id(game)
+    cls = game_class(env_id)
+    players = players or cls.min_players
+    opts = {}
+    for text in options:
+        path, value = parse_override(text)
+        opts[".".join(path)] = value
+    specs = [s.strip() for s in bots.split(",") if s.strip()]
+    facs = bot_factories(specs, env_id, players, opts)
+    if as_json:
+        t = run_tournament(env_id, players, facs, games, seed, opts, max_turns)
+        click.echo(json.dumps(t.to_dict(), indent=2))
+        return t.to_dict()
+    from tqdm import tqdm
+
+    with tqdm(total=games, desc="games", unit="game", leave=False) as bar:
+        t = run_tournament(env_id, players, facs, games, seed, opts, max_turns,
+                           progress=lambda k: bar.update(1))
+    render_table(t)
+    return t.to_dict()

@@ -1,0 +1,145 @@
+"""Export a trained run as an ONNX bot: ``plunder export RUN [--out FILE]``.
+
+The graph (opset 17) is built directly from the actor's weights (no torch exporter needed):
+
+- inputs ``observation`` float32 ``[batch, obs_size]`` and ``action_mask`` int8
+  ``[batch, num_actions]`` (the env's own dtypes; 1 = legal)
+- outputs ``action`` int64 ``[batch]`` (the most likely legal action) and ``action_probs``
+  float32 ``[batch, num_actions]`` (softmax over legal actions; exactly 0 for illegal ones)
+
+It computes ``logits = head(act(...act(obs @ W0 + b0)...))``, replaces illegal logits by
+-1e9 and takes argmax / softmax, the same as MaskablePPO's masked distribution.
+
+Metadata (``custom_metadata_map`` in onnxruntime, key ``plunder``, JSON): format, env id,
+game name and version, num_players, variant options (defaults filled in), observation and
+action sizes, the observation layout's field names and sizes, training steps, the final
+evaluation, the git commit and the training config. :class:`plunder.policies.onnx_policy.
+OnnxPolicy` checks them before playing. The file is written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from plunder.envs import game_class
+from plunder.envs.core import ModelFileError
+
+from .config import TrainConfig
+from .selfplay_env import MlpActor
+
+BOT_FORMAT = "plunder-bot/1"
+OPSET = 17
+
+
+def bot_metadata(cfg: TrainConfig, steps: int, evaluation: dict, commit: str) -> dict:
+    """The metadata dict stored in the ONNX file."""
+    cls = game_class(cfg.env_id)
+    game = cls(cfg.num_players, **cfg.options)
+    layout = game.layout
+    return {"format": BOT_FORMAT, "env_id": cfg.env_id, "game": cls.name,
+            "version": cls.version, "num_players": cfg.num_players,
+            "options": game.option_values, "obs_size": int(layout.size),
+            "num_actions": int(game.num_actions),
+            "layout": [[f.name, f.size] for f in layout.fields],
+            "training_steps": int(steps), "evaluation": evaluation, "git_commit": commit,
+            "config": cfg.to_dict(), "exported_at": time.strftime("%Y-%m-%dT%H:%M:%S")}
+
+
+def build_model(actor: MlpActor, meta: dict):
+    """The ONNX ModelProto of ``actor`` with ``meta`` attached."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    inits, nodes = [], []
+    x = "observation"
+    for i, (w, b) in enumerate(actor.layers):
+        inits += [numpy_helper.from_array(w, f"W{i}"), numpy_helper.from_array(b, f"B{i}")]
+        nodes.append(helper.make_node("Gemm", [x, f"W{i}", f"B{i}"], [f"h{i}"]))
+        act = "Tanh" if actor.activation == "tanh" else "Relu"
+        nodes.append(helper.make_node(act, [f"h{i}"], [f"a{i}"]))
+        x = f"a{i}"
+    hw, hb = actor.head
+    inits += [numpy_helper.from_array(hw, "Whead"), numpy_helper.from_array(hb, "Bhead"),
+              numpy_helper.from_array(np.array(-1e9, np.float32), "illegal")]
+    nodes += [
+        helper.make_node("Gemm", [x, "Whead", "Bhead"], ["logits"]),
+        helper.make_node("Cast", ["action_mask"], ["legal"], to=TensorProto.BOOL),
+        helper.make_node("Where", ["legal", "logits", "illegal"], ["masked_logits"]),
+        helper.make_node("Softmax", ["masked_logits"], ["action_probs"], axis=-1),
+        helper.make_node("ArgMax", ["masked_logits"], ["action"], axis=1, keepdims=0),
+    ]
+    d, a = actor.obs_size, actor.num_actions
+    graph = helper.make_graph(
+        nodes, "plunder_bot",
+        [helper.make_tensor_value_info("observation", TensorProto.FLOAT, ["batch", d]),
+         helper.make_tensor_value_info("action_mask", TensorProto.INT8, ["batch", a])],
+        [helper.make_tensor_value_info("action", TensorProto.INT64, ["batch"]),
+         helper.make_tensor_value_info("action_probs", TensorProto.FLOAT, ["batch", a])],
+        initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+                              producer_name="plunder",
+                              doc_string=f"plunder bot for {meta['env_id']}, "
+                                         f"{meta['num_players']} players")
+    model.ir_version = 9
+    helper.set_model_props(model, {"plunder": json.dumps(meta, sort_keys=True)})
+    onnx.checker.check_model(model)
+    return model
+
+
+def export_actor(actor: MlpActor, cfg: TrainConfig, steps: int, evaluation: dict,
+                 out: str | Path, commit: str = "unknown") -> Path:
+    """Write ``actor`` as an ONNX bot to ``out`` (atomically)."""
+    from .train import atomic_write_bytes
+
+    meta = bot_metadata(cfg, steps, evaluation, commit)
+    if meta["obs_size"] != actor.obs_size or meta["num_actions"] != actor.num_actions:
+        raise ModelFileError(
+            f"the network ({actor.obs_size} inputs, {actor.num_actions} actions) does not "
+            f"fit {cfg.env_id} with {cfg.num_players} players ({meta['obs_size']} inputs, "
+            f"{meta['num_actions']} actions): the game changed since training")
+    model = build_model(actor, meta)
+    out = Path(out)
+    atomic_write_bytes(out, model.SerializeToString())
+    return out
+
+
+def export_run(run_dir: str | Path, out: str | Path | None = None,
+               checkpoint: str | Path | None = None) -> Path:
+    """Export a run's latest (or the given) checkpoint; default ``RUN/bot.onnx``."""
+    from .train import latest_checkpoint, load_checkpoint
+
+    run_dir = Path(run_dir)
+    ckpt = load_checkpoint(Path(checkpoint)) if checkpoint else latest_checkpoint(run_dir)
+    cfg = ckpt.config
+    model = ckpt.load_model()
+    actor = MlpActor.from_policy(model.policy)
+    steps = int(ckpt.meta["steps"])
+    evaluation: dict = {}
+    eval_file = run_dir / "eval.json"
+    if eval_file.is_file():
+        data = json.loads(eval_file.read_text())
+        if data.get("steps") == steps:
+            evaluation = data.get("results", {})
+    if not evaluation and ckpt.meta.get("evals"):
+        last = ckpt.meta["evals"][-1]
+        evaluation = dict(last.get("results", {}), at_steps=last.get("steps"))
+    return export_actor(actor, cfg, steps, evaluation, out or run_dir / "bot.onnx",
+                        ckpt.meta.get("git_commit", "unknown"))
+
+
+def export_command(run: str, out: str | None, checkpoint: str | None) -> Path:
+    """What ``plunder export`` does (the CLI stays thin)."""
+    import click
+
+    from plunder.envs.core import PlunderError
+
+    try:
+        path = export_run(run, out, checkpoint)
+    except PlunderError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"wrote {path}")
+    return path

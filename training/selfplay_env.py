@@ -1,0 +1,838 @@
+"""One learner seat against a pool of opponents, for any registered plunder game.
+
+The learner's seat is drawn at the start of every game; every other seat gets an opponent
+drawn from an :class:`OpponentPool` (random, heuristic, frozen snapshots of the learner,
+exported ONNX bots). The learner acts whenever its seat is among the game's current
+deciders (its turns, the steps of a multi-step move, out-of-turn decisions, its part of a
+simultaneous decision); opponents act in between. Observations come from the state, which
+does not change until a simultaneous decision is complete, so nobody ever sees a pending
+choice — the same guarantee as the AEC env.
+
+Two front ends over one engine (:class:`_Tables`):
+
+- :class:`SelfPlayEnv` — a plain ``gymnasium.Env`` (observation: the flat float32 vector;
+  ``action_masks()`` for MaskablePPO). It passes gymnasium's and SB3's env checkers.
+- :class:`SelfPlayVecEnv` — an SB3 ``VecEnv`` running N games in one process. Each round it
+  collects every pending opponent decision across the N games and answers all decisions of
+  the same snapshot with *one* batched forward pass (numpy), which is what makes 4-player
+  self-play fast (see ``docs/training.md`` for the measurements).
+
+Games are driven through the engine API (``current_players``, ``legal_actions_mask``,
+``view``/``encode``, ``_apply`` after checking every action) and rewards through the env's own reward function
+(``reward_mode``); seeds map to games exactly like the AEC env's ``reset(seed)``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+
+from plunder.envs import game_class
+from plunder.envs.core import InvalidArgumentError
+from plunder.envs.core.rewards import REWARD_MODES, final_rewards, winners
+
+KINDS = ("random", "heuristic", "snapshots", "onnx")
+
+
+def limit_numpy_threads(n: int = 1) -> bool:
+    """Cap numpy's BLAS threads (process-wide). Small matmuls in a multi-threaded OpenBLAS
+    on a busy 2-core machine are 10-100x slower than single-threaded (measured: a 32x962
+    @ 962x128 product took 5.4 ms instead of 0.1 ms). Returns whether it worked."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        pass
+    else:
+        threadpool_limits(n, user_api="blas")
+        return True
+    import ctypes
+    import glob
+    import os
+
+    libdir = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
+    for path in glob.glob(os.path.join(libdir, "*openblas*")):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
+                     "openblas_set_num_threads64_", "openblas_set_num_threads"):
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn(ctypes.c_int(n))
+                return True
+    return False
+
+
+# -- a numpy copy of the actor network -----------------------------------------------------
+
+class MlpActor:
+    """The actor of an SB3 MLP policy as numpy arrays: obs -> masked action probabilities.
+
+    Used for frozen snapshots (batched inference without torch overhead), in-training
+    evaluation, and as the source of the exported ONNX graph.
+    """
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str,
+                 head: tuple[np.ndarray, np.ndarray]):
+        if activation not in ("tanh", "relu"):
+            raise InvalidArgumentError(f"activation must be tanh or relu, got {activation!r}")
+        self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32))
+                       for w, b in layers]
+        self.activation = activation
+        self.head = (np.ascontiguousarray(head[0], np.float32),
+                     np.asarray(head[1], np.float32))
+
+    @classmethod
+    def from_policy(cls, policy) -> "MlpActor":
+        """Copy the actor of a (Maskable)ActorCriticPolicy with an MLP extractor."""
+        import torch.nn as nn
+
+        layers, activation = [], None
+        for module in policy.mlp_extractor.policy_net:
+            if isinstance(module, nn.Linear):
+                layers.append((module.weight.detach().cpu().numpy().T.copy(),
+                               module.bias.detach().cpu().numpy().copy()))
+            elif isinstance(module, nn.Tanh):
+                activation = "tanh"
+            elif isinstance(module, nn.ReLU):
+                activation = "relu"
+            else:
+                raise InvalidArgumentError(f"unsupported layer in the policy: {module}")
+        head = policy.action_net
+        return cls(layers, activation or "tanh",
+                   (head.weight.detach().cpu().numpy().T.copy(),
+                    head.bias.detach().cpu().numpy().copy()))
+
+    @property
+    def obs_size(self) -> int:
+        """Length of the observation vector."""
+        return (self.layers[0][0] if self.layers else self.head[0]).shape[0]
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space."""
+        return self.head[0].shape[1]
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Unmasked action logits, shape (batch, num_actions)."""
+        x = np.asarray(obs, np.float32)
+        for w, b in self.layers:
+            x = x @ w
+            x += b
+            if self.activation == "tanh":
+                np.tanh(x, out=x)
+            else:
+                np.maximum(x, 0.0, out=x)
+        return x @ self.head[0] + self.head[1]
+
+    def probs(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Action probabilities with illegal actions at exactly zero."""
+        logits = self.logits(obs)
+        legal = np.asarray(masks) > 0
+        logits = np.where(legal, logits, -np.inf)
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        return p
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray, rng=None,
+                  greedy: bool = False) -> np.ndarray:
+        """One legal action per row: the most likely one, or a sample (needs ``rng``)."""
+        if greedy:
+            logits = np.where(np.asarray(masks) > 0, self.logits(obs), -np.inf)
+            return logits.argmax(axis=1)
+        p = self.probs(obs, masks)
+        cdf = np.cumsum(p, axis=1)
+        target = rng.random(len(p))[:, None] * cdf[:, -1:]
+        return np.minimum((cdf <= target).sum(axis=1), p.shape[1] - 1)
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Flat dict of arrays (for ``np.savez``)."""
+        out = {"activation": np.array(self.activation)}
+        for i, (w, b) in enumerate(self.layers):
+            out[f"w{i}"], out[f"b{i}"] = w, b
+        out["head_w"], out["head_b"] = self.head
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays) -> "MlpActor":
+        """Inverse of ``to_arrays``."""
+        n = sum(1 for k in arrays if k.startswith("w") and k[1:].isdigit())
+        layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(n)]
+        return cls(layers, str(arrays["activation"]), (arrays["head_w"], arrays["head_b"]))
+
+
+class ActorPolicy:
+    """A :class:`MlpActor` as a per-seat Policy (greedy by default)."""
+
+    def __init__(self, actor: MlpActor, greedy: bool = True, seed: int | None = None,
+                 name: str = "learner"):
+        self.actor, self.greedy, self.name = actor, greedy, name
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self) -> None:
+        """Stateless."""
+
+    def act(self, observation, action_mask) -> int:
+        """The actor's action for one observation."""
+        return int(self.actor.act_batch(observation[None], action_mask[None], self.rng,
+                                        self.greedy)[0])
+
+
+# -- opponents and the pool ----------------------------------------------------------------
+
+class Opponent:
+    """A pool member. Either batched (``act_batch`` over many seats at once, stateless) or
+    per-seat (``make(seed)`` builds a Policy for one seat, reused with ``reset()``)."""
+
+    batched = False
+
+    def __init__(self, kind: str, name: str, factory=None):
+        self.kind, self.name, self.factory = kind, name, factory
+
+    def make(self, seed: int):
+        """A Policy for one seat."""
+        return self.factory(seed)
+
+    def act_batch(self, obs, masks, rng):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class SnapshotOpponent(Opponent):
+    """A frozen copy of the learner; all its seats across all games share one forward."""
+
+    batched = True
+
+    def __init__(self, actor: MlpActor, step: int, greedy: bool = False):
+        super().__init__("snapshots", f"snapshot@{step}")
+        self.actor, self.step, self.greedy = actor, step, greedy
+
+    def act_batch(self, obs, masks, rng):
+        """Actions for a batch of seats."""
+        return self.actor.act_batch(obs, masks, rng, self.greedy)
+
+
+class OpponentPool:
+    """Who sits in the other seats: kinds with sampling weights, snapshots by recency.
+
+    ``sample(rng)`` draws a kind with probability proportional to its weight (kinds with no
+    member are skipped), then a member: snapshot k places from the newest has weight
+    ``recency**k``; the onnx kind picks uniformly among its files.
+    """
+
+    def __init__(self, env_id: str, num_players: int, options: dict | None = None,
+                 weights: dict[str, float] | None = None, max_snapshots: int = 10,
+                 recency: float = 0.8, greedy_snapshots: bool = False,
+                 onnx_paths: list[str] = ()):
+        from plunder.policies.base import HEURISTICS, RandomPolicy, heuristic_class, make_bot
+
+        self.env_id, self.num_players = env_id, num_players
+        self.options = dict(options or {})
+        self.weights = dict(weights if weights is not None else {"random": 1.0})
+        unknown = sorted(set(self.weights) - set(KINDS))
+        if unknown:
+            raise InvalidArgumentError(f"unknown opponent kinds {unknown}; use {KINDS}")
+        self.recency, self.greedy_snapshots = recency, greedy_snapshots
+        self.snapshots: deque[SnapshotOpponent] = deque(maxlen=max_snapshots)
+        game = game_class(env_id)(num_players, **self.options)
+        self.members: dict[str, list[Opponent]] = {k: [] for k in KINDS}
+        self.members["random"].append(
+            Opponent("random", "random", lambda seed: RandomPolicy(game, seed=seed)))
+        cls = None
+        if env_id in HEURISTICS:
+            try:
+                cls = heuristic_class(env_id)
+            except ImportError:  # registered but not importable (yet): no heuristic seats
+                cls = None
+        if cls is not None:
+            self.members["heuristic"].append(
+                Opponent("heuristic", "heuristic", lambda seed: cls(game, seed=seed)))
+        for path in onnx_paths:
+            self.members["onnx"].append(Opponent(
+                "onnx", f"onnx:{path}",
+                lambda seed, p=path: make_bot(f"trained:{p}", env_id, num_players, seed=seed,
+                                              **self.options)))
+
+    def add_snapshot(self, actor: MlpActor, step: int) -> None:
+        """Freeze ``actor`` (a copy of the learner at ``step``) into the pool."""
+        self.snapshots.append(SnapshotOpponent(actor, step, self.greedy_snapshots))
+
+    def available(self) -> dict[str, list[Opponent]]:
+        """Members per kind (snapshots newest last)."""
+        out = dict(self.members)
+        out["snapshots"] = list(self.snapshots)
+        return out
+
+    def sample(self, rng: np.random.Generator) -> Opponent:
+        """One opponent for one seat of one game."""
+        avail = self.available()
+        kinds = [k for k in KINDS if self.weights.get(k, 0) > 0 and avail[k]]
+        if not kinds:
+            raise InvalidArgumentError(
+                f"the opponent pool is empty (weights {self.weights}, "
+                f"{len(self.snapshots)} snapshots)")
+        w = np.array([self.weights[k] for k in kinds], float)
+        kind = kinds[int(rng.choice(len(kinds), p=w / w.sum()))] if len(kinds) > 1 else kinds[0]
+        members = avail[kind]
+        if len(members) == 1:
+            return members[0]
+        if kind == "snapshots":
+            age = np.arange(len(members))[::-1]
+            pw = self.recency ** age
+            return members[int(rng.choice(len(members), p=pw / pw.sum()))]
+        return members[int(rng.integers(len(members)))]
+
+    def state_dict(self) -> dict[str, np.ndarray]:
+        """Snapshots as arrays (for checkpoints)."""
+        out = {"steps": np.array([s.step for s in self.snapshots], np.int64)}
+        for i, snap in enumerate(self.snapshots):
+            for k, v in snap.actor.to_arrays().items():
+                out[f"s{i}_{k}"] = v
+        return out
+
+    def load_state_dict(self, arrays) -> None:
+        """Restore the snapshots written by ``state_dict``."""
+        self.snapshots.clear()
+        for i, step in enumerate(np.asarray(arrays["steps"]).tolist()):
+            prefix = f"s{i}_"
+            sub = {k[len(prefix):]: arrays[k] for k in arrays if k.startswith(prefix)}
+            self.add_snapshot(MlpActor.from_arrays(sub), int(step))
+
+
+# -- the game engine driver ----------------------------------------------------------------
+
+class _Table:
+    """One game in progress: the state, the learner's seat and who sits elsewhere."""
+
+    __slots__ = ("rng", "state", "learner", "seats", "policies", "pending", "cache",
+                 "ep_steps", "ep_start", "obs", "mask", "seat_names", "acting")
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+        self.state = None
+        self.learner = 0
+        self.seats: list[Opponent | None] = []
+        self.policies: list[Any] = []
+        self.pending: dict[int, int] = {}
+        self.cache: dict[tuple[int, int], Any] = {}
+        self.ep_steps = 0
+        self.ep_start = 0.0
+        self.obs = None
+        self.mask = None
+        self.seat_names: list[str] = []
+        self.acting: tuple[int, ...] = ()
+
+
+class _Tables:
+    """Plays N games against the pool until each waits for its learner (shared engine)."""
+
+    def __init__(self, env_id: str, num_players: int, n: int, pool: OpponentPool,
+                 options: dict | None = None, reward_mode: str = "rank",
+                 max_turns: int | None = None, seed: int | None = None,
+                 learner_seat: int | None = None):
+        if reward_mode not in REWARD_MODES:
+            raise InvalidArgumentError(f"reward_mode must be one of {REWARD_MODES}, "
+                                       f"got {reward_mode!r}")
+        self.env_id = env_id
+        self.game_cls = game_class(env_id)
+        self.game = self.game_cls(num_players, **(options or {}))
+        self.num_players = self.game.num_players
+        self.max_turns = int(max_turns or self.game_cls.default_max_turns)
+        self.reward_mode = reward_mode
+        self.pool = pool
+        self.learner_seat = learner_seat
+        if learner_seat is not None and not 0 <= learner_seat < self.num_players:
+            raise InvalidArgumentError(f"learner_seat must be 0..{self.num_players - 1}")
+        self.n = n
+        self.seed(seed)
+
+    def seed(self, seed: int | None) -> None:
+        """Independent generators per game and for batched sampling, from one seed."""
+        ss = np.random.SeedSequence(seed)
+        children = ss.spawn(self.n + 1)
+        self.sample_rng = np.random.default_rng(children[0])
+        self.tables = [_Table(np.random.default_rng(c)) for c in children[1:]]
+
+    # -- games ----------------------------------------------------------------------------
+    def new_game(self, t: _Table) -> None:
+        """Deal a new game on table ``t``: draw the learner's seat and the opponents."""
+        state_seed = int(t.rng.integers(2**63 - 1))
+        t.state = self.game.new_initial_state(np.random.default_rng(state_seed))
+        n = self.num_players
+        t.learner = self.learner_seat if self.learner_seat is not None \
+            else int(t.rng.integers(n))
+        t.seats, t.policies, t.seat_names = [], [], []
+        for seat in range(n):
+            if seat == t.learner:
+                t.seats.append(None)
+                t.policies.append(None)
+                t.seat_names.append("learner")
+                continue
+            opp = self.pool.sample(t.rng)
+            t.seats.append(opp)
+            t.seat_names.append(opp.name)
+            if opp.batched:
+                t.policies.append(None)
+            else:
+                key = (seat, id(opp))
+                pol = t.cache.get(key)
+                if pol is None:
+                    pol = t.cache[key] = opp.make(int(t.rng.integers(2**31 - 1)))
+                pol.reset()
+                t.policies.append(pol)
+        t.pending = {}
+        t.ep_steps = 0
+        t.ep_start = time.perf_counter()
+
+    def _done(self, t: _Table) -> tuple[bool, bool]:
+        st = t.state
+        if st.is_terminal():
+            return True, False
+        return False, st.turns >= self.max_turns
+
+    def outcome(self, t: _Table) -> tuple[float, dict]:
+        """The learner's final reward and the episode info."""
+        st = t.state
+        keys = st.rank_keys()
+        scores = st.scores()
+        rewards = final_rewards(self.reward_mode, keys, scores, self.num_players)
+        win = winners(keys)
+        r = float(rewards[t.learner])
+        info = {
+            "scores": [float(s) for s in scores], "winners": win,
+            "learner_seat": t.learner, "seats": list(t.seat_names),
+            "win": 1.0 / len(win) if t.learner in win else 0.0,
+            "episode": {"r": r, "l": t.ep_steps,
+                        "t": round(time.perf_counter() - t.ep_start, 6)},
+        }
+        return r, info
+
+    def advance(self, todo: list[int], auto_reset: bool):
+        """Let opponents act on tables ``todo`` until each waits for its learner.
+
+        Returns {table index: (reward, terminated, truncated, info, terminal obs)} for the
+        games that ended. With ``auto_reset`` a finished table starts a new game and
+        advances it too; otherwise it stops at the end.
+
+        Every action is checked against the mask it was chosen from (an illegal one raises
+        IllegalActionError naming the bot) and the complete joint action then goes to the
+        engine's ``_apply`` hook — what ``apply_joint`` does after recomputing the same
+        masks, which would cost ~15% of the step time here.
+        """
+        ended: dict[int, tuple] = {}
+        game = self.game
+        tables = self.tables
+        while todo:
+            batched: dict[int, tuple[Opponent, list]] = {}
+            nxt = []
+            for i in todo:
+                t = tables[i]
+                st = t.state
+                term, trunc = self._done(t)
+                if term or trunc:
+                    if t.ep_steps == 0:  # the game ended before the learner was asked
+                        self.new_game(t)
+                        nxt.append(i)
+                        continue
+                    r, info = self.outcome(t)
+                    term_obs = game.encode(st.view(t.learner))
+                    info["TimeLimit.truncated"] = bool(trunc and not term)
+                    ended[i] = (r, term, trunc, info, term_obs)
+                    if auto_reset:
+                        self.new_game(t)
+                        nxt.append(i)
+                    else:
+                        t.obs = term_obs
+                    continue
+                acting = st.current_players()
+                t.acting = acting
+                pending = t.pending
+                if t.learner in acting and t.learner not in pending:
+                    t.obs = game.encode(st.view(t.learner))
+                    t.mask = st.legal_actions_mask(t.learner).astype(bool)
+                    continue
+                for p in acting:
+                    if p in pending:
+                        continue
+                    opp = t.seats[p]
+                    if opp.batched:
+                        entry = batched.get(id(opp))
+                        if entry is None:
+                            entry = batched[id(opp)] = (opp, [])
+                        entry[1].append((i, p))
+                    else:
+                        obs = game.encode(st.view(p))
+                        mask = st.legal_actions_mask(p)
+                        a = t.policies[p].act(obs, mask)
+                        self._check(a, mask, p, opp)
+                        pending[p] = int(a)
+                nxt.append(i)
+            for opp, reqs in batched.values():
+                obs = np.stack([game.encode(tables[i].state.view(p)) for i, p in reqs])
+                masks = np.stack([tables[i].state.legal_actions_mask(p) for i, p in reqs])
+                acts = opp.act_batch(obs, masks, self.sample_rng)
+                if not masks[np.arange(len(acts)), acts].all():
+                    k = int(np.flatnonzero(masks[np.arange(len(acts)), acts] == 0)[0])
+                    self._check(acts[k], masks[k], reqs[k][1], opp)
+                for (i, p), a in zip(reqs, acts.tolist()):
+                    tables[i].pending[p] = a
+            for i in nxt:
+                t = tables[i]
+                if t.pending and len(t.pending) == len(t.acting):
+                    joint, t.pending = t.pending, {}
+                    t.state._apply(joint)
+            todo = nxt
+        return ended
+
+    def _check(self, action, mask, seat, opp) -> None:
+        a = int(action) if isinstance(action, (int, np.integer)) else -1
+        if not 0 <= a < len(mask) or not mask[a]:
+            from plunder.envs.core import IllegalActionError
+            raise IllegalActionError(action, np.flatnonzero(mask).tolist(), player=seat,
+                                     describe=self.game.action_name) from RuntimeError(
+                f"opponent {opp.name} in seat {seat} chose an illegal action")
+
+    def learner_act(self, i: int, action) -> None:
+        """Record the learner's action on table ``i`` (applied once the step is complete)."""
+        t = self.tables[i]
+        a = int(action)
+        if not (0 <= a < len(t.mask)) or not t.mask[a]:
+            from plunder.envs.core import IllegalActionError
+            raise IllegalActionError(a, np.flatnonzero(t.mask).tolist(), player=t.learner,
+                                     describe=self.game.action_name)
+        t.pending[t.learner] = a
+        t.ep_steps += 1
+        if len(t.pending) == len(t.acting):
+            joint, t.pending = t.pending, {}
+            t.state._apply(joint)
+
+
+def _spaces(game):
+    layout = game.layout
+    obs_space = spaces.Box(layout.low, layout.high, dtype=np.float32)
+    return obs_space, spaces.Discrete(game.num_actions)
+
+
+def make_pool(env_id: str, num_players: int, options: dict | None = None,
+              opponents=None, **kwargs) -> OpponentPool:
+    """A pool from ``opponents``: a pool, a weights dict, or a list of kinds."""
+    if isinstance(opponents, OpponentPool):
+        return opponents
+    if opponents is None:
+        opponents = {"random": 1.0, "heuristic": 1.0}
+    if isinstance(opponents, (list, tuple)):
+        opponents = {k: 1.0 for k in opponents}
+    return OpponentPool(env_id, num_players, options, weights=dict(opponents), **kwargs)
+
+
+class SelfPlayEnv(gymnasium.Env):
+    """A gymnasium env: one learner seat of ``env_id`` against opponents from a pool.
+
+    Observation: the learner's flat observation vector (``Box`` from the game's layout);
+    action: ``Discrete(num_actions)``; ``action_masks()`` gives the legal actions (bool).
+    Reward: the learner's end-of-game reward under ``reward_mode``; 0 before the end.
+    ``info`` at the end has the scores, winners, learner seat and the opponents' names.
+    An illegal action (MaskablePPO never picks one) ends the game with reward -1, like
+    PettingZoo's ``TerminateIllegalWrapper`` (``illegal_action="raise"`` raises instead).
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, env_id: str, num_players: int | None = None, opponents=None,
+                 options: dict | None = None, reward_mode: str = "rank",
+                 max_turns: int | None = None, seed: int | None = None,
+                 learner_seat: int | None = None, illegal_action: str = "penalty",
+                 **pool_kwargs):
+        if illegal_action not in ("penalty", "raise"):
+            raise InvalidArgumentError("illegal_action must be 'penalty' or 'raise'")
+        self.illegal_action = illegal_action
+        cls = game_class(env_id)
+        num_players = num_players or cls.min_players
+        self.pool = make_pool(env_id, num_players, options, opponents, **pool_kwargs)
+        self._engine = _Tables(env_id, num_players, 1, self.pool, options, reward_mode,
+                               max_turns, seed, learner_seat)
+        self.game = self._engine.game
+        self.observation_space, self.action_space = _spaces(self.game)
+        self.render_mode = None
+        self._finished = True
+
+    @property
+    def learner_seat(self) -> int:
+        """The learner's seat in the current game."""
+        return self._engine.tables[0].learner
+
+    def add_snapshot(self, actor: MlpActor, step: int) -> None:
+        """Add a frozen learner copy to this env's pool."""
+        self.pool.add_snapshot(actor, step)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start a new game and play the opponents up to the learner's first decision."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self._engine.seed(seed)
+        t = self._engine.tables[0]
+        self._engine.new_game(t)
+        ended = self._engine.advance([0], auto_reset=True)
+        assert not ended
+        self._finished = False
+        return t.obs.copy(), {"learner_seat": t.learner, "seats": list(t.seat_names)}
+
+    def step(self, action):
+        """The learner's action; opponents answer until it must act again or the game ends."""
+        if self._finished:
+            raise InvalidArgumentError("step() after the game ended; call reset()")
+        t = self._engine.tables[0]
+        a = int(action)
+        if self.illegal_action == "penalty" and not (0 <= a < len(t.mask) and t.mask[a]):
+            # like PettingZoo's TerminateIllegalWrapper: the game ends, the learner gets -1
+            self._finished = True
+            info = {"illegal_action": a, "legal_actions": np.flatnonzero(t.mask).tolist(),
+                    "learner_seat": t.learner, "seats": list(t.seat_names)}
+            t.mask = np.zeros(self.game.num_actions, bool)
+            return t.obs.copy(), -1.0, True, False, info
+        self._engine.learner_act(0, action)
+        ended = self._engine.advance([0], auto_reset=False)
+        t = self._engine.tables[0]
+        if 0 in ended:
+            r, term, trunc, info, obs = ended[0]
+            self._finished = True
+            t.mask = np.zeros(self.game.num_actions, bool)
+            return obs, r, bool(term), bool(trunc and not term), info
+        return t.obs.copy(), 0.0, False, False, {}
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner now (all False once the game is over)."""
+        return self._engine.tables[0].mask.copy()
+
+
+class SelfPlayVecEnv(VecEnv):
+    """N self-play games in one process with batched snapshot inference (an SB3 VecEnv)."""
+
+    def __init__(self, env_id: str, num_players: int, n_envs: int, pool: OpponentPool,
+                 options: dict | None = None, reward_mode: str = "rank",
+                 max_turns: int | None = None, seed: int | None = None):
+        self._engine = _Tables(env_id, num_players, n_envs, pool, options, reward_mode,
+                               max_turns, seed)
+        self.pool = pool
+        self.game = self._engine.game
+        self.render_mode = None
+        obs_space, act_space = _spaces(self.game)
+        super().__init__(n_envs, obs_space, act_space)
+        self._actions = None
+        self._masks = np.zeros((n_envs, self.game.num_actions), bool)
+
+    def add_snapshot(self, actor: MlpActor, step: int) -> None:
+        """Add a frozen learner copy to the shared pool."""
+        self.pool.add_snapshot(actor, step)
+
+    def _collect(self) -> np.ndarray:
+        tables = self._engine.tables
+        for i, t in enumerate(tables):
+            self._masks[i] = t.mask
+        return np.stack([t.obs for t in tables])
+
+    def reset(self):
+        """New games everywhere."""
+        eng = self._engine
+        if any(s is not None for s in self._seeds):
+            eng.seed(self._seeds[0])
+        self._reset_seeds()
+        for t in eng.tables:
+            eng.new_game(t)
+        eng.advance(list(range(self.num_envs)), auto_reset=True)
+        return self._collect()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Remember the learners' actions."""
+        self._actions = actions
+
+    def step_wait(self):
+        """Apply the learners' actions and advance every game to its next learner decision."""
+        eng = self._engine
+        for i, a in enumerate(np.asarray(self._actions).reshape(-1).tolist()):
+            eng.learner_act(i, a)
+        ended = eng.advance(list(range(self.num_envs)), auto_reset=True)
+        rewards = np.zeros(self.num_envs, np.float32)
+        dones = np.zeros(self.num_envs, bool)
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        for i, (r, term, trunc, info, term_obs) in ended.items():
+            rewards[i] = r
+            dones[i] = True
+            info["terminal_observation"] = term_obs
+            infos[i] = info
+        return self._collect(), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of every learner, shape (n_envs, num_actions)."""
+        return self._masks.copy()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        """An attribute of the (shared) env, once per selected env."""
+        value = getattr(self, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        """Set an attribute of the shared env."""
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
+        """``action_masks`` per env; other methods run once on the shared env."""
+        idx = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return [self._masks[i].copy() for i in idx]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in idx]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        """No gymnasium wrappers inside."""
+        return [False for _ in self._get_indices(indices)]
+
+
+def _worker(remote, parent_remote, kwargs) -> None:  # pragma: no cover - runs in a child
+    """A process running one SelfPlayVecEnv slice for ParallelSelfPlayVecEnv."""
+    parent_remote.close()
+    limit_numpy_threads(1)
+    pool = OpponentPool(**kwargs.pop("pool"))
+    vec = SelfPlayVecEnv(pool=pool, **kwargs)
+    try:
+        while True:
+            cmd, arg = remote.recv()
+            if cmd == "step":
+                obs, rew, done, infos = vec.step(arg)
+                remote.send((obs, rew, done, infos, vec.action_masks()))
+            elif cmd == "reset":
+                obs = vec.reset()
+                remote.send((obs, vec.action_masks()))
+            elif cmd == "add_snapshot":
+                pool.add_snapshot(MlpActor.from_arrays(arg[0]), arg[1])
+                remote.send(None)
+            elif cmd == "close":
+                import time as _time
+                remote.send(_time.process_time())
+                remote.close()
+                break
+    except (EOFError, KeyboardInterrupt):
+        pass
+
+
+class ParallelSelfPlayVecEnv(VecEnv):
+    """``SelfPlayVecEnv`` split over worker processes (``vec_env: batched`` with
+    ``vec_workers > 1``): each worker plays its share of the games with batched opponent
+    inference; the learner's forward pass and PPO stay in the main process."""
+
+    def __init__(self, env_id: str, num_players: int, n_envs: int, pool: OpponentPool,
+                 pool_kwargs: dict, workers: int = 2, options: dict | None = None,
+                 reward_mode: str = "rank", max_turns: int | None = None,
+                 seed: int | None = None):
+        import multiprocessing as mp
+
+        if not 1 <= workers <= n_envs:
+            raise InvalidArgumentError(f"vec_workers must be 1..n_envs, got {workers}")
+        self.pool = pool
+        self.game = game_class(env_id)(num_players, **(options or {}))
+        self.render_mode = None
+        sizes = [n_envs // workers + (w < n_envs % workers) for w in range(workers)]
+        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods()
+                             else "spawn")
+        seeds = np.random.SeedSequence(seed).generate_state(workers).tolist()
+        self.remotes, self.procs = [], []
+        for w, size in enumerate(sizes):
+            remote, child = ctx.Pipe()
+            kwargs = dict(env_id=env_id, num_players=num_players, n_envs=size,
+                          options=options, reward_mode=reward_mode, max_turns=max_turns,
+                          seed=int(seeds[w]), pool=dict(pool_kwargs))
+            proc = ctx.Process(target=_worker, args=(child, remote, kwargs), daemon=True)
+            proc.start()
+            child.close()
+            self.remotes.append(remote)
+            self.procs.append(proc)
+        self.sizes = sizes
+        obs_space, act_space = _spaces(self.game)
+        super().__init__(n_envs, obs_space, act_space)
+        self._masks = np.zeros((n_envs, self.game.num_actions), bool)
+        self._actions = None
+        self.closed = False
+
+    def add_snapshot(self, actor: MlpActor, step: int) -> None:
+        """Freeze the learner into every worker's pool (and the master pool)."""
+        self.pool.add_snapshot(actor, step)
+        arrays = actor.to_arrays()
+        for r in self.remotes:
+            r.send(("add_snapshot", (arrays, step)))
+        for r in self.remotes:
+            r.recv()
+
+    def reset(self):
+        """New games in every worker."""
+        for r in self.remotes:
+            r.send(("reset", None))
+        results = [r.recv() for r in self.remotes]
+        self._masks = np.concatenate([m for _, m in results])
+        return np.concatenate([o for o, _ in results])
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Send each worker its slice of the learners' actions."""
+        start = 0
+        for r, size in zip(self.remotes, self.sizes):
+            r.send(("step", np.asarray(actions)[start:start + size]))
+            start += size
+
+    def step_wait(self):
+        """Gather the workers' results in env order."""
+        results = [r.recv() for r in self.remotes]
+        obs = np.concatenate([x[0] for x in results])
+        rew = np.concatenate([x[1] for x in results])
+        done = np.concatenate([x[2] for x in results])
+        infos = [i for x in results for i in x[3]]
+        self._masks = np.concatenate([x[4] for x in results])
+        return obs, rew, done, infos
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of every learner."""
+        return self._masks.copy()
+
+    def close(self) -> None:
+        """Stop the workers."""
+        if self.closed:
+            return
+        self.worker_cpu_seconds = 0.0
+        for r in self.remotes:
+            try:
+                r.send(("close", None))
+                self.worker_cpu_seconds += float(r.recv())
+            except (BrokenPipeError, EOFError, OSError):
+                pass
+        for p in self.procs:
+            p.join(timeout=5)
+        self.closed = True
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        """An attribute of this (main-process) object, once per selected env."""
+        value = getattr(self, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        """Set an attribute on this object."""
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
+        """``action_masks`` per env; other methods run once here."""
+        idx = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return [self._masks[i].copy() for i in idx]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in idx]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        """No gymnasium wrappers inside."""
+        return [False for _ in self._get_indices(indices)]

@@ -1,0 +1,558 @@
+"""Self-play training with MaskablePPO: ``plunder train GAME``.
+
+One run = one game at one player count, in a run directory (default ``runs/<game>-<n>p``):
+
+```
+RUN/config.yaml                 the resolved config (every default filled in)
+RUN/checkpoints/step_N.zip      model + optimizer, opponent pool, meta (atomic writes)
+RUN/checkpoints/step_N.json     beside each: resolved config, git commit, steps, evals
+RUN/tb/                         TensorBoard logs (``tensorboard --logdir RUN/tb``)
+RUN/bot.onnx                    the exported bot (written at the end, with its evaluation)
+RUN/eval.json                   the final evaluation
+```
+
+The learner plays one seat (drawn each game) against the league: random and heuristic bots
+and frozen snapshots of itself taken every ``league.snapshot_every`` steps, sampled with
+``league.weights`` (see :class:`~plunder.training.selfplay_env.OpponentPool`). Snapshot
+opponents of all N games are answered with one batched numpy forward pass per round.
+
+Reproducibility: the same config and seed give the same run (same weights, same
+evaluations) on the same machine, library versions and ``torch_threads``: the envs, pool
+sampling, PPO minibatch order and network init are all seeded, and every vec env kind
+collects results in env order. Not covered: identical numbers across torch builds or CPUs
+(float reduction order differs), and ``--resume``: a resumed run restores weights,
+optimizer, step counter, pool and evaluation history, but the games in flight at the
+checkpoint are dropped and the env/torch seeds are re-derived from the step count, so it
+continues on a different (still seeded and repeatable) path than an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import yaml
+
+from plunder.envs import game_class
+from plunder.envs.core import InvalidArgumentError, ModelFileError
+
+from .config import TrainConfig, game_name
+from .selfplay_env import (ActorPolicy, MlpActor, OpponentPool, SelfPlayEnv,
+                           SelfPlayVecEnv, limit_numpy_threads)
+
+CHECKPOINT_FORMAT = "plunder-checkpoint/1"
+KEEP_CHECKPOINTS = 3
+
+
+# -- small helpers -------------------------------------------------------------------------
+
+def git_commit() -> str:
+    """The source tree's commit (with ``+dirty`` for uncommitted changes), or 'unknown'."""
+    here = Path(__file__).resolve().parent
+    try:
+        sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True,
+                             text=True, timeout=10).stdout.strip()
+        if not sha:
+            return "unknown"
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=here,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        return sha + ("+dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temp file beside ``path`` and ``os.replace`` it into place."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def default_run_dir(cfg: TrainConfig) -> Path:
+    """``runs/<game>-<n>p``."""
+    return Path("runs") / f"{game_name(cfg.env_id)}-{cfg.num_players}p"
+
+
+class LinearLR:
+    """Learning rate decaying linearly to ``final`` times the start (picklable)."""
+
+    def __init__(self, start: float, final_fraction: float):
+        self.start, self.final_fraction = start, final_fraction
+
+    def __call__(self, progress_remaining: float) -> float:
+        f = self.final_fraction
+        return self.start * (f + (1 - f) * progress_remaining)
+
+
+# -- checkpoints ---------------------------------------------------------------------------
+
+def checkpoint_paths(run_dir: Path) -> list[Path]:
+    """Checkpoints of a run, oldest first."""
+    folder = Path(run_dir) / "checkpoints"
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob("step_*.zip"), key=lambda p: (len(p.stem), p.stem))
+
+
+def save_checkpoint(run_dir: Path, model, pool: OpponentPool, meta: dict) -> Path:
+    """Write ``checkpoints/step_N.zip`` (+ ``.json`` beside it) atomically."""
+    steps = int(model.num_timesteps)
+    buf = io.BytesIO()
+    model.save(buf)
+    league = io.BytesIO()
+    np.savez(league, **pool.state_dict())
+    meta = dict(meta, format=CHECKPOINT_FORMAT, steps=steps, saved_at=time.time())
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("model.zip", buf.getvalue())
+        zf.writestr("league.npz", league.getvalue())
+        zf.writestr("meta.json", json.dumps(meta, indent=2))
+    path = Path(run_dir) / "checkpoints" / f"step_{steps:09d}.zip"
+    atomic_write_bytes(path, out.getvalue())
+    atomic_write_bytes(path.with_suffix(".json"), json.dumps(meta, indent=2).encode())
+    for old in checkpoint_paths(run_dir)[:-KEEP_CHECKPOINTS]:
+        old.unlink(missing_ok=True)
+        old.with_suffix(".json").unlink(missing_ok=True)
+    return path
+
+
+@dataclass
+class Checkpoint:
+    """A loaded checkpoint file."""
+
+    path: Path
+    meta: dict
+    model_bytes: bytes
+    league: dict
+
+    @property
+    def config(self) -> TrainConfig:
+        """The resolved config the run was trained with."""
+        from .config import config_from_dict
+
+        return config_from_dict(self.meta["config"], f"{self.path} (config)")
+
+    def load_model(self, env=None, device: str = "cpu"):
+        """The MaskablePPO model (optionally attached to ``env``)."""
+        from sb3_contrib import MaskablePPO
+
+        try:
+            return MaskablePPO.load(io.BytesIO(self.model_bytes), env=env, device=device)
+        except Exception as exc:  # noqa: BLE001 - any failure means a damaged file
+            raise ModelFileError(f"checkpoint {self.path}: the model inside cannot be "
+                                 f"loaded ({type(exc).__name__}: {exc})") from None
+
+
+def load_checkpoint(path: Path) -> Checkpoint:
+    """Read a checkpoint; a damaged or foreign file raises ModelFileError."""
+    path = Path(path)
+    try:
+        with zipfile.ZipFile(path) as zf:
+            meta = json.loads(zf.read("meta.json"))
+            model_bytes = zf.read("model.zip")
+            with np.load(io.BytesIO(zf.read("league.npz"))) as npz:
+                league = {k: npz[k] for k in npz.files}
+    except FileNotFoundError:
+        raise ModelFileError(f"no checkpoint at {path}") from None
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError) as exc:
+        raise ModelFileError(f"checkpoint {path} is damaged ({type(exc).__name__}: {exc}); "
+                             "delete it to fall back to the previous one") from None
+    if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
+        raise ModelFileError(f"{path} is not a plunder checkpoint "
+                             f"(format {meta.get('format') if isinstance(meta, dict) else '?'})")
+    return Checkpoint(path, meta, model_bytes, league)
+
+
+def latest_checkpoint(run_dir: Path) -> Checkpoint:
+    """The newest checkpoint of a run (ModelFileError if none or damaged)."""
+    paths = checkpoint_paths(run_dir)
+    if not paths:
+        raise ModelFileError(f"no checkpoints in {Path(run_dir) / 'checkpoints'}")
+    return load_checkpoint(paths[-1])
+
+
+# -- environments --------------------------------------------------------------------------
+
+def make_pool(cfg: TrainConfig) -> OpponentPool:
+    """The league described by ``cfg.league``."""
+    lg = cfg.league
+    return OpponentPool(cfg.env_id, cfg.num_players, cfg.options, weights=lg.weights,
+                        max_snapshots=lg.max_snapshots, recency=lg.recency,
+                        greedy_snapshots=lg.greedy_snapshots, onnx_paths=lg.onnx_opponents)
+
+
+def _single_env(cfg: TrainConfig, seed: int):
+    lg = cfg.league
+    return SelfPlayEnv(cfg.env_id, cfg.num_players, opponents=dict(lg.weights),
+                       options=cfg.options, reward_mode=cfg.reward_mode,
+                       max_turns=cfg.max_turns, seed=seed, max_snapshots=lg.max_snapshots,
+                       recency=lg.recency, greedy_snapshots=lg.greedy_snapshots,
+                       onnx_paths=lg.onnx_opponents)
+
+
+def make_vec_env(cfg: TrainConfig, pool: OpponentPool, seed: int):
+    """The vectorized env of ``cfg.vec_env`` (batched, dummy or subproc)."""
+    if cfg.vec_env == "batched" and cfg.vec_workers > 1:
+        from .selfplay_env import ParallelSelfPlayVecEnv
+
+        lg = cfg.league
+        pool_kwargs = dict(env_id=cfg.env_id, num_players=cfg.num_players,
+                           options=cfg.options, weights=dict(lg.weights),
+                           max_snapshots=lg.max_snapshots, recency=lg.recency,
+                           greedy_snapshots=lg.greedy_snapshots,
+                           onnx_paths=list(lg.onnx_opponents))
+        vec = ParallelSelfPlayVecEnv(cfg.env_id, cfg.num_players, cfg.n_envs, pool,
+                                     pool_kwargs, cfg.vec_workers, cfg.options,
+                                     cfg.reward_mode, cfg.max_turns, seed)
+        for snap in list(pool.snapshots):
+            pool.snapshots.popleft()
+            vec.add_snapshot(snap.actor, snap.step)
+        return vec
+    if cfg.vec_env == "batched":
+        return SelfPlayVecEnv(cfg.env_id, cfg.num_players, cfg.n_envs, pool, cfg.options,
+                              cfg.reward_mode, cfg.max_turns, seed)
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    fns = [lambda i=i: _single_env(cfg, seed * 1000 + i) for i in range(cfg.n_envs)]
+    vec = DummyVecEnv(fns) if cfg.vec_env == "dummy" else SubprocVecEnv(fns)
+    for snap in pool.snapshots:
+        vec.env_method("add_snapshot", snap.actor, snap.step)
+    return vec
+
+
+def add_snapshot(vec, pool: OpponentPool, actor: MlpActor, step: int) -> None:
+    """Freeze the learner into the league (and into every env's pool)."""
+    if getattr(vec, "pool", None) is pool:
+        vec.add_snapshot(actor, step)
+    else:
+        pool.add_snapshot(actor, step)
+        vec.env_method("add_snapshot", actor, step)
+
+
+# -- evaluation ----------------------------------------------------------------------------
+
+def evaluate_actor(cfg: TrainConfig, actor: MlpActor, games: int, seed: int,
+                   opponents: list[str] | None = None, progress=None) -> dict[str, Any]:
+    """The greedy learner against each of ``opponents`` (others' seats all that bot)."""
+    from .evaluate import bot_factories, run_tournament
+
+    out = {}
+    for spec in opponents or cfg.eval.opponents:
+        if spec == "heuristic":
+            from plunder.policies.base import heuristic_class
+            try:
+                heuristic_class(cfg.env_id)
+            except (ImportError, InvalidArgumentError):
+                continue
+        bots = [("learner", lambda s: ActorPolicy(actor, greedy=True, seed=s))]
+        bots += bot_factories([spec], cfg.env_id, cfg.num_players, cfg.options)
+        out[spec] = run_tournament(cfg.env_id, cfg.num_players, bots, games, seed,
+                                   cfg.options, cfg.max_turns, progress=progress)
+    return out
+
+
+def summarize(results: dict) -> dict:
+    """{opponent: {win_share, ci95, ...}} of the learner (JSON-ready)."""
+    out = {}
+    for spec, t in results.items():
+        me, opp = t.bots[0], t.bots[1]
+        lo, hi = me.ci95
+        out[spec] = {"num_players": t.num_players, "games": t.games,
+                     "win_share": round(me.win_share, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                     "parity": round(1 / t.num_players, 4),
+                     "mean_score": round(me.mean_score, 3),
+                     "opponent_mean_score": round(opp.mean_score, 3),
+                     "rating": [round(me.mu, 2), round(opp.mu, 2)],
+                     "truncated_games": t.truncated}
+    return out
+
+
+def render_summary(cfg: TrainConfig, summary: dict, steps: int, console=None,
+                   title: str | None = None) -> None:
+    """The final evaluation table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    table = Table(title=title or f"{cfg.env_id}, {cfg.num_players} players: trained bot "
+                                 f"after {steps:,} steps (greedy)")
+    table.add_column("opponents", no_wrap=True)
+    for col in ("games", "win share", "95% CI", "parity", "vs parity", "score (bot / opp)",
+                "rating (bot / opp)"):
+        table.add_column(col, justify="right")
+    for spec, s in summary.items():
+        lo, hi = s["ci95"]
+        diff = s["win_share"] - s["parity"]
+        table.add_row(f"{cfg.num_players - 1} × {spec}", str(s["games"]),
+                      f"{s['win_share']:.1%}", f"{lo:.1%}–{hi:.1%}", f"{s['parity']:.0%}",
+                      f"{diff:+.1%}", f"{s['mean_score']:.2f} / {s['opponent_mean_score']:.2f}",
+                      f"{s['rating'][0]:.1f} / {s['rating'][1]:.1f}")
+    console.print(table)
+
+
+# -- the training loop ---------------------------------------------------------------------
+
+def _make_model(cfg: TrainConfig, env, run_dir: Path):
+    import torch.nn as nn
+    from sb3_contrib import MaskablePPO
+
+    p = cfg.ppo
+    lr = LinearLR(p.learning_rate, p.lr_final_fraction) if p.lr_schedule == "linear" \
+        else p.learning_rate
+    policy_kwargs = dict(net_arch=dict(pi=list(cfg.policy.net_arch),
+                                       vf=list(cfg.policy.net_arch)),
+                         activation_fn=nn.Tanh if cfg.policy.activation == "tanh" else nn.ReLU,
+                         ortho_init=cfg.policy.ortho_init)
+    return MaskablePPO(
+        "MlpPolicy", env, learning_rate=lr, n_steps=p.n_steps, batch_size=p.batch_size,
+        n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
+        ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
+        target_kl=p.target_kl, policy_kwargs=policy_kwargs, seed=cfg.seed, device="cpu",
+        tensorboard_log=str(run_dir / "tb") if cfg.tensorboard else None, verbose=0)
+
+
+def _league_callback(cfg, run_dir, pool, state, echo):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class LeagueCallback(BaseCallback):
+        """Snapshots into the league, periodic evaluation, checkpoints, win-rate logging."""
+
+        def _on_step(self) -> bool:
+            steps = self.num_timesteps
+            for info in self.locals.get("infos", ()):
+                if "win" in info:
+                    state["wins"].append(info["win"])
+            if steps >= state["next_snapshot"]:
+                add_snapshot(self.training_env, pool, MlpActor.from_policy(self.model.policy),
+                             steps)
+                state["next_snapshot"] = steps + cfg.league.snapshot_every
+                self.logger.record("league/snapshots", len(pool.snapshots))
+            if cfg.eval.every and steps >= state["next_eval"]:
+                state["next_eval"] = steps + cfg.eval.every
+                res = summarize(evaluate_actor(cfg, MlpActor.from_policy(self.model.policy),
+                                               cfg.eval.games, cfg.seed + steps))
+                state["evals"].append({"steps": steps, "results": res})
+                parts = []
+                for spec, s in res.items():
+                    self.logger.record(f"eval/win_share_vs_{spec}", s["win_share"])
+                    parts.append(f"vs {spec} {s['win_share']:.0%}")
+                echo(f"[eval @ {steps:,}] " + ", ".join(parts))
+            if steps >= state["next_checkpoint"]:
+                state["next_checkpoint"] = steps + cfg.checkpoint_every
+                save_checkpoint(run_dir, self.model, pool, _meta(cfg, state))
+            return True
+
+        def _on_rollout_end(self) -> None:
+            wins = state["wins"][-2000:]
+            state["wins"] = wins
+            if wins:
+                self.logger.record("league/win_rate", float(np.mean(wins)))
+
+    return LeagueCallback()
+
+
+def _meta(cfg: TrainConfig, state: dict) -> dict:
+    cls = game_class(cfg.env_id)
+    return {"env_id": cfg.env_id, "game": cls.name, "version": cls.version,
+            "num_players": cfg.num_players, "options": cls.check_options(cfg.options),
+            "config": cfg.to_dict(), "git_commit": state["commit"],
+            "evals": state["evals"], "pretrain": state.get("pretrain"),
+            "next": {k: state[k] for k in ("next_snapshot", "next_eval", "next_checkpoint")},
+            "wall_seconds": state["wall"] + time.perf_counter() - state["t0"]}
+
+
+def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
+    pt = cfg.pretrain
+    if pt.samples <= 0:
+        return
+    from plunder.policies.base import heuristic_class
+
+    from .pretrain import collect_dagger_decisions, collect_heuristic_decisions, concat, imitate
+
+    try:
+        heuristic_class(cfg.env_id)
+    except (ImportError, InvalidArgumentError):
+        echo(f"pretrain skipped: {cfg.env_id} has no heuristic bot")
+        return
+    t0 = time.perf_counter()
+    data = collect_heuristic_decisions(cfg.env_id, cfg.num_players, cfg.options, pt.samples,
+                                       cfg.seed + 7, cfg.reward_mode, cfg.ppo.gamma,
+                                       cfg.max_turns)
+    state["pretrain"] = imitate(model, data, pt.epochs, pt.batch_size, pt.learning_rate,
+                                cfg.seed + 11, echo)
+    for k in range(pt.dagger_rounds):
+        actor = MlpActor.from_policy(model.policy)
+        more = collect_dagger_decisions(cfg.env_id, cfg.num_players, cfg.options, actor,
+                                        pt.samples, cfg.seed + 13 + k, cfg.reward_mode,
+                                        cfg.ppo.gamma, cfg.max_turns)
+        echo(f"pretrain: DAgger round {k + 1}: learner agreed with the heuristic on "
+             f"{_agreement(actor, more):.0%} of its own decisions")
+        data = concat(data, more)
+        state["pretrain"] = imitate(model, data, pt.epochs, pt.batch_size,
+                                    pt.learning_rate, cfg.seed + 17 + k, echo)
+    state["pretrain"]["seconds"] = round(time.perf_counter() - t0, 1)
+
+
+def _agreement(actor: MlpActor, data) -> float:
+    obs, masks, acts, _ = data
+    return float((actor.act_batch(obs, masks, greedy=True) == acts).mean())
+
+
+@dataclass
+class TrainResult:
+    """What ``train`` returns."""
+
+    run_dir: Path
+    steps: int
+    seconds: float
+    summary: dict
+    onnx_path: Path | None
+
+
+def train(cfg: TrainConfig, run_dir: str | Path | None = None, resume: bool = False,
+          overwrite: bool = False, echo: Callable[[str], None] = print,
+          final_eval: bool = True, export: bool = True) -> TrainResult:
+    """Train (or resume) a run; ends with the final evaluation table and ``bot.onnx``."""
+    import torch
+
+    run_dir = Path(run_dir) if run_dir is not None else default_run_dir(cfg)
+    ckpt = None
+    if resume:
+        ckpt = latest_checkpoint(run_dir)
+        saved = ckpt.config
+        if saved.env_id != cfg.env_id or saved.num_players != cfg.num_players:
+            raise InvalidArgumentError(
+                f"{run_dir} holds a {saved.env_id} {saved.num_players}-player run, not "
+                f"{cfg.env_id} {cfg.num_players}-player")
+    elif checkpoint_paths(run_dir):
+        if not overwrite:
+            raise InvalidArgumentError(
+                f"{run_dir} already has checkpoints; use --resume to continue it, "
+                "--overwrite to start over, or --run-dir for a new run")
+        for p in checkpoint_paths(run_dir):
+            p.unlink()
+            p.with_suffix(".json").unlink(missing_ok=True)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(run_dir / "config.yaml",
+                       yaml.safe_dump(cfg.to_dict(), sort_keys=False).encode())
+    torch.set_num_threads(cfg.torch_threads)
+    limit_numpy_threads(1)
+
+    state: dict[str, Any] = {"commit": git_commit(), "evals": [], "wins": [],
+                             "next_snapshot": 0, "next_eval": cfg.eval.every,
+                             "next_checkpoint": cfg.checkpoint_every, "wall": 0.0,
+                             "t0": time.perf_counter()}
+    pool = make_pool(cfg)
+    if ckpt is not None:
+        pool.load_state_dict(ckpt.league)
+        state["evals"] = list(ckpt.meta.get("evals", []))
+        state["pretrain"] = ckpt.meta.get("pretrain")
+        state.update(ckpt.meta.get("next", {}))
+        state["wall"] = float(ckpt.meta.get("wall_seconds", 0.0))
+        steps0 = int(ckpt.meta["steps"])
+        vec = make_vec_env(cfg, pool, cfg.seed + steps0)
+        model = ckpt.load_model(env=vec)
+        model.set_random_seed(cfg.seed + steps0)
+        model.tensorboard_log = str(run_dir / "tb") if cfg.tensorboard else None
+        echo(f"resuming {run_dir} from {ckpt.path.name} ({steps0:,} steps)")
+    else:
+        steps0 = 0
+        vec = make_vec_env(cfg, pool, cfg.seed)
+        model = _make_model(cfg, vec, run_dir)
+        _pretrain(cfg, model, state, echo)
+        add_snapshot(vec, pool, MlpActor.from_policy(model.policy), 0)
+        state["next_snapshot"] = cfg.league.snapshot_every
+    remaining = cfg.total_timesteps - steps0
+    callback = _league_callback(cfg, run_dir, pool, state, echo)
+    t_learn = time.perf_counter()
+    if remaining > 0:
+        try:
+            model.learn(total_timesteps=remaining, callback=callback,
+                        reset_num_timesteps=ckpt is None, progress_bar=cfg.progress_bar,
+                        tb_log_name="ppo")
+        except KeyboardInterrupt:
+            path = save_checkpoint(run_dir, model, pool, _meta(cfg, state))
+            vec.close()
+            echo(f"interrupted at {model.num_timesteps:,} steps; saved {path}; continue "
+                 f"with: plunder train {game_name(cfg.env_id)} --run-dir {run_dir} --resume")
+            raise
+    learn_s = time.perf_counter() - t_learn
+    steps = int(model.num_timesteps)
+    path = save_checkpoint(run_dir, model, pool, _meta(cfg, state))
+    vec.close()
+    if remaining > 0:
+        echo(f"trained {steps - steps0:,} steps in {learn_s:.0f}s "
+             f"({(steps - steps0) / max(learn_s, 1e-9):,.0f} learner steps/s); "
+             f"checkpoint {path}")
+    summary: dict = {}
+    actor = MlpActor.from_policy(model.policy)
+    if final_eval:
+        results = evaluate_actor(cfg, actor, cfg.eval.final_games, cfg.seed + 10**9)
+        summary = summarize(results)
+        atomic_write_bytes(run_dir / "eval.json", json.dumps(
+            {"steps": steps, "results": summary}, indent=2).encode())
+    onnx_path = None
+    if export:
+        from .export import export_actor
+
+        onnx_path = run_dir / "bot.onnx"
+        export_actor(actor, cfg, steps, summary, onnx_path, state["commit"])
+    if final_eval:
+        render_summary(cfg, summary, steps)
+    total = state["wall"] + time.perf_counter() - state["t0"]
+    echo(f"run {run_dir}: {steps:,} steps, {total:.0f}s" +
+         (f"; bot {onnx_path}" if onnx_path else ""))
+    return TrainResult(run_dir, steps, total, summary, onnx_path)
+
+
+def train_command(game: str, config_path: str | None, overrides: list[str],
+                  steps: int | None, players: int | None, seed: int | None,
+                  run_dir: str | None, resume: bool, overwrite: bool,
+                  no_progress: bool) -> TrainResult:
+    """What ``plunder train`` does (the CLI stays thin)."""
+    import click
+
+    from plunder.envs.core import PlunderError
+
+    from .config import apply_overrides, config_from_dict, load_config
+
+    extra = list(overrides)
+    if steps is not None:
+        extra.append(f"total_timesteps={steps}")
+    if players is not None:
+        extra.append(f"num_players={players}")
+    if seed is not None:
+        extra.append(f"seed={seed}")
+    if no_progress:
+        extra.append("progress_bar=false")
+    try:
+        cfg = load_config(game, config_path, extra)
+        rd = Path(run_dir) if run_dir else default_run_dir(cfg)
+        if resume:
+            saved = latest_checkpoint(rd).meta["config"]
+            cfg = config_from_dict(apply_overrides(saved, extra), f"{rd} (saved config)")
+        return train(cfg, rd, resume=resume, overwrite=overwrite, echo=click.echo)
+    except PlunderError as exc:
+        raise click.ClickException(str(exc)) from None
