@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-import click
+import os
+
+# numpy's BLAS threads only slow the small matrices used here (and fight the env workers)
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import click  # noqa: E402
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -131,8 +131,7 @@ def schedule(num_bots: int, num_players: int) -> list[tuple[int, ...]]:
 
 def play_game(game, policies: list, seed: int, max_turns: int) -> tuple[Any, bool]:
     """Play one game with one Policy per seat; returns (final state, truncated)."""
-    ss = np.random.default_rng(seed)
-    state = game.new_initial_state(np.random.default_rng(int(ss.integers(2**63 - 1))))
+    state = game.new_game(np.random.default_rng(seed))
     for pol in policies:
         pol.reset()
     while not state.is_terminal():

@@ -38,7 +38,7 @@ def collect_heuristic_decisions(env_id: str, num_players: int, options: dict,
     bots = [hcls(game, seed=int(rng.integers(2**31 - 1))) for _ in range(num_players)]
     obs, masks, acts, targets = [], [], [], []
     while len(acts) < samples:
-        state = game.new_initial_state(np.random.default_rng(int(rng.integers(2**63 - 1))))
+        state = game.new_game(rng)
         for b in bots:
             b.reset()
         seats: list[int] = []
@@ -122,7 +122,7 @@ def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor
     teacher = hcls(game, seed=int(rng.integers(2**31 - 1)))
     obs, masks, acts, targets = [], [], [], []
     while len(acts) < samples:
-        state = game.new_initial_state(np.random.default_rng(int(rng.integers(2**63 - 1))))
+        state = game.new_game(rng)
         me = int(rng.integers(num_players))
         for b in bots + [teacher]:
             b.reset()

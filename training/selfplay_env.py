@@ -363,8 +363,7 @@ class _Tables:
     # -- games ----------------------------------------------------------------------------
     def new_game(self, t: _Table) -> None:
         """Deal a new game on table ``t``: draw the learner's seat and the opponents."""
-        state_seed = int(t.rng.integers(2**63 - 1))
-        t.state = self.game.new_initial_state(np.random.default_rng(state_seed))
+        t.state = self.game.new_game(t.rng)
         n = self.num_players
         t.learner = self.learner_seat if self.learner_seat is not None \
             else int(t.rng.integers(n))
@@ -487,7 +486,7 @@ class _Tables:
                 t = tables[i]
                 if t.pending and len(t.pending) == len(t.acting):
                     joint, t.pending = t.pending, {}
-                    t.state._apply(joint)
+                    t.state.apply_checked(joint)
             todo = nxt
         return ended
 
@@ -511,7 +510,7 @@ class _Tables:
         t.ep_steps += 1
         if len(t.pending) == len(t.acting):
             joint, t.pending = t.pending, {}
-            t.state._apply(joint)
+            t.state.apply_checked(joint)
 
 
 def _spaces(game):

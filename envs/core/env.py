@@ -93,9 +93,8 @@ class _EnvCommon:
     def _new_game(self, seed):
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
-        state_seed = int(self._np_random.integers(2**63 - 1))
         self._masks = {}
-        self.state = self.game.new_initial_state(np.random.default_rng(state_seed))
+        self.state = self.game.new_game(self._np_random)
 
     def _legal_mask(self, seat: int) -> np.ndarray:
         """The seat's mask in the current state, computed once per state."""
@@ -108,7 +107,7 @@ class _EnvCommon:
     def _apply(self, joint: dict[int, int]) -> None:
         """Apply actions already checked against the cached masks of this state."""
         self._masks = {}
-        self.state._apply(joint)
+        self.state.apply_checked(joint)
 
     def _obs(self, seat: int, acting: bool) -> dict:
         obs = self.game.encode(self.state.view(seat))

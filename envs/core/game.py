@@ -107,6 +107,11 @@ class Game(ABC):
     def new_initial_state(self, rng: np.random.Generator) -> "GameState":
         """A fresh game set up with randomness from ``rng``."""
 
+    def new_game(self, rng: np.random.Generator) -> "GameState":
+        """A new game with its own generator drawn from ``rng`` (how every env, the
+        trainer and the evaluator turn one seed into a game)."""
+        return self.new_initial_state(np.random.default_rng(int(rng.integers(2**63 - 1))))
+
     @abstractmethod
     def state_from_dict(self, data: dict) -> "GameState":
         """Rebuild a state from ``GameState.to_dict()``."""
@@ -173,6 +178,11 @@ class GameState(ABC):
                 )
             checked[player] = int(action)
         self._apply(checked)
+
+    def apply_checked(self, actions: dict[int, int]) -> None:
+        """Apply one action per current player that the caller has already checked
+        against ``legal_actions_mask`` of this very state (skips the second check)."""
+        self._apply(actions)
 
     @abstractmethod
     def _apply(self, actions: dict[int, int]) -> None:
