@@ -33,7 +33,7 @@ from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 
 from .components import NUM_CAPTAINS, NUM_CREW, NUM_KINDS, TARGETED, load_components, partitioner
-from .observation import build_layout, encode_view
+from .observation import EncoderTables, build_layout, encode_view
 from .view import CrewView, describe_view
 
 PHASES = ("draw", "spyglass", "hire", "lay", "target", "over")
@@ -78,6 +78,7 @@ class AllHandsCrewGame(Game):
         self.combo_parts = [tuple((k, c) for k, c in enumerate(cb.counts) if c)
                             for cb in self.combos]
         self.single_values = [self.comps.single_value(k) for k in range(NUM_KINDS)]
+        self.enc = EncoderTables(self)
 
     # -- spaces -------------------------------------------------------------------------
     @property
@@ -179,13 +180,12 @@ class AllHandsCrewState(GameState):
     # -- whose decision -----------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
         ph = self.phase
-        if ph == "over":
-            return ()
-        if ph == "hire":
+        if ph != "hire":
+            return () if ph == "over" else (self.actor,)
+        else:
             s = self.hire_step
             return tuple(p for p in range(self.game.num_players)
                          if self.keep[p] > s and len(self.stock[p]) > s)
-        return (self.actor,)
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
         g = self.game
@@ -474,33 +474,37 @@ class AllHandsCrewState(GameState):
         g = self.game
         n = g.num_players
         bit = 1 << player
-        masks = tuple(map(tuple, self.pile_known))
-        seen = tuple(tuple((i, pile[i]) for i, m in enumerate(known) if m & bit)
-                     if any(known) else ()
-                     for known, pile in zip(self.pile_known, self.piles))
-        sees_stock = self.phase == "hire"
-        stock = tuple(
-            tuple((k if sees_stock and (q == player or g.open_stock) else -1, s)
-                  for k, s in zip(self.stock[q], self.stock_src[q]))
-            for q in range(n))
-        events = tuple((e[0], e[1], e[2], e[3] if (e[4] & bit) else -1) for e in self.events)
+        pile_known = self.pile_known
+        masks = tuple(map(tuple, pile_known))
+        seen = []
+        for known, pile in zip(pile_known, self.piles):
+            # masks take few distinct values: test the bit on those before scanning the pile
+            if any(m & bit for m in set(known)):
+                seen.append(tuple([(i, pile[i]) for i, m in enumerate(known) if m & bit]))
+            else:
+                seen.append(())
+        stock_src = self.stock_src
+        if not any(stock_src):
+            stock = ((),) * n
+        else:
+            sees_stock = self.phase == "hire"
+            stock = tuple(
+                tuple(zip(cards, srcs)) if sees_stock and (q == player or g.open_stock)
+                else tuple([(-1, s) for s in srcs])
+                for q, (cards, srcs) in enumerate(zip(self.stock, stock_src)))
+        events = tuple([(a, what, arg, k if m & bit else -1)
+                        for a, what, arg, k, m in self.events])
+        crew_known = self.crew_known
         return CrewView(
-            player=player, num_players=n, open_stock=bool(g.open_stock),
-            phase=self.phase, acting=self.current_players(), actor=self.actor,
-            round=self.round, start=self.start, hire_step=self.hire_step,
-            pending=self.pending, pile_masks=masks, pile_seen=seen, stock=stock,
-            my_hired=tuple(self.hired[player]), my_hire_done=self.hire_done[player],
-            my_crew=tuple(self.crew[player]),
-            crew_sizes=tuple(sum(c) for c in self.crew),
-            crew_known=tuple(tuple(self.crew_known[q][player]) for q in range(n)),
-            known_about_me=tuple(tuple(self.crew_known[player][o]) for o in range(n)),
-            laid=tuple(tuple(x) for x in self.laid),
-            final=tuple(tuple(x) for x in self.final),
-            final_left=tuple(tuple(x) for x in self.final_left),
-            curses=tuple(self.curses), draw_target=tuple(self.draw_target),
-            spy_left=tuple(self.spy_left), keep=tuple(self.keep),
-            next_double=tuple(self.next_double), next_spy=tuple(self.next_spy),
-            next_short=tuple(self.next_short), events=events,
+            player, n, bool(g.open_stock), self.phase, self.current_players(), self.actor,
+            self.round, self.start, self.hire_step, self.pending, masks, tuple(seen), stock,
+            tuple(self.hired[player]), self.hire_done[player], tuple(self.crew[player]),
+            tuple(map(sum, self.crew)), tuple([tuple(row[player]) for row in crew_known]),
+            tuple(map(tuple, crew_known[player])), tuple(map(tuple, self.laid)),
+            tuple(map(tuple, self.final)), tuple(map(tuple, self.final_left)),
+            tuple(self.curses), tuple(self.draw_target), tuple(self.spy_left),
+            tuple(self.keep), tuple(self.next_double), tuple(self.next_spy),
+            tuple(self.next_short), events,
         )
 
     # -- copies and text ----------------------------------------------------------------

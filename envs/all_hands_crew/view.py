@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .components import NUM_CREW, NUM_KINDS
 
 
-@dataclass(frozen=True)
-class CrewView:
+class CrewView(NamedTuple):
     """Everything player ``player`` knows (plain tuples, ``==``-comparable).
+
+    A ``NamedTuple`` (immutable; built positionally by the engine at every step, which is
+    much cheaper than a frozen dataclass).
 
     Seats are absolute here; the observation encoder rotates them so that the viewer is
     seat offset 0. Unknown cards are -1.
