@@ -611,7 +611,33 @@ class SelfPlayEnv(gymnasium.Env):
         return self._engine.tables[0].mask.copy()
 
 
-class SelfPlayVecEnv(VecEnv):
+class _OneObjectVecEnv(VecEnv):
+    """VecEnv plumbing for a vectorized env that is one Python object: attributes and
+    methods live on it once; ``action_masks`` is answered per game."""
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        """An attribute of this object, once per selected env."""
+        value = getattr(self, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        """Set an attribute on this object."""
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
+        """``action_masks`` per env; other methods run once here."""
+        idx = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return [self._masks[i].copy() for i in idx]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in idx]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        """No gymnasium wrappers inside."""
+        return [False for _ in self._get_indices(indices)]
+
+
+class SelfPlayVecEnv(_OneObjectVecEnv):
     """N self-play games in one process with batched snapshot inference (an SB3 VecEnv)."""
 
     def __init__(self, env_id: str, num_players: int, n_envs: int, pool: OpponentPool,
@@ -675,27 +701,6 @@ class SelfPlayVecEnv(VecEnv):
     def close(self) -> None:
         """Nothing to release."""
 
-    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
-        """An attribute of the (shared) env, once per selected env."""
-        value = getattr(self, attr_name)
-        return [value for _ in self._get_indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
-        """Set an attribute of the shared env."""
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
-        """``action_masks`` per env; other methods run once on the shared env."""
-        idx = list(self._get_indices(indices))
-        if method_name == "action_masks":
-            return [self._masks[i].copy() for i in idx]
-        result = getattr(self, method_name)(*method_args, **method_kwargs)
-        return [result for _ in idx]
-
-    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
-        """No gymnasium wrappers inside."""
-        return [False for _ in self._get_indices(indices)]
-
 
 def _worker(remote, parent_remote, kwargs) -> None:  # pragma: no cover - runs in a child
     """A process running one SelfPlayVecEnv slice for ParallelSelfPlayVecEnv."""
@@ -724,7 +729,7 @@ def _worker(remote, parent_remote, kwargs) -> None:  # pragma: no cover - runs i
         pass
 
 
-class ParallelSelfPlayVecEnv(VecEnv):
+class ParallelSelfPlayVecEnv(_OneObjectVecEnv):
     """``SelfPlayVecEnv`` split over worker processes (``vec_env: batched`` with
     ``vec_workers > 1``): each worker plays its share of the games with batched opponent
     inference; the learner's forward pass and PPO stay in the main process."""
@@ -815,23 +820,3 @@ class ParallelSelfPlayVecEnv(VecEnv):
             p.join(timeout=5)
         self.closed = True
 
-    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
-        """An attribute of this (main-process) object, once per selected env."""
-        value = getattr(self, attr_name)
-        return [value for _ in self._get_indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
-        """Set an attribute on this object."""
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs):
-        """``action_masks`` per env; other methods run once here."""
-        idx = list(self._get_indices(indices))
-        if method_name == "action_masks":
-            return [self._masks[i].copy() for i in idx]
-        result = getattr(self, method_name)(*method_args, **method_kwargs)
-        return [result for _ in idx]
-
-    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
-        """No gymnasium wrappers inside."""
-        return [False for _ in self._get_indices(indices)]
