@@ -194,6 +194,10 @@ class AllHandsBattleGame(Game):
         return render_view(self, view)
 
 
+_tuple_new = tuple.__new__   # positional NamedTuple construction (no __new__ wrapper)
+assert len(AllHandsBattleView._fields) == 33 and len(ShipView._fields) == 7  # keep view() in step
+
+
 class AllHandsBattleState(GameState):
     """One position. Card ids index ``game.cards``; seats are absolute."""
 
@@ -607,51 +611,57 @@ class AllHandsBattleState(GameState):
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> AllHandsBattleView:
         """Everything ``player`` knows: own hand and crews, what its Spy saw, the table."""
-        seen = {(o, j) for s, o, j in self.spied if s == player}
+        spied_ = self.spied
+        seen = {(o, j) for s, o, j in spied_ if s == player} if spied_ else ()
         ships = []
         for q, fleet in enumerate(self.ships):
+            if not fleet:
+                ships.append(())
+                continue
             row = []
+            own = q == player
             for j, (m, crew, in_play, keeper, revealed) in enumerate(fleet):
                 spied = (q, j) in seen
-                known = q == player or revealed or spied
-                row.append(ShipView(m, in_play, keeper, len(crew),
-                                    tuple(crew) if known else None, revealed, spied))
+                row.append(_tuple_new(ShipView, (
+                    m, in_play, keeper, len(crew),
+                    tuple(crew) if own or revealed or spied else None, revealed, spied)))
             ships.append(tuple(row))
-        return AllHandsBattleView(
-            player=player,
-            num_players=self.game.num_players,
-            round=self.round,
-            starter=self.starter,
-            totals=tuple(self.totals),
-            last_round=tuple(self.last_round),
-            phase=self.phase,
-            decision=self.decision,
-            actor=self.actor,
-            turn_player=self.turn_player,
-            hand=tuple(self.hands[player]),
-            hand_sizes=tuple(map(len, self.hands)),
-            reserved=tuple(self.reserved),
-            known_with=tuple(map(tuple, self.known_with)),
-            discard=tuple(self.discard),
-            deck_size=len(self.deck),
-            reshuffled=tuple(self.reshuffled),
-            ships=tuple(ships),
-            plunder=tuple(map(tuple, self.plunder)),
-            launch_master=self.launch_master,
-            launch_crew=tuple(self.launch_crew) if player == self.turn_player else (),
-            launch_count=len(self.launch_crew),
-            launched=self.launched,
-            claim_queue=tuple(self.claim_queue),
-            first_fleet=self.first_fleet,
-            last_turns=tuple(self.last_turns),
-            passed=tuple(self.passed),
-            forced=self.forced,
-            selected=self.selected,
-            spies_used=self.spies_used,
-            spied=tuple(map(tuple, self.spied)),
-            events=tuple(self.events),
-            turns=self.turns,
-        )
+        turn_player = self.turn_player
+        return _tuple_new(AllHandsBattleView, (
+            player,
+            self.game.num_players,
+            self.round,
+            self.starter,
+            tuple(self.totals),
+            tuple(self.last_round),
+            self.phase,
+            self.decision,
+            self.actor,
+            turn_player,
+            tuple(self.hands[player]),
+            tuple(map(len, self.hands)),
+            tuple(self.reserved),
+            tuple(map(tuple, self.known_with)),
+            tuple(self.discard),
+            len(self.deck),
+            tuple(self.reshuffled),
+            tuple(ships),
+            tuple(map(tuple, self.plunder)),
+            self.launch_master,
+            tuple(self.launch_crew) if player == turn_player else (),
+            len(self.launch_crew),
+            self.launched,
+            tuple(self.claim_queue),
+            self.first_fleet,
+            tuple(self.last_turns),
+            tuple(self.passed),
+            self.forced,
+            self.selected,
+            self.spies_used,
+            tuple(map(tuple, spied_)),
+            tuple(self.events),
+            self.turns,
+        ))
 
     # -- copies and text ----------------------------------------------------------------
     def clone(self) -> "AllHandsBattleState":

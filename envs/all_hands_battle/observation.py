@@ -87,21 +87,26 @@ class _Offsets:
             setattr(self, name, layout.slice(name).start)
 
 
+_TABLE_CACHE_MAX = 512          # memoised table blocks per game (cleared when full)
+_RESH_CACHE_MAX = 256
+
+
 def _tables(game):
-    """Per-card lookup arrays used by ``encode`` (computed once per game)."""
+    """Per-card lookup arrays and memo caches used by ``encode`` (created once per game)."""
     t = game.__dict__.get("_obs_tables")
     if t is None:
         cards = game.cards
         suit = [4 if c.suit == NO_SUIT else c.suit for c in cards]
         rank = [0 if c.kind == ADMIRAL else 1 if c.kind == CAPTAIN else 2 for c in cards]
         value = [c.value for c in cards]
-        t = game._obs_tables = (_Offsets(game.layout), suit, rank, value)
+        t = game._obs_tables = (_Offsets(game.layout), suit, rank, value, {}, {})
     return t
 
 
-def encode(game, view: AllHandsBattleView) -> np.ndarray:
-    """The observation vector of ``view`` (reads nothing but the view)."""
-    o, suit, rank, value = _tables(game)
+def _table_block(game, view, o, suit, rank, value):
+    """The slowly changing part of the observation (a pure function of the view fields in
+    the cache key of ``encode``): the vector with those fields set, the cards they place
+    and the complement of the claimed cards taken into hand."""
     C = game.num_cards
     n = view.num_players
     p = view.player
@@ -109,48 +114,23 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
     target = game.target_score
     top = 1.0 + 600.0 / target
     x = np.zeros(game.layout.size, dtype=np.float32)
-    ones = [o.decision + DECISIONS.index(view.decision), o.phase + PHASES.index(view.phase),
-            o.starter + (view.starter - p) % n]
-    vi, vv = [o.draw_pile_size, o.launch_count, o.spies_used, o.round], \
-        [view.deck_size / C, view.launch_count / 3.0, view.spies_used / 2.0,
-         min(view.round / ROUND_SCALE, 1.0)]
-    actor = view.actor
-    if actor >= 0:
-        ones.append(o.acting_seat + (actor - p) % n)
-        if actor == p:
-            ones.append(o.my_decision)
-    if view.turn_player >= 0:
-        ones.append(o.turn_seat + (view.turn_player - p) % n)
-    hand = view.hand
-    located = list(hand)
-    base = o.hand
-    ones.extend([base + c for c in hand])
-    tied = []
-    reserved, known_with, plunder, all_ships = view.reserved, view.known_with, view.plunder, \
-        view.ships
-    last_round, totals, hand_sizes = view.last_round, view.totals, view.hand_sizes
-    o_res, o_kw, o_pc = o.reserved, o.known_with, o.plunder_cards
+    ones = [o.starter + (view.starter - p) % n,
+            o.first_fleet + (n if view.first_fleet < 0 else (view.first_fleet - p) % n)]
+    vi, vv = [o.round], [min(view.round / ROUND_SCALE, 1.0)]
+    located = []
+    plunder, all_ships = view.plunder, view.ships
+    last_round, totals, passed = view.last_round, view.totals, view.passed
+    o_pc = o.plunder_cards
     o_sl, o_ss, o_sr, o_sp = o.ship_launched, o.ship_suit, o.ship_rank, o.ship_in_play
     o_sk, o_scc, o_sck, o_sc = o.ship_keeper, o.ship_crew_count, o.ship_crew_known, o.ship_crew
     o_srv, o_ssp = o.ship_revealed, o.ship_spied
     for q in range(n):
         r = (q - p) % n
-        vi.append(o.hand_sizes + r)
-        vv.append(hand_sizes[q] / 13.0)
         vi.append(o.totals + r)
         vv.append(min(totals[q] / target, top))
         if last_round:
             vi.append(o.last_round + r)
             vv.append(min(last_round[q] / 100.0, 6.0))
-        card = reserved[q]
-        if card >= 0:
-            ones.append(o_res + r * C + card)
-            located.append(card)
-        kw = known_with[q]
-        if kw:
-            base = o_kw + r * C
-            ones.extend([base + c for c in kw])
-            tied.extend(kw)
         pl = plunder[q]
         if pl:
             located.extend(pl)
@@ -179,48 +159,118 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
             if spied:
                 ones.append(o_ssp + k)
             k += 1
-        if view.passed[q]:
+        if passed[q]:
             ones.append(o.passed + r)
     for s_, q, j in view.spied:
         if s_ != p:
             ones.append(o.ship_spied_by_other + ((q - p) % n) * S + j)
-    for q in view.claim_queue:
+    x[ones] = 1
+    x[vi] = vv
+    loc = np.zeros(C, dtype=bool)
+    loc[located] = True
+    return x, loc
+
+
+def encode(game, view: AllHandsBattleView) -> np.ndarray:
+    """The observation vector of ``view`` (reads nothing but the view)."""
+    o, suit, rank, value, cache, resh_cache = _tables(game)
+    (p, n, round_, starter, totals, last_round, phase, decision, actor, turn_player, hand,
+     hand_sizes, reserved, known_with, discard, deck_size, reshuffled, ships, plunder,
+     launch_master, launch_crew, launch_count, launched, claim_queue, first_fleet,
+     last_turns, passed, forced, selected, spies_used, spied, _events, _turns) = view
+    key = (p, round_, starter, totals, last_round, ships, plunder, first_fleet, passed, spied)
+    block = cache.get(key)
+    if block is None:
+        if len(cache) >= _TABLE_CACHE_MAX:
+            cache.clear()
+        block = cache[key] = _table_block(game, view, o, suit, rank, value)
+    xa, loca = block
+    x = xa.copy()
+    C = game.num_cards
+    ones = [o.decision + _DECISION_INDEX[decision], o.phase + _PHASE_INDEX[phase]]
+    if actor >= 0:
+        ones.append(o.acting_seat + (actor - p) % n)
+        if actor == p:
+            ones.append(o.my_decision)
+    if turn_player >= 0:
+        ones.append(o.turn_seat + (turn_player - p) % n)
+    base = o.hand
+    ones.extend([base + c for c in hand])
+    located = list(hand)
+    tied = []
+    o_res, o_kw = o.reserved, o.known_with
+    r = 0
+    for q in range(p, n):
+        card = reserved[q]
+        if card >= 0:
+            ones.append(o_res + r * C + card)
+            located.append(card)
+        kw = known_with[q]
+        if kw:
+            base = o_kw + r * C
+            ones.extend([base + c for c in kw])
+            tied.extend(kw)
+        r += 1
+    for q in range(p):
+        card = reserved[q]
+        if card >= 0:
+            ones.append(o_res + r * C + card)
+            located.append(card)
+        kw = known_with[q]
+        if kw:
+            base = o_kw + r * C
+            ones.extend([base + c for c in kw])
+            tied.extend(kw)
+        r += 1
+    for q in claim_queue:
         ones.append(o.claim_queue + (q - p) % n)
-    for q in view.last_turns:
+    for q in last_turns:
         ones.append(o.last_turns + (q - p) % n)
-    discard = view.discard
     if discard:
         base = o.discard_pile
         located.extend(discard)
         ones.extend([base + c for c in discard])
         ones.append(o.discard_top + discard[-1])
-    if view.launch_master >= 0:
-        ones.append(o.launch_master + view.launch_master)
-        located.append(view.launch_master)
-    if view.launch_crew:
-        located.extend(view.launch_crew)
-        ones.extend([o.launch_crew + c for c in view.launch_crew])
-    if view.launched:
+    if launch_master >= 0:
+        ones.append(o.launch_master + launch_master)
+        located.append(launch_master)
+    if launch_crew:
+        located.extend(launch_crew)
+        base = o.launch_crew
+        ones.extend([base + c for c in launch_crew])
+    if launched:
         ones.append(o.launched)
-    ones.append(o.first_fleet + (n if view.first_fleet < 0 else (view.first_fleet - p) % n))
-    if view.forced:
+    if forced:
         ones.append(o.forced)
-    if view.selected >= 0:
-        ones.append(o.selected + view.selected)
+    if selected >= 0:
+        ones.append(o.selected + selected)
     x[ones] = 1
-    x[vi] = vv
-    unseen = np.ones(C, dtype=bool)
-    unseen[located] = False
+    i = o.hand_sizes
+    x[i:i + n] = [h / 13.0 for h in hand_sizes[p:] + hand_sizes[:p]]
+    x[o.draw_pile_size] = deck_size / C
+    x[o.launch_count] = launch_count / 3.0
+    x[o.spies_used] = spies_used / 2.0
+    loc = loca.copy()
+    loc[located] = True
+    unseen = ~loc
     x[o.unseen:o.unseen + C] = unseen
-    if view.deck_size:
+    if deck_size:
         if tied:
             unseen[tied] = False
-        if view.reshuffled:
-            resh = np.zeros(C, dtype=bool)
-            resh[list(view.reshuffled)] = True
+        if reshuffled:
+            resh = resh_cache.get(reshuffled)
+            if resh is None:
+                if len(resh_cache) >= _RESH_CACHE_MAX:
+                    resh_cache.clear()
+                resh = resh_cache[reshuffled] = np.zeros(C, dtype=bool)
+                resh[list(reshuffled)] = True
             unseen &= resh
         x[o.pile_candidates:o.pile_candidates + C] = unseen
     return x
+
+
+_DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
+_PHASE_INDEX = {ph: i for i, ph in enumerate(PHASES)}
 
 
 def unseen_cards(game, view: AllHandsBattleView) -> list[int]:
