@@ -199,8 +199,8 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
     located = list(hand)
     tied = []
     o_res, o_kw = o.reserved, o.known_with
-    r = 0
-    for q in range(p, n):
+    for r in range(n):                       # seats in order from the viewer
+        q = (p + r) % n
         card = reserved[q]
         if card >= 0:
             ones.append(o_res + r * C + card)
@@ -210,18 +210,6 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
             base = o_kw + r * C
             ones.extend([base + c for c in kw])
             tied.extend(kw)
-        r += 1
-    for q in range(p):
-        card = reserved[q]
-        if card >= 0:
-            ones.append(o_res + r * C + card)
-            located.append(card)
-        kw = known_with[q]
-        if kw:
-            base = o_kw + r * C
-            ones.extend([base + c for c in kw])
-            tied.extend(kw)
-        r += 1
     for q in claim_queue:
         ones.append(o.claim_queue + (q - p) % n)
     for q in last_turns:

@@ -9,6 +9,7 @@ from pettingzoo.test import parallel_api_test
 from plunder.envs.all_hands_crew.components import NUM_KINDS
 from plunder.envs.all_hands_crew_v0 import Game, parallel_env, raw_env
 from plunder.envs.core.rewards import rank_rewards
+from ..conftest import MaskedSamplingParallelEnv
 
 
 def check_invariants(s):
@@ -81,45 +82,9 @@ def test_final_layout_is_the_best_partition():
                                                    for k in range(NUM_KINDS)))
 
 
-class _CachedMaskedSpaces:
-    """parallel_api_test samples actions from the action spaces: hand it spaces (the same
-    object on every call, as it checks) that sample legal actions."""
-
-    def __init__(self, env):
-        self._env = env
-        self._masks = {}
-        self._spaces = {}
-
-    def __getattr__(self, name):
-        return getattr(self._env, name)
-
-    def reset(self, *a, **kw):
-        obs, infos = self._env.reset(*a, **kw)
-        self._masks = {k: o["action_mask"] for k, o in obs.items()}
-        return obs, infos
-
-    def step(self, actions):
-        out = self._env.step(actions)
-        self._masks = {k: o["action_mask"] for k, o in out[0].items()}
-        return out
-
-    def action_space(self, agent):
-        if agent not in self._spaces:
-            space = self._env.action_space(agent)
-            owner = self
-
-            class _Masked(type(space)):
-                def sample(self, mask=None):
-                    m = owner._masks.get(agent)
-                    return space.sample(m) if m is not None and m.any() else 0
-
-            self._spaces[agent] = _Masked(space.n)
-        return self._spaces[agent]
-
-
 @pytest.mark.parametrize("n", [2, 4])
 def test_parallel_api(n):
-    parallel_api_test(_CachedMaskedSpaces(parallel_env(num_players=n)), num_cycles=300)
+    parallel_api_test(MaskedSamplingParallelEnv(parallel_env(num_players=n)), num_cycles=300)
 
 
 def test_validate_rejects_broken_states():

@@ -14,44 +14,14 @@ from plunder.envs.shipshape.geometry import totals
 from plunder.policies.shipshape_heuristic import ShipShapeHeuristic, decode_tiles, measure
 
 from .helpers import random_joint
-
-
-class _MaskedSpaces:
-    """Parallel env whose (cached, same-object) action spaces sample legal actions."""
-
-    def __init__(self, env):
-        self._env, self._masks, self._spaces = env, {}, {}
-
-    def __getattr__(self, name):
-        return getattr(self._env, name)
-
-    def reset(self, *a, **kw):
-        obs, infos = self._env.reset(*a, **kw)
-        self._masks = {k: o["action_mask"] for k, o in obs.items()}
-        return obs, infos
-
-    def step(self, actions):
-        out = self._env.step(actions)
-        self._masks = {k: o["action_mask"] for k, o in out[0].items()}
-        return out
-
-    def action_space(self, agent):
-        if agent not in self._spaces:
-            space, owner = self._env.action_space(agent), self
-
-            class _Masked(type(space)):
-                def sample(self, mask=None):
-                    m = owner._masks.get(agent)
-                    return space.sample(m) if m is not None and m.any() else 0
-            self._spaces[agent] = _Masked(space.n)
-        return self._spaces[agent]
+from ..conftest import MaskedSamplingParallelEnv
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_parallel_api(n):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        parallel_api_test(_MaskedSpaces(shipshape_v0.parallel_env(num_players=n)),
+        parallel_api_test(MaskedSamplingParallelEnv(shipshape_v0.parallel_env(num_players=n)),
                           num_cycles=300)
 
 
