@@ -20,8 +20,9 @@ def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
     import torch
 
     from .config import load_config
-    from .selfplay_env import MlpActor, limit_numpy_threads
-    from .train import _make_model, add_snapshot, make_pool, make_vec_env
+    from .selfplay_env import actor_from_policy, limit_numpy_threads
+    from .train import (_make_model, add_snapshot, make_pool, make_vec_env,
+                        update_threads_callback)
 
     cfg = load_config(env_id, overrides=[f"num_players={num_players}",
                                          "league.weights={snapshots: 1.0}",
@@ -35,14 +36,15 @@ def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
     for k in range(snapshots):  # distinct snapshots, so batching spans several networks
         for p in model.policy.parameters():
             p.data.add_(torch.randn_like(p) * 0.01)
-        add_snapshot(vec, pool, MlpActor.from_policy(model.policy), k)
+        add_snapshot(vec, pool, actor_from_policy(model.policy), k)
     rollout = cfg.ppo.n_steps * cfg.n_envs
     steps = max(rollout, steps - steps % rollout)
     import resource
 
     kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0, c0 = time.perf_counter(), time.process_time()
-    model.learn(total_timesteps=steps, progress_bar=False)
+    model.learn(total_timesteps=steps, progress_bar=False,
+                callback=update_threads_callback(cfg))
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     vec.close()
     kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -58,7 +60,7 @@ def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
             "load_average": load,
             "steps_per_cpu_s": round(model.num_timesteps / max(cpu, 1e-9), 1),
             "n_envs": cfg.n_envs, "vec_env": cfg.vec_env, "vec_workers": cfg.vec_workers,
-            "torch_threads": cfg.torch_threads}
+            "torch_threads": cfg.torch_threads, "update_threads": cfg.update_threads}
 
 
 def bench_training(env_id: str = "scallywags_v0", num_players: int = 4,

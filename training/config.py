@@ -32,8 +32,12 @@ def _f(default, doc: str, **kw):
 
 @dataclass
 class PolicyConfig:
-    """The actor-critic network (an MLP over the flat observation vector)."""
+    """The actor-critic network over the flat observation vector."""
 
+    kind: str = _f("mlp", "mlp (SB3's MLP) or entity (weights shared across the game's "
+                          "entity groups, e.g. coins; see docs/training.md)",
+                   choices=("mlp", "entity"))
+    entity_dim: int = _f(32, "with kind entity: width of each member's code", low=1)
     net_arch: list[int] = _f([128, 128], "hidden layer sizes, shared by actor and critic "
                                          "shapes (separate weights)")
     activation: str = _f("tanh", "hidden activation: tanh or relu", choices=("tanh", "relu"))
@@ -132,6 +136,8 @@ class TrainConfig:
     vec_workers: int = _f(1, "with vec_env batched: worker processes sharing the games "
                              "(1: all in the training process)", low=1)
     torch_threads: int = _f(1, "torch intra-op threads (results depend on it)", low=1)
+    update_threads: int = _f(1, "torch intra-op threads during PPO updates, when the env "
+                                "workers wait (results depend on it)", low=1)
     checkpoint_every: int = _f(100_000, "learner steps between checkpoints (the last one "
                                         "is always written)", low=1)
     progress_bar: bool = _f(True, "show a progress bar")
@@ -272,8 +278,10 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
     for opp in cfg.eval.opponents:
         if opp.partition(":")[0] not in ("random", "heuristic", "trained", "onnx"):
             raise ConfigError(f"{where}: eval.opponents: unknown bot {opp!r}")
-    if cfg.ppo.batch_size > \
-            cfg.ppo.n_steps * cfg.n_envs:
+    if cfg.policy.kind == "entity" and not cls(cfg.num_players, **cfg.options).entity_groups:
+        raise ConfigError(f"{where}: policy.kind: entity needs a game with entity groups; "
+                          f"{env_id} declares none (use policy.kind: mlp)")
+    if cfg.ppo.batch_size > cfg.ppo.n_steps * cfg.n_envs:
         raise ConfigError(f"{where}: ppo.batch_size ({cfg.ppo.batch_size}) is larger than a "
                           f"rollout (n_steps * n_envs = {cfg.ppo.n_steps * cfg.n_envs})")
     return cfg

@@ -7,8 +7,10 @@ The graph (opset 17) is built directly from the actor's weights (no torch export
 - outputs ``action`` int64 ``[batch]`` (the most likely legal action) and ``action_probs``
   float32 ``[batch, num_actions]`` (softmax over legal actions; exactly 0 for illegal ones)
 
-It computes ``logits = head(act(...act(obs @ W0 + b0)...))``, replaces illegal logits by
--1e9 and takes argmax / softmax, the same as MaskablePPO's masked distribution.
+It computes the actor's logits — ``head(act(...act(obs @ W0 + b0)...))`` for an MLP; for
+the entity network also the member encoders (Gather + MatMul), their mean, and the pointer
+scores added to the actions that name members — replaces illegal logits by -1e9 and takes
+argmax / softmax, the same as MaskablePPO's masked distribution.
 
 Metadata (``custom_metadata_map`` in onnxruntime, key ``plunder``, JSON): format, env id,
 game name and version, num_players, variant options (defaults filled in), observation and
@@ -29,7 +31,7 @@ from plunder.envs import game_class
 from plunder.envs.core import ModelFileError
 
 from .config import TrainConfig
-from .selfplay_env import MlpActor
+from .actors import Actor, EntityActor, actor_from_policy
 
 BOT_FORMAT = "plunder-bot/1"
 OPSET = 17
@@ -49,26 +51,86 @@ def bot_metadata(cfg: TrainConfig, steps: int, evaluation: dict, commit: str) ->
             "config": cfg.to_dict(), "exported_at": time.strftime("%Y-%m-%dT%H:%M:%S")}
 
 
-def build_model(actor: MlpActor, meta: dict):
-    """The ONNX ModelProto of ``actor`` with ``meta`` attached."""
+def _mlp_nodes(x: str, layers, activation: str, prefix: str, inits: list, nodes: list,
+               gemm: bool = True) -> str:
+    """Gemm (2-D input) or MatMul + Add (any rank) and activation nodes for ``layers``;
+    returns the output name."""
+    from onnx import helper, numpy_helper
+
+    act = "Tanh" if activation == "tanh" else "Relu"
+    for i, (w, b) in enumerate(layers):
+        inits += [numpy_helper.from_array(w, f"{prefix}W{i}"),
+                  numpy_helper.from_array(b, f"{prefix}B{i}")]
+        if not gemm:
+            nodes += [helper.make_node("MatMul", [x, f"{prefix}W{i}"], [f"{prefix}m{i}"]),
+                      helper.make_node("Add", [f"{prefix}m{i}", f"{prefix}B{i}"],
+                                       [f"{prefix}h{i}"])]
+        else:
+            nodes.append(helper.make_node("Gemm", [x, f"{prefix}W{i}", f"{prefix}B{i}"],
+                                          [f"{prefix}h{i}"]))
+        nodes.append(helper.make_node(act, [f"{prefix}h{i}"], [f"{prefix}a{i}"]))
+        x = f"{prefix}a{i}"
+    return x
+
+
+def _logit_nodes(actor: Actor, inits: list, nodes: list) -> str:
+    """The network from ``observation`` to unmasked logits; returns the output name."""
+    from onnx import helper, numpy_helper
+
+    x = "observation"
+    groups = actor.groups if isinstance(actor, EntityActor) else []
+    codes = []
+    for k, g in enumerate(groups):
+        inits.append(numpy_helper.from_array(g.index, f"g{k}_index"))
+        nodes.append(helper.make_node("Gather", ["observation", f"g{k}_index"],
+                                      [f"g{k}_members"], axis=1))
+        # members are (batch, members, features): MatMul, since Gemm takes 2-D inputs only
+        code = _mlp_nodes(f"g{k}_members", g.encoder, actor.activation, f"g{k}_", inits, nodes,
+                          gemm=False)
+        nodes.append(helper.make_node("ReduceMean", [code], [f"g{k}_mean"], axes=[1],
+                                      keepdims=0))
+        codes.append(code)
+    if groups:
+        nodes.append(helper.make_node("Concat", [x] + [f"g{k}_mean" for k in range(len(groups))],
+                                      ["mlp_input"], axis=1))
+        x = "mlp_input"
+    hidden = _mlp_nodes(x, actor.layers, actor.activation, "", inits, nodes)
+    hw, hb = actor.head
+    inits += [numpy_helper.from_array(hw, "Whead"), numpy_helper.from_array(hb, "Bhead")]
+    nodes.append(helper.make_node("Gemm", [hidden, "Whead", "Bhead"], ["logits0"]))
+    logits = "logits0"
+    if groups:
+        inits.append(numpy_helper.from_array(np.array([2], np.int64), "axis2"))
+    for k, (g, code) in enumerate(zip(groups, codes)):
+        for r, (start, (qw, qb)) in enumerate(zip(g.starts, g.queries)):
+            q = f"g{k}_q{r}"
+            pads = np.array([0, start, 0, actor.num_actions - start - g.count], np.int64)
+            inits += [numpy_helper.from_array(qw, q + "W"), numpy_helper.from_array(qb, q + "B"),
+                      numpy_helper.from_array(pads, q + "pads")]
+            out = f"logits_g{k}_{r}"
+            nodes += [
+                helper.make_node("Gemm", [hidden, q + "W", q + "B"], [q]),
+                helper.make_node("Unsqueeze", [q, "axis2"], [q + "col"]),
+                helper.make_node("MatMul", [code, q + "col"], [q + "scores3"]),
+                helper.make_node("Squeeze", [q + "scores3", "axis2"], [q + "scores"]),
+                helper.make_node("Pad", [q + "scores", q + "pads"], [q + "padded"]),
+                helper.make_node("Add", [logits, q + "padded"], [out]),
+            ]
+            logits = out
+    return logits
+
+
+def build_model(actor: Actor, meta: dict):
+    """The ONNX ModelProto of ``actor`` (MLP or entity network) with ``meta`` attached."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
     inits, nodes = [], []
-    x = "observation"
-    for i, (w, b) in enumerate(actor.layers):
-        inits += [numpy_helper.from_array(w, f"W{i}"), numpy_helper.from_array(b, f"B{i}")]
-        nodes.append(helper.make_node("Gemm", [x, f"W{i}", f"B{i}"], [f"h{i}"]))
-        act = "Tanh" if actor.activation == "tanh" else "Relu"
-        nodes.append(helper.make_node(act, [f"h{i}"], [f"a{i}"]))
-        x = f"a{i}"
-    hw, hb = actor.head
-    inits += [numpy_helper.from_array(hw, "Whead"), numpy_helper.from_array(hb, "Bhead"),
-              numpy_helper.from_array(np.array(-1e9, np.float32), "illegal")]
+    logits = _logit_nodes(actor, inits, nodes)
+    inits.append(numpy_helper.from_array(np.array(-1e9, np.float32), "illegal"))
     nodes += [
-        helper.make_node("Gemm", [x, "Whead", "Bhead"], ["logits"]),
         helper.make_node("Cast", ["action_mask"], ["legal"], to=TensorProto.BOOL),
-        helper.make_node("Where", ["legal", "logits", "illegal"], ["masked_logits"]),
+        helper.make_node("Where", ["legal", logits, "illegal"], ["masked_logits"]),
         helper.make_node("Softmax", ["masked_logits"], ["action_probs"], axis=-1),
         helper.make_node("ArgMax", ["masked_logits"], ["action"], axis=1, keepdims=0),
     ]
@@ -90,7 +152,7 @@ def build_model(actor: MlpActor, meta: dict):
     return model
 
 
-def export_actor(actor: MlpActor, cfg: TrainConfig, steps: int, evaluation: dict,
+def export_actor(actor: Actor, cfg: TrainConfig, steps: int, evaluation: dict,
                  out: str | Path, commit: str = "unknown") -> Path:
     """Write ``actor`` as an ONNX bot to ``out`` (atomically)."""
     from .train import atomic_write_bytes
@@ -116,7 +178,7 @@ def export_run(run_dir: str | Path, out: str | Path | None = None,
     ckpt = load_checkpoint(Path(checkpoint)) if checkpoint else latest_checkpoint(run_dir)
     cfg = ckpt.config
     model = ckpt.load_model()
-    actor = MlpActor.from_policy(model.policy)
+    actor = actor_from_policy(model.policy)
     steps = int(ckpt.meta["steps"])
     evaluation: dict = {}
     eval_file = run_dir / "eval.json"

@@ -37,6 +37,8 @@ from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
 from plunder.envs.core.rewards import REWARD_MODES, final_rewards, winners
 
+from .actors import Actor, MlpActor, actor_from_arrays, actor_from_policy  # noqa: F401
+
 KINDS = ("random", "heuristic", "snapshots", "onnx")
 
 
@@ -70,109 +72,10 @@ def limit_numpy_threads(n: int = 1) -> bool:
     return False
 
 
-# -- a numpy copy of the actor network -----------------------------------------------------
-
-class MlpActor:
-    """The actor of an SB3 MLP policy as numpy arrays: obs -> masked action probabilities.
-
-    Used for frozen snapshots (batched inference without torch overhead), in-training
-    evaluation, and as the source of the exported ONNX graph.
-    """
-
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str,
-                 head: tuple[np.ndarray, np.ndarray]):
-        if activation not in ("tanh", "relu"):
-            raise InvalidArgumentError(f"activation must be tanh or relu, got {activation!r}")
-        self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32))
-                       for w, b in layers]
-        self.activation = activation
-        self.head = (np.ascontiguousarray(head[0], np.float32),
-                     np.asarray(head[1], np.float32))
-
-    @classmethod
-    def from_policy(cls, policy) -> "MlpActor":
-        """Copy the actor of a (Maskable)ActorCriticPolicy with an MLP extractor."""
-        import torch.nn as nn
-
-        layers, activation = [], None
-        for module in policy.mlp_extractor.policy_net:
-            if isinstance(module, nn.Linear):
-                layers.append((module.weight.detach().cpu().numpy().T.copy(),
-                               module.bias.detach().cpu().numpy().copy()))
-            elif isinstance(module, nn.Tanh):
-                activation = "tanh"
-            elif isinstance(module, nn.ReLU):
-                activation = "relu"
-            else:
-                raise InvalidArgumentError(f"unsupported layer in the policy: {module}")
-        head = policy.action_net
-        return cls(layers, activation or "tanh",
-                   (head.weight.detach().cpu().numpy().T.copy(),
-                    head.bias.detach().cpu().numpy().copy()))
-
-    @property
-    def obs_size(self) -> int:
-        """Length of the observation vector."""
-        return (self.layers[0][0] if self.layers else self.head[0]).shape[0]
-
-    @property
-    def num_actions(self) -> int:
-        """Size of the action space."""
-        return self.head[0].shape[1]
-
-    def logits(self, obs: np.ndarray) -> np.ndarray:
-        """Unmasked action logits, shape (batch, num_actions)."""
-        x = np.asarray(obs, np.float32)
-        for w, b in self.layers:
-            x = x @ w
-            x += b
-            if self.activation == "tanh":
-                np.tanh(x, out=x)
-            else:
-                np.maximum(x, 0.0, out=x)
-        return x @ self.head[0] + self.head[1]
-
-    def probs(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Action probabilities with illegal actions at exactly zero."""
-        logits = self.logits(obs)
-        legal = np.asarray(masks) > 0
-        logits = np.where(legal, logits, -np.inf)
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(axis=1, keepdims=True)
-        return p
-
-    def act_batch(self, obs: np.ndarray, masks: np.ndarray, rng=None,
-                  greedy: bool = False) -> np.ndarray:
-        """One legal action per row: the most likely one, or a sample (needs ``rng``)."""
-        if greedy:
-            logits = np.where(np.asarray(masks) > 0, self.logits(obs), -np.inf)
-            return logits.argmax(axis=1)
-        p = self.probs(obs, masks)
-        cdf = np.cumsum(p, axis=1)
-        target = rng.random(len(p))[:, None] * cdf[:, -1:]
-        return np.minimum((cdf <= target).sum(axis=1), p.shape[1] - 1)
-
-    def to_arrays(self) -> dict[str, np.ndarray]:
-        """Flat dict of arrays (for ``np.savez``)."""
-        out = {"activation": np.array(self.activation)}
-        for i, (w, b) in enumerate(self.layers):
-            out[f"w{i}"], out[f"b{i}"] = w, b
-        out["head_w"], out["head_b"] = self.head
-        return out
-
-    @classmethod
-    def from_arrays(cls, arrays) -> "MlpActor":
-        """Inverse of ``to_arrays``."""
-        n = sum(1 for k in arrays if k.startswith("w") and k[1:].isdigit())
-        layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(n)]
-        return cls(layers, str(arrays["activation"]), (arrays["head_w"], arrays["head_b"]))
-
-
 class ActorPolicy:
-    """A :class:`MlpActor` as a per-seat Policy (greedy by default)."""
+    """An :class:`~plunder.training.actors.Actor` as a per-seat Policy (greedy by default)."""
 
-    def __init__(self, actor: MlpActor, greedy: bool = True, seed: int | None = None,
+    def __init__(self, actor: Actor, greedy: bool = True, seed: int | None = None,
                  name: str = "learner"):
         self.actor, self.greedy, self.name = actor, greedy, name
         self.rng = np.random.default_rng(seed)
@@ -210,7 +113,7 @@ class SnapshotOpponent(Opponent):
 
     batched = True
 
-    def __init__(self, actor: MlpActor, step: int, greedy: bool = False):
+    def __init__(self, actor: Actor, step: int, greedy: bool = False):
         super().__init__("snapshots", f"snapshot@{step}")
         self.actor, self.step, self.greedy = actor, step, greedy
 
@@ -260,7 +163,7 @@ class OpponentPool:
                 lambda seed, p=path: make_bot(f"trained:{p}", env_id, num_players, seed=seed,
                                               **self.options)))
 
-    def add_snapshot(self, actor: MlpActor, step: int) -> None:
+    def add_snapshot(self, actor: Actor, step: int) -> None:
         """Freeze ``actor`` (a copy of the learner at ``step``) into the pool."""
         self.snapshots.append(SnapshotOpponent(actor, step, self.greedy_snapshots))
 
@@ -303,7 +206,7 @@ class OpponentPool:
         for i, step in enumerate(np.asarray(arrays["steps"]).tolist()):
             prefix = f"s{i}_"
             sub = {k[len(prefix):]: arrays[k] for k in arrays if k.startswith(prefix)}
-            self.add_snapshot(MlpActor.from_arrays(sub), int(step))
+            self.add_snapshot(actor_from_arrays(sub), int(step))
 
 
 # -- the game engine driver ----------------------------------------------------------------
@@ -567,7 +470,7 @@ class SelfPlayEnv(gymnasium.Env):
         """The learner's seat in the current game."""
         return self._engine.tables[0].learner
 
-    def add_snapshot(self, actor: MlpActor, step: int) -> None:
+    def add_snapshot(self, actor: Actor, step: int) -> None:
         """Add a frozen learner copy to this env's pool."""
         self.pool.add_snapshot(actor, step)
 
@@ -653,7 +556,7 @@ class SelfPlayVecEnv(_OneObjectVecEnv):
         self._actions = None
         self._masks = np.zeros((n_envs, self.game.num_actions), bool)
 
-    def add_snapshot(self, actor: MlpActor, step: int) -> None:
+    def add_snapshot(self, actor: Actor, step: int) -> None:
         """Add a frozen learner copy to the shared pool."""
         self.pool.add_snapshot(actor, step)
 
@@ -718,7 +621,7 @@ def _worker(remote, parent_remote, kwargs) -> None:  # pragma: no cover - runs i
                 obs = vec.reset()
                 remote.send((obs, vec.action_masks()))
             elif cmd == "add_snapshot":
-                pool.add_snapshot(MlpActor.from_arrays(arg[0]), arg[1])
+                pool.add_snapshot(actor_from_arrays(arg[0]), arg[1])
                 remote.send(None)
             elif cmd == "close":
                 import time as _time
@@ -767,7 +670,7 @@ class ParallelSelfPlayVecEnv(_OneObjectVecEnv):
         self._actions = None
         self.closed = False
 
-    def add_snapshot(self, actor: MlpActor, step: int) -> None:
+    def add_snapshot(self, actor: Actor, step: int) -> None:
         """Freeze the learner into every worker's pool (and the master pool)."""
         self.pool.add_snapshot(actor, step)
         arrays = actor.to_arrays()

@@ -17,13 +17,14 @@ and frozen snapshots of itself taken every ``league.snapshot_every`` steps, samp
 opponents of all N games are answered with one batched numpy forward pass per round.
 
 Reproducibility: the same config and seed give the same run (same weights, same
-evaluations) on the same machine, library versions and ``torch_threads``: the envs, pool
-sampling, PPO minibatch order and network init are all seeded, and every vec env kind
-collects results in env order. Not covered: identical numbers across torch builds or CPUs
-(float reduction order differs), and ``--resume``: a resumed run restores weights,
-optimizer, step counter, pool and evaluation history, but the games in flight at the
-checkpoint are dropped and the env/torch seeds are re-derived from the step count, so it
-continues on a different (still seeded and repeatable) path than an uninterrupted run.
+evaluations) on the same machine, library versions and ``torch_threads`` /
+``update_threads``: the envs, pool sampling, PPO minibatch order and network init are all
+seeded, and every vec env kind collects results in env order. Not covered: identical
+numbers across torch builds or CPUs (float reduction order differs), and ``--resume``: a
+resumed run restores weights, optimizer, step counter, pool and evaluation history, but
+the games in flight at the checkpoint are dropped and the env/torch seeds are re-derived
+from the step count, so it continues on a different (still seeded and repeatable) path
+than an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError, ModelFileError
 
 from .config import TrainConfig, game_name
-from .selfplay_env import (ActorPolicy, MlpActor, OpponentPool, SelfPlayEnv,
-                           SelfPlayVecEnv, limit_numpy_threads)
+from .selfplay_env import (Actor, ActorPolicy, OpponentPool, SelfPlayEnv, SelfPlayVecEnv,
+                           actor_from_policy, limit_numpy_threads)
 
 CHECKPOINT_FORMAT = "plunder-checkpoint/1"
 KEEP_CHECKPOINTS = 3
@@ -242,7 +243,7 @@ def make_vec_env(cfg: TrainConfig, pool: OpponentPool, seed: int):
     return vec
 
 
-def add_snapshot(vec, pool: OpponentPool, actor: MlpActor, step: int) -> None:
+def add_snapshot(vec, pool: OpponentPool, actor: Actor, step: int) -> None:
     """Freeze the learner into the league (and into every env's pool)."""
     if getattr(vec, "pool", None) is pool:
         vec.add_snapshot(actor, step)
@@ -253,7 +254,7 @@ def add_snapshot(vec, pool: OpponentPool, actor: MlpActor, step: int) -> None:
 
 # -- evaluation ----------------------------------------------------------------------------
 
-def evaluate_actor(cfg: TrainConfig, actor: MlpActor, games: int, seed: int,
+def evaluate_actor(cfg: TrainConfig, actor: Actor, games: int, seed: int,
                    opponents: list[str] | None = None, progress=None) -> dict[str, Any]:
     """The greedy learner against each of ``opponents`` (others' seats all that bot)."""
     from .evaluate import bot_factories, run_tournament
@@ -325,12 +326,41 @@ def _make_model(cfg: TrainConfig, env, run_dir: Path):
                                        vf=list(cfg.policy.net_arch)),
                          activation_fn=nn.Tanh if cfg.policy.activation == "tanh" else nn.ReLU,
                          ortho_init=cfg.policy.ortho_init)
+    policy: Any = "MlpPolicy"
+    if cfg.policy.kind == "entity":
+        from .entity_policy import EntityActorCriticPolicy, entity_groups_spec
+
+        policy = EntityActorCriticPolicy
+        policy_kwargs.update(entity_dim=cfg.policy.entity_dim, entity_groups=entity_groups_spec(
+            game_class(cfg.env_id)(cfg.num_players, **cfg.options)))
     return MaskablePPO(
-        "MlpPolicy", env, learning_rate=lr, n_steps=p.n_steps, batch_size=p.batch_size,
+        policy, env, learning_rate=lr, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
         ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
         target_kl=p.target_kl, policy_kwargs=policy_kwargs, seed=cfg.seed, device="cpu",
         tensorboard_log=str(run_dir / "tb") if cfg.tensorboard else None, verbose=0)
+
+
+def update_threads_callback(cfg: TrainConfig):
+    """A callback giving the PPO update ``cfg.update_threads`` torch threads and the
+    rollouts ``cfg.torch_threads``: during the update the env workers wait, so their
+    cores are free."""
+    import torch
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class UpdateThreads(BaseCallback):
+        """Switch torch's thread count between rollout and update."""
+
+        def _on_rollout_start(self) -> None:
+            torch.set_num_threads(cfg.torch_threads)
+
+        def _on_rollout_end(self) -> None:
+            torch.set_num_threads(cfg.update_threads)
+
+        def _on_step(self) -> bool:
+            return True
+
+    return UpdateThreads()
 
 
 def _league_callback(cfg, run_dir, pool, state, echo):
@@ -345,13 +375,13 @@ def _league_callback(cfg, run_dir, pool, state, echo):
                 if "win" in info:
                     state["wins"].append(info["win"])
             if steps >= state["next_snapshot"]:
-                add_snapshot(self.training_env, pool, MlpActor.from_policy(self.model.policy),
+                add_snapshot(self.training_env, pool, actor_from_policy(self.model.policy),
                              steps)
                 state["next_snapshot"] = steps + cfg.league.snapshot_every
                 self.logger.record("league/snapshots", len(pool.snapshots))
             if cfg.eval.every and steps >= state["next_eval"]:
                 state["next_eval"] = steps + cfg.eval.every
-                res = summarize(evaluate_actor(cfg, MlpActor.from_policy(self.model.policy),
+                res = summarize(evaluate_actor(cfg, actor_from_policy(self.model.policy),
                                                cfg.eval.games, cfg.seed + steps))
                 state["evals"].append({"steps": steps, "results": res})
                 parts = []
@@ -403,7 +433,7 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
     state["pretrain"] = imitate(model, data, pt.epochs, pt.batch_size, pt.learning_rate,
                                 cfg.seed + 11, echo)
     for k in range(pt.dagger_rounds):
-        actor = MlpActor.from_policy(model.policy)
+        actor = actor_from_policy(model.policy)
         more = collect_dagger_decisions(cfg.env_id, cfg.num_players, cfg.options, actor,
                                         pt.samples, cfg.seed + 13 + k, cfg.reward_mode,
                                         cfg.ppo.gamma, cfg.max_turns)
@@ -415,7 +445,7 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
     state["pretrain"]["seconds"] = round(time.perf_counter() - t0, 1)
 
 
-def _agreement(actor: MlpActor, data) -> float:
+def _agreement(actor: Actor, data) -> float:
     obs, masks, acts, _ = data
     return float((actor.act_batch(obs, masks, greedy=True) == acts).mean())
 
@@ -481,11 +511,16 @@ def train(cfg: TrainConfig, run_dir: str | Path | None = None, resume: bool = Fa
         steps0 = 0
         vec = make_vec_env(cfg, pool, cfg.seed)
         model = _make_model(cfg, vec, run_dir)
+        torch.set_num_threads(cfg.update_threads)  # the env workers wait meanwhile
         _pretrain(cfg, model, state, echo)
-        add_snapshot(vec, pool, MlpActor.from_policy(model.policy), 0)
+        torch.set_num_threads(cfg.torch_threads)
+        add_snapshot(vec, pool, actor_from_policy(model.policy), 0)
         state["next_snapshot"] = cfg.league.snapshot_every
     remaining = cfg.total_timesteps - steps0
-    callback = _league_callback(cfg, run_dir, pool, state, echo)
+    from stable_baselines3.common.callbacks import CallbackList
+
+    callback = CallbackList([_league_callback(cfg, run_dir, pool, state, echo),
+                             update_threads_callback(cfg)])
     t_learn = time.perf_counter()
     if remaining > 0:
         try:
@@ -507,7 +542,7 @@ def train(cfg: TrainConfig, run_dir: str | Path | None = None, resume: bool = Fa
              f"({(steps - steps0) / max(learn_s, 1e-9):,.0f} learner steps/s); "
              f"checkpoint {path}")
     summary: dict = {}
-    actor = MlpActor.from_policy(model.policy)
+    actor = actor_from_policy(model.policy)
     if final_eval:
         results = evaluate_actor(cfg, actor, cfg.eval.final_games, cfg.seed + 10**9)
         summary = summarize(results)

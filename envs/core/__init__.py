@@ -12,11 +12,11 @@ from .errors import (
     UnknownEnvError,
 )
 from .game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
-from .layout import Field, LayoutBuilder, ObservationLayout
+from .layout import EntityGroup, Field, LayoutBuilder, ObservationLayout
 from .rewards import REWARD_MODES
 
 __all__ = [
-    "ConfigError", "Field", "Game", "GameOverError", "GameState", "IllegalActionError",
+    "ConfigError", "EntityGroup", "Field", "Game", "GameOverError", "GameState", "IllegalActionError",
     "InvalidArgumentError", "LayoutBuilder", "ModelFileError", "NotActingError",
     "ObservationLayout", "PlunderAECEnv", "PlunderError", "PlunderParallelEnv",
     "REWARD_MODES", "UnknownEnvError", "clone_rng", "make_env_functions", "rng_from_dict",

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .errors import GameOverError, IllegalActionError, InvalidArgumentError, NotActingError
-from .layout import ObservationLayout
+from .layout import EntityGroup, ObservationLayout
 
 
 class Game(ABC):
@@ -101,6 +101,15 @@ class Game(ABC):
     @abstractmethod
     def encode(self, view: Any) -> np.ndarray:
         """The observation vector of a player's view (reads nothing but the view)."""
+
+    @property
+    def entity_groups(self) -> tuple[EntityGroup, ...]:
+        """Interchangeable objects in the observation and actions (none by default).
+
+        Optional: a game whose coins or cards carry arbitrary ids declares them here so
+        that a policy can share its weights across them (``policy.kind: entity``).
+        """
+        return ()
 
     # -- states -------------------------------------------------------------------------
     @abstractmethod

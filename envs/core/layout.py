@@ -72,6 +72,50 @@ class ObservationLayout:
         return "\n".join(rows)
 
 
+@dataclass(frozen=True)
+class EntityGroup:
+    """Interchangeable objects of one kind (say, coins) in the observation and actions.
+
+    A field in ``fields`` is laid out member by member: member ``e`` owns the ``w = size /
+    count`` values starting at ``e * w``. A field in ``strided_fields`` is laid out the
+    other way round (say, one block of all members per seat): member ``e`` owns the values
+    ``e, e + count, e + 2 * count, ...``. Every number in ``actions`` starts a range of
+    ``count`` actions in which action ``start + e`` names member ``e``. A policy may then
+    score the members with shared weights (``policy.kind: entity``, docs/training.md).
+    """
+
+    name: str
+    count: int
+    fields: tuple[str, ...] = ()
+    actions: tuple[int, ...] = ()
+    strided_fields: tuple[str, ...] = ()
+
+    def feature_index(self, layout: "ObservationLayout") -> np.ndarray:
+        """Observation indices of each member's features, shape (count, features)."""
+        if self.count <= 0 or not (self.fields or self.strided_fields):
+            raise ValueError(f"entity group {self.name!r} needs a count and fields")
+        blocks = []
+        for name, strided in [(f, False) for f in self.fields] + \
+                [(f, True) for f in self.strided_fields]:
+            s = layout.slice(name)
+            size = s.stop - s.start
+            if size % self.count:
+                raise ValueError(f"entity group {self.name!r}: field {name!r} has {size} "
+                                 f"values, not a multiple of {self.count} members")
+            w = size // self.count
+            grid = np.arange(size).reshape(w, self.count).T if strided else \
+                np.arange(size).reshape(self.count, w)
+            blocks.append(s.start + grid)
+        return np.concatenate(blocks, axis=1)
+
+    def check_actions(self, num_actions: int) -> None:
+        """Raise ValueError unless every action range lies inside the action space."""
+        for start in self.actions:
+            if not 0 <= start <= num_actions - self.count:
+                raise ValueError(f"entity group {self.name!r}: actions {start}.."
+                                 f"{start + self.count - 1} exceed the {num_actions} actions")
+
+
 class LayoutBuilder:
     """Collects fields in order; ``build()`` returns the layout."""
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from plunder.envs.core.errors import ConfigError
 from plunder.envs.core.game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
+from plunder.envs.core.layout import EntityGroup
 
 from .components import (
     ARRGH, AVAST, BLOW, BOOTY, CARD_NAMES, HANDS_OFF, LAND_HO, NUM_CARDS, PIECES, SHIVER,
@@ -96,6 +97,13 @@ class ScallywagsGame(Game):
     def layout(self):
         """Named observation layout (see plunder.envs.scallywags.observation)."""
         return self._layout
+
+    @property
+    def entity_groups(self) -> tuple[EntityGroup, ...]:
+        """The coins: their ids are arbitrary labels, so a policy may share weights."""
+        fields = ("coin_in_middle", "coin_in_take", "coin_slot", "coin_face_up",
+                  "coin_value_known", "coin_value", "coin_known_by", "coin_selected")
+        return (EntityGroup("coin", self.num_coins, fields, (self.actions.coin,)),)
 
     def encode(self, view: ScallywagsView) -> np.ndarray:
         """Observation vector of a view."""
