@@ -6,8 +6,8 @@ Two kinds, matching the two policy networks (``policy.kind`` in the training con
 
 - :class:`MlpActor` — SB3's MLP actor: hidden layers, then a linear head.
 - :class:`EntityActor` — the entity network of :mod:`plunder.training.entity_policy`: each
-  member of an entity group (every coin, say) is encoded by one shared encoder; the mean
-  of the members' codes joins the observation at the input of the MLP; an action that
+  member of an entity group (every coin, say) is encoded by one shared encoder; the MLP
+  sees the observation outside the groups and the mean of the members' codes; an action that
   names member ``e`` adds the score ``code_e · query(hidden)`` to its logit.
 
 ``actor_from_policy`` and ``actor_from_arrays`` pick the kind; ``to_arrays`` gives a flat
@@ -181,7 +181,7 @@ class EntityActor(Actor):
     kind = "entity"
 
     def __init__(self, layers: Layers, activation: str, head: tuple[np.ndarray, np.ndarray],
-                 groups: list[EntityGroupWeights]):
+                 groups: list[EntityGroupWeights], rest: np.ndarray, obs_size: int):
         if activation not in ("tanh", "relu"):
             raise InvalidArgumentError(f"activation must be tanh or relu, got {activation!r}")
         self.layers = _as_layers(layers)
@@ -189,6 +189,8 @@ class EntityActor(Actor):
         self.head = (np.ascontiguousarray(head[0], np.float32),
                      np.asarray(head[1], np.float32))
         self.groups = groups
+        self.rest = np.asarray(rest, np.int64)  # observation indices outside every group
+        self._obs_size = int(obs_size)
 
     @classmethod
     def from_policy(cls, policy) -> "EntityActor":
@@ -199,14 +201,16 @@ class EntityActor(Actor):
         for k, encoder in enumerate(ext.encoders):
             enc_layers, _ = _torch_layers(encoder)
             groups.append(EntityGroupWeights(
-                getattr(ext, f"index{k}").cpu().numpy(), enc_layers, head.starts[k],
+                getattr(ext, f"index{k}").cpu().numpy().reshape(ext.shapes[k]), enc_layers,
+                head.starts[k],
                 [_linear(q) for q in head.queries[k]]))
-        return cls(layers, activation or "tanh", _linear(head.base), groups)
+        return cls(layers, activation or "tanh", _linear(head.base), groups,
+                   ext.rest_index.cpu().numpy(), policy.observation_space.shape[0])
 
     @property
     def obs_size(self) -> int:
         """Length of the observation vector."""
-        return self.layers[0][0].shape[0] - sum(g.encoder[-1][0].shape[1] for g in self.groups)
+        return self._obs_size
 
     @property
     def num_actions(self) -> int:
@@ -216,14 +220,19 @@ class EntityActor(Actor):
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """Unmasked action logits, shape (batch, num_actions)."""
         obs = np.asarray(obs, np.float32)
-        codes = [_mlp(obs[:, g.index], g.encoder, self.activation) for g in self.groups]
-        x = np.concatenate([obs] + [c.mean(axis=1) for c in codes], axis=1)
+        batch = len(obs)
+        codes = []
+        for g in self.groups:  # members as rows of one 2-D matrix: fewer, larger matmuls
+            members = np.take(obs, g.index, axis=1).reshape(batch * g.count, -1)
+            codes.append(_mlp(members, g.encoder, self.activation).reshape(batch, g.count, -1))
+        x = np.concatenate([np.take(obs, self.rest, axis=1)]
+                           + [c.sum(axis=1) * (1.0 / c.shape[1]) for c in codes], axis=1)
         hidden = _mlp(x, self.layers, self.activation)
         logits = hidden @ self.head[0] + self.head[1]
         for g, c in zip(self.groups, codes):
             for start, (qw, qb) in zip(g.starts, g.queries):
                 query = hidden @ qw + qb
-                logits[:, start:start + g.count] += np.einsum("beh,bh->be", c, query)
+                logits[:, start:start + g.count] += (c @ query[:, :, None])[:, :, 0]
         return logits
 
     def to_arrays(self) -> dict[str, np.ndarray]:
@@ -232,6 +241,7 @@ class EntityActor(Actor):
         for i, (w, b) in enumerate(self.layers):
             out[f"w{i}"], out[f"b{i}"] = w, b
         out["head_w"], out["head_b"] = self.head
+        out["rest_index"], out["obs_size"] = self.rest, np.array(self._obs_size, np.int64)
         for k, g in enumerate(self.groups):
             out[f"g{k}_index"] = g.index
             out[f"g{k}_starts"] = np.array(g.starts, np.int64)
@@ -254,7 +264,8 @@ class EntityActor(Actor):
                 _numbered(arrays, p + "qw", p + "qb")))
             k += 1
         return cls(_numbered(arrays, "w", "b"), str(arrays["activation"]),
-                   (arrays["head_w"], arrays["head_b"]), groups)
+                   (arrays["head_w"], arrays["head_b"]), groups, arrays["rest_index"],
+                   int(arrays["obs_size"]))
 
 
 def _numbered(arrays, w: str, b: str) -> Layers:

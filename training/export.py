@@ -90,9 +90,11 @@ def _logit_nodes(actor: Actor, inits: list, nodes: list) -> str:
         nodes.append(helper.make_node("ReduceMean", [code], [f"g{k}_mean"], axes=[1],
                                       keepdims=0))
         codes.append(code)
-    if groups:
-        nodes.append(helper.make_node("Concat", [x] + [f"g{k}_mean" for k in range(len(groups))],
-                                      ["mlp_input"], axis=1))
+    if groups:  # the MLP sees the observation outside the groups and the mean codes
+        inits.append(numpy_helper.from_array(actor.rest, "rest_index"))
+        nodes += [helper.make_node("Gather", ["observation", "rest_index"], ["rest"], axis=1),
+                  helper.make_node("Concat", ["rest"] + [f"g{k}_mean" for k in range(len(groups))],
+                                   ["mlp_input"], axis=1)]
         x = "mlp_input"
     hidden = _mlp_nodes(x, actor.layers, actor.activation, "", inits, nodes)
     hw, hb = actor.head

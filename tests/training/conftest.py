@@ -57,3 +57,13 @@ def scallywags_run(tmp_path_factory):
                    *set_args(TINY)])
     assert res.exit_code == 0, res.output
     return run
+
+
+@pytest.fixture(scope="session")
+def scallywags_mlp_run(tmp_path_factory):
+    """The same run with a plain MLP policy (the default for games without entity groups)."""
+    run = tmp_path_factory.mktemp("runs") / "sw-mlp"
+    res = run_cli(["train", "scallywags", "--steps", "2048", "--run-dir", str(run),
+                   *set_args(TINY + ["policy.kind=mlp"])])
+    assert res.exit_code == 0, res.output
+    return run
