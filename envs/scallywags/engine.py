@@ -30,6 +30,23 @@ from .view import ScallywagsView
 MAX_OPPONENTS = 5
 MIDDLE = -1
 
+#: ScallywagsState.view builds the view positionally, in this order
+_VIEW_FIELDS = ("player", "num_players", "take_limit", "coin_values", "face_up", "coin_owner",
+                "coin_slot", "knowers", "hand", "hand_sizes", "discard", "reshuffled",
+                "draw_size", "actor", "phase", "card", "chosen", "block_queue", "acting",
+                "turns")
+assert ScallywagsView._fields == _VIEW_FIELDS, "update ScallywagsState.view"
+_new_tuple = tuple.__new__
+
+
+def _kind_counts(cards: list[int]) -> tuple[int, ...]:
+    """How many cards of each kind ``cards`` holds (one pass: cheaper than 9 counts)."""
+    counts = [0] * NUM_CARDS
+    for k in cards:
+        counts[k] += 1
+    return tuple(counts)
+
+
 CHOOSE, TARGET, BLOCK = "choose", "target", "block"
 PHASES = (CHOOSE, TARGET, BLOCK)
 
@@ -67,8 +84,7 @@ class ScallywagsGame(Game):
         self.actions = ActionIndex(self.num_coins)
         from . import observation  # late import: observation imports this module
         self._layout = observation.build_layout(self)
-        self._encode = observation.encode
-        observation._tables(self)
+        self._encode = observation.encoder(self).encode
 
     # -- spaces -------------------------------------------------------------------------
     @property
@@ -107,7 +123,7 @@ class ScallywagsGame(Game):
 
     def encode(self, view: ScallywagsView) -> np.ndarray:
         """Observation vector of a view."""
-        return self._encode(self, view)
+        return self._encode(view)
 
     # -- states -------------------------------------------------------------------------
     def new_initial_state(self, rng: np.random.Generator) -> "ScallywagsState":
@@ -302,32 +318,41 @@ class ScallywagsState(GameState):
         return [float(sum(self.values[c] for c in take)) for take in self.takes]
 
     # -- legal moves --------------------------------------------------------------------
-    def can_play(self, card: int) -> bool:
-        """Whether the actor can fully execute ``card`` now."""
-        me = self.actor
+    def _choice_facts(self) -> tuple:
+        """What the actor's choose step depends on, computed once for all its options:
+        the face-down middle coins, whether a face-up one lies in the middle, the actor's
+        room, and its opponents' takes and rooms (in turn order)."""
+        me, n, limit = self.actor, self.game.num_players, self.game.take_limit
+        takes, face_up = self.takes, self.face_up
+        down = [c for c in self.middle if not face_up[c]]
+        opps = [takes[(me + d) % n] for d in range(1, n)]
+        return (down, len(down) < len(self.middle), limit - len(takes[me]), opps,
+                [limit - len(t) for t in opps])
+
+    def can_play(self, card: int, facts: tuple | None = None) -> bool:
+        """Whether the actor can fully execute ``card`` now (``facts``: _choice_facts())."""
+        down, up, room, opps, rooms = facts or self._choice_facts()
+        face_up = self.face_up
         if card == HANDS_OFF:
             return False
         if card == ARRGH:
-            return bool(self.opponent_coins(me))
+            return any(opps)
         if card == AVAST:
-            return (any(not self.face_up[c] for c in self.takes[me])
-                    and bool(self.opponent_coins(me, face_down_only=True)))
+            return (any(not face_up[c] for c in self.takes[self.actor])
+                    and any(not face_up[c] for take in opps for c in take))
         if card == BLOW:
-            rooms = [self.room(q) for q in self.opponents(me)]
-            return len(self.middle_face_down()) >= 2 and (
-                max(rooms) >= 2 or sum(r >= 1 for r in rooms) >= 2)
+            return len(down) >= 2 and (max(rooms) >= 2 or sum(r >= 1 for r in rooms) >= 2)
         if card == BOOTY:
-            return self.room(me) >= 1 and bool(self.middle_face_up())
+            return room >= 1 and up
         if card == SHIVER:
-            return (self.room(me) >= 2 and bool(self.middle_face_down())
-                    and bool(self.middle_face_up()))
-        if card == LAND_HO:
-            return self.room(me) >= 1 and bool(self._land_ho_coins())
+            return room >= 2 and bool(down) and up
+        if card == LAND_HO:          # a face-down coin in the middle or an opponent's take
+            return room >= 1 and (bool(down) or any(not face_up[c] for take in opps
+                                                    for c in take))
         if card == PIECES:
-            return self.room(me) >= 1 and bool(self.opponent_coins(me))
+            return room >= 1 and any(opps)
         if card == YO_HO:
-            return bool(self.middle_face_up()) and any(
-                self.room(q) >= 1 for q in self.opponents(me))
+            return up and any(r >= 1 for r in rooms)
         raise ValueError(f"no card {card}")
 
     def _land_ho_coins(self) -> list[int]:
@@ -372,37 +397,46 @@ class ScallywagsState(GameState):
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
         """int8 mask over the action space; zeros for a player not acting."""
+        # filled byte by byte, then viewed as int8: cheaper than numpy item writes
+        mask = bytearray(self.game.actions.size)
+        if player in self.current_players():
+            self._fill_mask(mask, player)
+        return np.frombuffer(mask, np.int8)
+
+    def _fill_mask(self, mask: bytearray, player: int) -> None:
+        """Set the legal actions of the acting ``player`` in ``mask``."""
         a = self.game.actions
-        mask = np.zeros(a.size, dtype=np.int8)
-        if player not in self.current_players():
-            return mask
         if self.phase == BLOCK:
             mask[a.allow] = 1
             if self.hands[player][HANDS_OFF] > 0:
                 mask[a.block] = 1
-            return mask
+            return
         if self.phase == TARGET:
             kind, choices = self.target_choices()
             if kind == "coin":
-                mask[[a.coin + c for c in choices]] = 1
+                for c in choices:
+                    mask[a.coin + c] = 1
             else:
                 n = self.game.num_players
-                mask[[a.player + (q - self.actor) % n - 1 for q in choices]] = 1
-            return mask
+                for q in choices:
+                    mask[a.player + (q - self.actor) % n - 1] = 1
+            return
         hand = self.hands[player]
+        facts = self._choice_facts()
+        down, room = facts[0], facts[2]
         any_move = False
-        if self.can_take_face_down():
-            mask[[a.coin + c for c in self.middle_face_down()]] = 1
+        if room >= 1 and down:                          # take a face-down coin
+            for c in down:
+                mask[a.coin + c] = 1
             any_move = True
         for k in range(NUM_CARDS):
-            if hand[k] and self.can_play(k):
+            if hand[k] and self.can_play(k, facts):
                 mask[a.play + k] = 1
                 any_move = True
         if not any_move:
             for k in range(NUM_CARDS):
                 if hand[k]:
                     mask[a.discard + k] = 1
-        return mask
 
     # -- effects ------------------------------------------------------------------------
     def _apply(self, actions: dict[int, int]) -> None:
@@ -571,28 +605,17 @@ class ScallywagsState(GameState):
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> ScallywagsView:
         """What ``player`` knows: public table, own hand, coin values it has seen."""
-        return ScallywagsView(
-            player=player,
-            num_players=self.game.num_players,
-            take_limit=self.limit,
-            coin_values=tuple(self.seen[player]),
-            face_up=tuple(self.face_up),
-            coin_owner=tuple(self.where),
-            coin_slot=tuple(self.slot),
-            knowers=tuple(self.knowers),
-            hand=tuple(self.hands[player]),
-            hand_sizes=tuple(map(sum, self.hands)),
-            discard=tuple(map(self.discard.count, range(NUM_CARDS))),
-            reshuffled=tuple(self.reshuffled),
-            draw_size=len(self.draw_pile),
-            actor=self.actor,
-            phase=self.phase,
-            card=self.card,
-            chosen=tuple(self.chosen),
-            block_queue=tuple(self.block_queue),
-            acting=self.current_players(),
-            turns=self.turns,
-        )
+        # positional, in _VIEW_FIELDS order: cheaper than ScallywagsView(field=...)
+        return _new_tuple(ScallywagsView, (
+            player, self.game.num_players, self.game.take_limit,
+            tuple(self.seen[player]), tuple(self.face_up), tuple(self.where),
+            tuple(self.slot), tuple(self.knowers),
+            tuple(self.hands[player]), tuple(map(sum, self.hands)),
+            _kind_counts(self.discard), tuple(self.reshuffled),
+            len(self.draw_pile),
+            self.actor, self.phase, self.card, tuple(self.chosen), tuple(self.block_queue),
+            self.current_players(), self.turns,
+        ))
 
     def to_dict(self) -> dict:
         """All fields and the generator, JSON-compatible."""
