@@ -214,10 +214,11 @@ class OpponentPool:
 class _Table:
     """One game in progress: the state, the learner's seat and who sits elsewhere."""
 
-    __slots__ = ("rng", "state", "learner", "seats", "policies", "pending", "cache",
+    __slots__ = ("game", "rng", "state", "learner", "seats", "policies", "pending", "cache",
                  "ep_steps", "ep_start", "obs", "mask", "seat_names", "acting")
 
-    def __init__(self, rng: np.random.Generator):
+    def __init__(self, game, rng: np.random.Generator):
+        self.game = game
         self.rng = rng
         self.state = None
         self.learner = 0
@@ -254,6 +255,10 @@ class _Tables:
         if learner_seat is not None and not 0 <= learner_seat < self.num_players:
             raise InvalidArgumentError(f"learner_seat must be 0..{self.num_players - 1}")
         self.n = n
+        # one game object per table: a game may keep per-observer caches (Scallywags'
+        # incremental encoder), which stay warm only if one game's states go through it
+        self.games = [self.game] + [self.game_cls(num_players, **(options or {}))
+                                    for _ in range(n - 1)]
         self.seed(seed)
 
     def seed(self, seed: int | None) -> None:
@@ -261,12 +266,13 @@ class _Tables:
         ss = np.random.SeedSequence(seed)
         children = ss.spawn(self.n + 1)
         self.sample_rng = np.random.default_rng(children[0])
-        self.tables = [_Table(np.random.default_rng(c)) for c in children[1:]]
+        self.tables = [_Table(g, np.random.default_rng(c))
+                       for g, c in zip(self.games, children[1:])]
 
     # -- games ----------------------------------------------------------------------------
     def new_game(self, t: _Table) -> None:
         """Deal a new game on table ``t``: draw the learner's seat and the opponents."""
-        t.state = self.game.new_game(t.rng)
+        t.state = t.game.new_game(t.rng)
         n = self.num_players
         t.learner = self.learner_seat if self.learner_seat is not None \
             else int(t.rng.integers(n))
@@ -329,7 +335,6 @@ class _Tables:
         masks, which would cost ~15% of the step time here.
         """
         ended: dict[int, tuple] = {}
-        game = self.game
         tables = self.tables
         while todo:
             batched: dict[int, tuple[Opponent, list]] = {}
@@ -344,7 +349,7 @@ class _Tables:
                         nxt.append(i)
                         continue
                     r, info = self.outcome(t)
-                    term_obs = game.encode(st.view(t.learner))
+                    term_obs = t.game.encode(st.view(t.learner))
                     info["TimeLimit.truncated"] = bool(trunc and not term)
                     ended[i] = (r, term, trunc, info, term_obs)
                     if auto_reset:
@@ -357,7 +362,7 @@ class _Tables:
                 t.acting = acting
                 pending = t.pending
                 if t.learner in acting and t.learner not in pending:
-                    t.obs = game.encode(st.view(t.learner))
+                    t.obs = t.game.encode(st.view(t.learner))
                     t.mask = st.legal_actions_mask(t.learner).astype(bool)
                     continue
                 for p in acting:
@@ -370,14 +375,15 @@ class _Tables:
                             entry = batched[id(opp)] = (opp, [])
                         entry[1].append((i, p))
                     else:
-                        obs = game.encode(st.view(p))
+                        obs = t.game.encode(st.view(p))
                         mask = st.legal_actions_mask(p)
                         a = t.policies[p].act(obs, mask)
                         self._check(a, mask, p, opp)
                         pending[p] = int(a)
                 nxt.append(i)
             for opp, reqs in batched.values():
-                obs = np.stack([game.encode(tables[i].state.view(p)) for i, p in reqs])
+                obs = np.stack([tables[i].game.encode(tables[i].state.view(p))
+                                for i, p in reqs])
                 masks = np.stack([tables[i].state.legal_actions_mask(p) for i, p in reqs])
                 acts = opp.act_batch(obs, masks, self.sample_rng)
                 if not masks[np.arange(len(acts)), acts].all():
