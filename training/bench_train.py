@@ -21,8 +21,7 @@ def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
 
     from .config import load_config
     from .selfplay_env import actor_from_policy, limit_numpy_threads
-    from .train import (_make_model, add_snapshot, make_pool, make_vec_env,
-                        update_threads_callback)
+    from .train import _make_model, add_snapshot, make_pool, make_vec_env
 
     cfg = load_config(env_id, overrides=[f"num_players={num_players}",
                                          "league.weights={snapshots: 1.0}",
@@ -43,8 +42,7 @@ def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
 
     kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0, c0 = time.perf_counter(), time.process_time()
-    model.learn(total_timesteps=steps, progress_bar=False,
-                callback=update_threads_callback(cfg))
+    model.learn(total_timesteps=steps, progress_bar=False)
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     vec.close()
     kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -60,7 +58,7 @@ def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
             "load_average": load,
             "steps_per_cpu_s": round(model.num_timesteps / max(cpu, 1e-9), 1),
             "n_envs": cfg.n_envs, "vec_env": cfg.vec_env, "vec_workers": cfg.vec_workers,
-            "torch_threads": cfg.torch_threads, "update_threads": cfg.update_threads}
+            "torch_threads": cfg.torch_threads}
 
 
 def bench_training(env_id: str = "scallywags_v0", num_players: int = 4,

@@ -136,8 +136,6 @@ class TrainConfig:
     vec_workers: int = _f(1, "with vec_env batched: worker processes sharing the games "
                              "(1: all in the training process)", low=1)
     torch_threads: int = _f(1, "torch intra-op threads (results depend on it)", low=1)
-    update_threads: int = _f(1, "torch intra-op threads during PPO updates, when the env "
-                                "workers wait (results depend on it)", low=1)
     checkpoint_every: int = _f(100_000, "learner steps between checkpoints (the last one "
                                         "is always written)", low=1)
     progress_bar: bool = _f(True, "show a progress bar")

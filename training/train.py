@@ -17,14 +17,13 @@ and frozen snapshots of itself taken every ``league.snapshot_every`` steps, samp
 opponents of all N games are answered with one batched numpy forward pass per round.
 
 Reproducibility: the same config and seed give the same run (same weights, same
-evaluations) on the same machine, library versions and ``torch_threads`` /
-``update_threads``: the envs, pool sampling, PPO minibatch order and network init are all
-seeded, and every vec env kind collects results in env order. Not covered: identical
-numbers across torch builds or CPUs (float reduction order differs), and ``--resume``: a
-resumed run restores weights, optimizer, step counter, pool and evaluation history, but
-the games in flight at the checkpoint are dropped and the env/torch seeds are re-derived
-from the step count, so it continues on a different (still seeded and repeatable) path
-than an uninterrupted run.
+evaluations) on the same machine, library versions and ``torch_threads``: the envs, pool
+sampling, PPO minibatch order and network init are all seeded, and every vec env kind
+collects results in env order. Not covered: identical numbers across torch builds or CPUs
+(float reduction order differs), and ``--resume``: a resumed run restores weights,
+optimizer, step counter, pool and evaluation history, but the games in flight at the
+checkpoint are dropped and the env/torch seeds are re-derived from the step count, so it
+continues on a different (still seeded and repeatable) path than an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -341,28 +340,6 @@ def _make_model(cfg: TrainConfig, env, run_dir: Path):
         tensorboard_log=str(run_dir / "tb") if cfg.tensorboard else None, verbose=0)
 
 
-def update_threads_callback(cfg: TrainConfig):
-    """A callback giving the PPO update ``cfg.update_threads`` torch threads and the
-    rollouts ``cfg.torch_threads``: during the update the env workers wait, so their
-    cores are free."""
-    import torch
-    from stable_baselines3.common.callbacks import BaseCallback
-
-    class UpdateThreads(BaseCallback):
-        """Switch torch's thread count between rollout and update."""
-
-        def _on_rollout_start(self) -> None:
-            torch.set_num_threads(cfg.torch_threads)
-
-        def _on_rollout_end(self) -> None:
-            torch.set_num_threads(cfg.update_threads)
-
-        def _on_step(self) -> bool:
-            return True
-
-    return UpdateThreads()
-
-
 def _league_callback(cfg, run_dir, pool, state, echo):
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -511,16 +488,11 @@ def train(cfg: TrainConfig, run_dir: str | Path | None = None, resume: bool = Fa
         steps0 = 0
         vec = make_vec_env(cfg, pool, cfg.seed)
         model = _make_model(cfg, vec, run_dir)
-        torch.set_num_threads(cfg.update_threads)  # the env workers wait meanwhile
         _pretrain(cfg, model, state, echo)
-        torch.set_num_threads(cfg.torch_threads)
         add_snapshot(vec, pool, actor_from_policy(model.policy), 0)
         state["next_snapshot"] = cfg.league.snapshot_every
     remaining = cfg.total_timesteps - steps0
-    from stable_baselines3.common.callbacks import CallbackList
-
-    callback = CallbackList([_league_callback(cfg, run_dir, pool, state, echo),
-                             update_threads_callback(cfg)])
+    callback = _league_callback(cfg, run_dir, pool, state, echo)
     t_learn = time.perf_counter()
     if remaining > 0:
         try:
