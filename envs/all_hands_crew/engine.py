@@ -33,7 +33,7 @@ from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 
 from .components import NUM_CAPTAINS, NUM_CREW, NUM_KINDS, TARGETED, load_components, partitioner
-from .observation import EncoderTables, build_layout, encode_view
+from .observation import Encoder, build_layout, encode_view
 from .view import CrewView, describe_view
 
 PHASES = ("draw", "spyglass", "hire", "lay", "target", "over")
@@ -78,7 +78,11 @@ class AllHandsCrewGame(Game):
         self.combo_parts = [tuple((k, c) for k, c in enumerate(cb.counts) if c)
                             for cb in self.combos]
         self.single_values = [self.comps.single_value(k) for k in range(NUM_KINDS)]
-        self.enc = EncoderTables(self)
+        self.enc = Encoder(self)
+        #: legal action masks of the frequent phases, on the fields they read
+        self.mask_memo: dict = {}
+        #: view memos: (player bit, one pile's knower masks) -> positions the player knows
+        self.known_positions: dict = {}
 
     # -- spaces -------------------------------------------------------------------------
     @property
@@ -184,10 +188,40 @@ class AllHandsCrewState(GameState):
             return () if ph == "over" else (self.actor,)
         else:
             s = self.hire_step
-            return tuple(p for p in range(self.game.num_players)
-                         if self.keep[p] > s and len(self.stock[p]) > s)
+            keep, stock = self.keep, self.stock
+            return tuple([p for p in range(self.game.num_players)
+                          if keep[p] > s and len(stock[p]) > s])
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
+        # The frequent phases are memoised (per game) on exactly the fields their mask
+        # reads; the caller gets a copy it may modify.
+        g = self.game
+        ph = self.phase
+        if ph == "draw":
+            if player != self.actor:
+                return np.zeros(g.num_actions, dtype=np.int8)
+            key = (ph, player, tuple(map(bool, self.piles)))
+        elif ph == "lay":
+            if player != self.actor:
+                return np.zeros(g.num_actions, dtype=np.int8)
+            key = (ph, tuple(self.crew[player]))
+        elif ph == "hire":
+            s = self.hire_step
+            stock = self.stock[player]
+            if self.keep[player] <= s or len(stock) <= s:
+                return np.zeros(g.num_actions, dtype=np.int8)
+            key = (ph, len(stock), tuple(self.hired[player]), self.hire_done[player], s > 0)
+        else:
+            return self._mask(player)
+        mask = g.mask_memo.get(key)
+        if mask is None:
+            if len(g.mask_memo) >= 4096:
+                g.mask_memo.clear()
+            mask = g.mask_memo[key] = self._mask(player)
+        return mask.copy()
+
+    def _mask(self, player: int) -> np.ndarray:
+        """The legal action mask computed from the rules (no memo)."""
         g = self.game
         mask = np.zeros(g.num_actions, dtype=np.int8)
         ph = self.phase
@@ -474,28 +508,33 @@ class AllHandsCrewState(GameState):
         g = self.game
         n = g.num_players
         bit = 1 << player
-        pile_known = self.pile_known
-        masks = tuple(map(tuple, pile_known))
+        masks = tuple(map(tuple, self.pile_known))
         seen = []
-        for known, pile in zip(pile_known, self.piles):
-            # masks take few distinct values: test the bit on those before scanning the pile
-            if any(m & bit for m in set(known)):
-                seen.append(tuple([(i, pile[i]) for i, m in enumerate(known) if m & bit]))
-            else:
-                seen.append(())
+        memo = g.known_positions
+        for known, pile in zip(masks, self.piles):
+            where = ()
+            if any(known):   # someone knows cards here: which I know, memoised on the masks
+                key = (bit, known)
+                where = memo.get(key)
+                if where is None:
+                    if len(memo) >= 4096:
+                        memo.clear()
+                    where = memo[key] = tuple([i for i, m in enumerate(known) if m & bit])
+            seen.append(tuple([(i, pile[i]) for i in where]) if where else ())
         stock_src = self.stock_src
         if not any(stock_src):
             stock = ((),) * n
+        elif self.phase == "hire":   # stock cards are seen at hiring only
+            stock = tuple([tuple(zip(cards, srcs)) if q == player or g.open_stock
+                           else tuple([(-1, s) for s in srcs])
+                           for q, (cards, srcs) in enumerate(zip(self.stock, stock_src))])
         else:
-            sees_stock = self.phase == "hire"
-            stock = tuple(
-                tuple(zip(cards, srcs)) if sees_stock and (q == player or g.open_stock)
-                else tuple([(-1, s) for s in srcs])
-                for q, (cards, srcs) in enumerate(zip(self.stock, stock_src)))
+            stock = tuple([tuple([(-1, s) for s in srcs]) for srcs in stock_src])
         events = tuple([(a, what, arg, k if m & bit else -1)
                         for a, what, arg, k, m in self.events])
         crew_known = self.crew_known
-        return CrewView(
+        # tuple.__new__ skips the NamedTuple's Python-level argument binding
+        return tuple.__new__(CrewView, (
             player, n, bool(g.open_stock), self.phase, self.current_players(), self.actor,
             self.round, self.start, self.hire_step, self.pending, masks, tuple(seen), stock,
             tuple(self.hired[player]), self.hire_done[player], tuple(self.crew[player]),
@@ -505,7 +544,7 @@ class AllHandsCrewState(GameState):
             tuple(self.curses), tuple(self.draw_target), tuple(self.spy_left),
             tuple(self.keep), tuple(self.next_double), tuple(self.next_spy),
             tuple(self.next_short), events,
-        )
+        ))
 
     # -- copies and text ----------------------------------------------------------------
     def to_dict(self) -> dict:

@@ -8,11 +8,14 @@ prints the table.
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from plunder.envs.core.layout import LayoutBuilder
 
 from .components import NUM_CREW, NUM_KINDS
+from .view import CrewView
 
 TOP_DEPTH = 4        # pile positions (from the top) encoded one by one
 PHASE_INDEX = {"draw": 0, "spyglass": 1, "hire": 2, "lay": 3, "target": 4, "over": 5}
@@ -77,100 +80,28 @@ def build_layout(game):
 
 CACHE_LIMIT = 4096   # entries per memo table; a full table is simply cleared
 
-
-class EncoderTables:
-    """Per-game constants of the encoder and its memo tables.
-
-    The observation is assembled from contiguous blocks of the layout, each a pure function
-    of a few view fields (and of the game, which owns these tables). A block is memoised as
-    a float32 array on exactly those fields, so a step mostly copies cached arrays.
-    """
-
-    def __init__(self, game):
-        n = game.num_players
-        sl = game.layout_starts
-        self.size = game.layout.size
-        self.rel = [tuple((me + j) % n for j in range(n)) for me in range(n)]  # offset -> seat
-        self.off = []                                                            # seat -> offset
-        for me in range(n):
-            off = [0] * n
-            for j, seat in enumerate(self.rel[me]):
-                off[seat] = j
-            self.off.append(tuple(off))
-        # block boundaries (layout order)
-        self.b_piles = sl["cards_in_piles"]
-        self.b_stock = sl["my_stock"]
-        self.b_counts = sl["draw_target"]
-        self.b_crew = sl["crew_known"]
-        self.b_unseen = sl["unseen"]
-        self.header: dict = {}
-        self.piles: dict = {}
-        self.pile: dict = {}
-        self.unseen: dict = {}
-        self.crew_value: dict = {}
-        self.stock: dict = {}
-        self.counts: dict = {}
-        self.crew: dict = {}
-        self.seat_laid: dict = {}
+# CrewView is a tuple: these slices take the fields of a group in one C-level step
+_FIELDS = CrewView._fields
+_HEADER = slice(_FIELDS.index("phase"), _FIELDS.index("pile_masks"))   # phase .. pending
+_SLOW = slice(_FIELDS.index("my_crew"), _FIELDS.index("events"))       # my_crew .. next_short
 
 
-def encode_view(game, v) -> np.ndarray:
-    """The observation of view ``v`` (reads nothing but the view)."""
-    t = game.enc
-    me = v.player
-    o = np.empty(t.size, dtype=np.float32)
-    b_piles, b_stock, b_counts, b_crew, b_unseen = (t.b_piles, t.b_stock, t.b_counts,
-                                                    t.b_crew, t.b_unseen)
+def _repeated(step: float, count: int) -> float:
+    """``step`` added ``count`` times from 0.0 (the float64 sums the encoder accumulates)."""
+    x = 0.0
+    for _ in range(count):
+        x += step
+    return x
 
-    key = (me, v.phase, v.pending, v.acting, v.start, v.round, v.hire_step)
-    arr = t.header.get(key)
-    if arr is None:
-        arr = _header(game, v)
-        _store(t.header, key, arr)
-    o[:b_piles] = arr
 
-    key = (me, v.pile_masks, v.pile_seen)
-    hit = t.piles.get(key)
-    if hit is None:
-        hit = _piles(game, v, o)
-        _store(t.piles, key, hit)
-    else:
-        o[b_piles:b_stock] = hit[0]
-    seen_piles = hit[1]
+#: ACC5[c]: c cards each counted as 0.2, summed one by one (pile_known, stock_* values)
+ACC5 = [_repeated(0.2, c) for c in range(128)]
 
-    key = (me, v.stock, v.my_hired)
-    hit = t.stock.get(key)
-    if hit is None:
-        hit = _stock(game, v)
-        _store(t.stock, key, hit)
-    o[b_stock:b_counts] = hit[0]
-    seen_stock = hit[1]
 
-    over = v.phase == "over"
-    key = (me, v.draw_target, v.spy_left, v.keep, v.next_double, v.next_spy, v.next_short,
-           v.my_crew, v.crew_sizes, over)
-    arr = t.counts.get(key)
-    if arr is None:
-        arr = _counts(game, v, over)
-        _store(t.counts, key, arr)
-    o[b_counts:b_crew] = arr
-
-    key = (me, v.crew_known, v.known_about_me, v.laid, v.final, v.final_left, v.curses)
-    hit = t.crew.get(key)
-    if hit is None:
-        hit = _crew(game, v)
-        _store(t.crew, key, hit)
-    o[b_crew:b_unseen] = hit[0]
-    seen_crew = hit[1]
-
-    key = (seen_piles, seen_stock, v.my_crew, seen_crew)
-    arr = t.unseen.get(key)
-    if arr is None:
-        arr = np.array([(c - a - b - d - e) / 12 for c, a, b, d, e in zip(game.copies, *key)],
-                       dtype=np.float32)
-        _store(t.unseen, key, arr)
-    o[b_unseen:] = arr
-    return o
+def _part(values) -> memoryview:
+    """Float32 values as a memoryview: written into an observation's memoryview by plain
+    slice assignment, several times cheaper than numpy slice assignment."""
+    return memoryview(array("f", values))
 
 
 def _store(cache: dict, key, value) -> None:
@@ -179,162 +110,501 @@ def _store(cache: dict, key, value) -> None:
     cache[key] = value
 
 
-def _header(game, v) -> np.ndarray:
-    """phase .. hire_step."""
-    sl = game.layout_starts
-    off = game.enc.off[v.player]
-    o = [0.0] * game.enc.b_piles
-    o[sl["phase"] + PHASE_INDEX[v.phase]] = 1.0
-    if v.pending:
-        o[sl["pending_action"] + PENDING_INDEX[v.pending]] = 1.0
-    base = sl["acting"]
-    for p in v.acting:
-        o[base + off[p]] = 1.0
-    o[sl["start_player"] + off[v.start]] = 1.0
-    o[sl["round"]] = v.round / 30
-    o[sl["hire_step"]] = v.hire_step / 8
-    return np.array(o, dtype=np.float32)
+class EncoderTables:
+    """Constants and memo tables of the encoder for one player count.
+
+    The observation is assembled from parts (a block of the layout, or one pile's or one
+    seat's share of a block), each a pure function of a few view fields and memoised on
+    exactly those fields. The memos depend on nothing but the player count (and the
+    packaged components), so all games of that count share one set (:func:`tables`).
+    """
+
+    def __init__(self, game):
+        n = game.num_players
+        sl = game.layout_starts
+        self.size = game.layout.size
+        self.num_players = n
+        self.rel = [tuple((me + j) % n for j in range(n)) for me in range(n)]  # offset -> seat
+        self.off = []                                                            # seat -> offset
+        for me in range(n):
+            off = [0] * n
+            for j, seat in enumerate(self.rel[me]):
+                off[seat] = j
+            self.off.append(tuple(off))
+        self.sl = sl
+        # block boundaries (layout order)
+        self.b_piles = sl["cards_in_piles"]
+        self.b_stock = sl["my_stock"]
+        self.b_counts = sl["draw_target"]
+        self.b_crew = sl["crew_known"]
+        self.b_unseen = sl["unseen"]
+        self.w_top = TOP_DEPTH * (NUM_KINDS + 1)
+        self.onehots: dict = {}
+        self.seat_stock: dict = {}
+        self.pile_seen: dict = {}
+        self.tops: dict = {}
+        self.round_counts: dict = {}
+        self.my_crew: dict = {}
+        self.crew_known: dict = {}
+        self.about_me: dict = {}
+        self.seat_laid: dict = {}
+        self.crew_value: dict = {}
+        self.parts: dict = {}        # interned parts: equal values are one object
+        self.no_cards = (0,) * NUM_KINDS
+        # my_stock slot parts: slots[kind][source offset][picked]; kind -1 (unseen) is the
+        # last entry, so the view's kind indexes the list directly
+        self.w_slot = 2 + NUM_KINDS + n
+        self.slots = [[[_part([1.0, float(picked)] + [float(x == k) for x in range(NUM_KINDS)]
+                              + [float(x == o) for x in range(n)])
+                        for picked in (False, True)] for o in range(n)]
+                      for k in list(range(NUM_KINDS)) + [-1]]
+        self.slot_none = _part([0.0] * self.w_slot)
+        #: pile_top parts of piles whose top cards I do not know, by min(size, TOP_DEPTH)
+        self.top_unknown = [_top(n_top, ()) for n_top in range(TOP_DEPTH + 1)]
+        self.known_none = self.counts_part(self.no_cards)
+
+    def counts_part(self, counts: tuple) -> memoryview:
+        """The part of card counts ``counts`` (each card counted as 0.2), one shared object
+        per value so that the encoder can skip rewriting an unchanged part by an identity
+        test. Parts are never handed out, so sharing them is safe."""
+        part = self.parts.get(counts)
+        if part is None:
+            part = _part([ACC5[x] for x in counts])
+            _store(self.parts, counts, part)
+        return part
 
 
-def _piles(game, v, out: np.ndarray):
-    """Writes cards_in_piles .. pile_known_by_others into ``out`` from per-pile memos;
-    returns (a copy of that block, the cards seen per kind)."""
-    t = game.enc
-    sl = game.layout_starts
-    K = NUM_KINDS
-    n = v.num_players
+_TABLES: dict = {}
+
+
+def tables(game) -> EncoderTables:
+    """The shared encoder tables of ``game``'s player count."""
+    key = (game.num_players, game.layout.size)
+    t = _TABLES.get(key)
+    if t is None:
+        t = _TABLES[key] = EncoderTables(game)
+    return t
+
+
+class Encoder:
+    """The encoder state of one game: an incremental encoder per observer seat.
+
+    Each observer keeps its last observation and the view fields it came from
+    (:class:`_Observer`), so a step rewrites only the parts whose fields changed since that
+    observer's previous view, whatever the order in which views (of any states) arrive.
+    """
+
+    def __init__(self, game):
+        self.tables = tables(game)
+        self.observers = [_Observer(self.tables) for _ in range(game.num_players)]
+
+
+class _Observer:
+    """One seat's incremental encoder state: ``buf`` holds the observation of the view
+    fields (and parts) recorded here, None meaning "not written yet". ``buf`` never leaves
+    this object: callers get a copy."""
+
+    __slots__ = ("buf", "mv", "header", "onehot", "masks", "seen", "pile_masks", "pile_seen",
+                 "pile_size", "pile_other", "pile_top", "pile_known", "pile_cards",
+                 "seen_piles", "stock", "hired", "mine", "seat_stock", "seat_src", "seat_seen",
+                 "stock_cards", "seen_stock", "slow", "round_counts", "my_crew",
+                 "crew_sizes", "crew_known", "about_me", "known_cards", "layouts", "laid_key",
+                 "laid_cards", "seen_laid", "unseen")
+
+    def __init__(self, t: EncoderTables):
+        n = t.num_players
+        self.buf = np.zeros(t.size, dtype=np.float32)
+        self.mv = memoryview(self.buf)
+        self.header = self.onehot = self.masks = self.seen = None
+        self.stock = self.hired = self.mine = self.slow = self.round_counts = None
+        self.my_crew = self.crew_sizes = self.crew_known = self.about_me = None
+        self.layouts = self.unseen = None
+        self.seen_piles = self.seen_stock = self.known_cards = self.seen_laid = None
+        # per offset j (0 = me): what was written for that pile / that seat
+        self.pile_masks = [None] * n
+        self.pile_seen = [None] * n
+        self.pile_size = [None] * n
+        self.pile_other = [None] * n
+        self.pile_top = [None] * n
+        self.pile_known = [None] * n
+        self.pile_cards = [None] * n     # cards seen per kind (None: none)
+        self.seat_stock = [None] * n
+        self.seat_src = [None] * n
+        self.seat_seen = [None] * n
+        self.stock_cards = [None] * n    # stock cards seen per kind (None: none)
+        self.laid_key = [None] * n
+        self.laid_cards = [None] * n
+
+
+def encode_view(game, v) -> np.ndarray:
+    """The observation of view ``v`` (reads nothing but the view)."""
+    enc = game.enc
+    c = enc.observers[v.player]
+    try:
+        _update(enc.tables, c, game, v)
+    except BaseException:
+        enc.observers[v.player] = _Observer(enc.tables)   # never reuse a half-written buffer
+        raise
+    return c.buf.copy()
+
+
+def _sum_cards(per_seat: list) -> tuple:
+    """Cards per kind over the entries of ``per_seat`` (None entries hold none)."""
+    total = None
+    for x in per_seat:
+        if x is not None:
+            total = x if total is None else tuple([a + b for a, b in zip(total, x)])
+    return total or (0,) * NUM_KINDS
+
+
+def _update(t: EncoderTables, c: _Observer, game, v) -> None:
+    """Rewrite the parts of ``c.buf`` whose view fields differ from the recorded ones."""
+    mv = c.mv
+    changed = False     # whether a count of cards I know of may have changed
+
+    key = v[_HEADER]
+    if key != c.header:
+        _update_header(t, c, v)
+        c.header = key
+
+    if v.pile_masks != c.masks or v.pile_seen != c.seen:
+        _update_piles(t, c, v)
+        c.masks, c.seen = v.pile_masks, v.pile_seen
+        changed = True
+
+    if v.stock != c.stock or v.my_hired != c.hired:
+        _update_stock(t, c, v)
+        c.stock, c.hired = v.stock, v.my_hired
+        changed = True
+
+    # the fields from my_crew on change only now and then: one test for all of them
+    key = v[_SLOW]
+    if key != c.slow:
+        _update_slow(t, c, game, v)
+        c.slow = key
+        changed = True
+
+    if changed:
+        key = (c.seen_piles, c.seen_stock, v.my_crew, c.known_cards, c.seen_laid)
+        if key != c.unseen:
+            mv[t.b_unseen:] = _part([(n - a - b - d - e - f) / 12
+                                     for n, a, b, d, e, f in zip(game.copies, *key)])
+            c.unseen = key
+
+
+def _update_header(t: EncoderTables, c: _Observer, v) -> None:
+    """phase .. hire_step: the one-hot fields from a memo, round and hire_step directly."""
+    sl = t.sl
     me = v.player
-    memo = t.pile
-    top0 = sl["pile_top"]
-    kn0 = sl["pile_known"]
-    w_top = TOP_DEPTH * (K + 1)
-    seen = [0] * K
-    total = 0
-    sizes = []
-    others = []
+    key = (me, v.phase, v.pending, v.acting, v.start)
+    if key != c.onehot:
+        part = t.onehots.get(key)
+        if part is None:
+            part = _onehots(t, *key)
+            _store(t.onehots, key, part)
+        c.mv[:sl["round"]] = part
+        c.onehot = key
+    c.mv[sl["round"]] = v.round / 30
+    c.mv[sl["hire_step"]] = v.hire_step / 8
+
+
+def _onehots(t: EncoderTables, me: int, phase: str, pending: str, acting: tuple,
+             start: int) -> memoryview:
+    """phase .. start_player."""
+    sl = t.sl
+    off = t.off[me]
+    o = [0.0] * sl["round"]
+    o[sl["phase"] + PHASE_INDEX[phase]] = 1.0
+    if pending:
+        o[sl["pending_action"] + PENDING_INDEX[pending]] = 1.0
+    for p in acting:
+        o[sl["acting"] + off[p]] = 1.0
+    o[sl["start_player"] + off[start]] = 1.0
+    return _part(o)
+
+
+def _update_piles(t: EncoderTables, c: _Observer, v) -> None:
+    """cards_in_piles .. pile_known_by_others: rewrites the parts of the piles that changed,
+    then the total; records the cards seen per kind in ``c.seen_piles``."""
+    mv = c.mv
+    me = v.player
+    bit = 1 << me
+    K = NUM_KINDS
+    w = t.w_top
+    sl = t.sl
+    at_size, at_top = sl["pile_size"], sl["pile_top"]
+    at_known, at_other = sl["pile_known"], sl["pile_known_by_others"]
+    masks, seen = v.pile_masks, v.pile_seen
+    last_m, last_s = c.pile_masks, c.pile_seen
+    sizes, others, tops, knowns = c.pile_size, c.pile_other, c.pile_top, c.pile_known
+    cards = c.pile_cards
+    cards_changed = False
     for j, seat in enumerate(t.rel[me]):
-        key = (me, v.pile_masks[seat], v.pile_seen[seat])
-        hit = memo.get(key)
-        if hit is None:
-            hit = _pile(*key)
-            _store(memo, key, hit)
-        size, other, top, known, cards = hit
-        total += size
-        sizes.append(size / 40)
-        others.append(other)
-        out[top0 + j * w_top:top0 + (j + 1) * w_top] = top
-        out[kn0 + j * K:kn0 + (j + 1) * K] = known
-        if cards is not None:
-            seen = [a + b for a, b in zip(seen, cards)]
-    b0 = t.b_piles   # cards_in_piles, then pile_size
-    out[b0:b0 + 1 + n] = [total / 90] + sizes
-    oth0 = sl["pile_known_by_others"]
-    out[oth0:oth0 + n] = others
-    return out[b0:t.b_stock].copy(), tuple(seen)
-
-
-def _pile(me: int, masks: tuple, pile_seen: tuple):
-    """One pile: (size, known-by-others value, pile_top part, pile_known part, seen cards)."""
-    K = NUM_KINDS
-    size = len(masks)
-    top = [0.0] * (TOP_DEPTH * (K + 1))
-    known = [0.0] * K
-    seen = [0] * K
-    other = 0.0
-    if size:
+        m, s = masks[seat], seen[seat]
+        if m == last_m[j] and s == last_s[j]:
+            continue
+        # a draw mostly changes the size alone: write only the parts that differ
+        size = len(m)
+        if size != sizes[j]:
+            mv[at_size + j] = size / 40
+            sizes[j] = size
         # cards known to someone other than me: not unknown to all, not mine alone
-        other = (size - masks.count(0) - masks.count(1 << me)) / 10
-        for depth in range(min(size, TOP_DEPTH)):
-            top[depth * (K + 1) + K] = 1.0
-    for i, k in pile_seen:
-        known[k] += 0.2
-        seen[k] += 1
-        depth = size - 1 - i
-        if depth < TOP_DEPTH:
-            at = depth * (K + 1)
-            top[at + K] = 0.0
-            top[at + k] = 1.0
-    return (size, other, np.array(top, dtype=np.float32), np.array(known, dtype=np.float32),
-            tuple(seen) if pile_seen else None)
+        other = (size - m.count(0) - m.count(bit)) / 10
+        if other != others[j]:
+            mv[at_other + j] = other
+            others[j] = other
+        n_top = size if size < TOP_DEPTH else TOP_DEPTH
+        if s:   # (position from the bottom, kind) of the cards I know
+            hit = t.pile_seen.get(s)
+            if hit is None:
+                hit = _pile_known(t, s)
+                _store(t.pile_seen, s, hit)
+            known, seen_j = hit
+            d = size - 1
+            at_top_known = tuple([(d - i, k) for i, k in s if d - i < TOP_DEPTH])
+        else:
+            known, seen_j, at_top_known = t.known_none, None, ()
+        if at_top_known:
+            key = (n_top, at_top_known)
+            top = t.tops.get(key)
+            if top is None:
+                top = _top(*key)
+                _store(t.tops, key, top)
+        else:
+            top = t.top_unknown[n_top]
+        if top is not tops[j]:
+            mv[at_top + j * w:at_top + (j + 1) * w] = top
+            tops[j] = top
+        if known is not knowns[j]:
+            mv[at_known + j * K:at_known + (j + 1) * K] = known
+            knowns[j] = known
+        if seen_j != cards[j]:
+            cards[j] = seen_j
+            cards_changed = True
+        last_m[j], last_s[j] = m, s
+    mv[t.b_piles] = sum(sizes) / 90
+    if cards_changed or c.seen_piles is None:
+        c.seen_piles = _sum_cards(cards)
 
 
-def _stock(game, v):
-    """my_stock .. stock_seen, and the cards seen per kind (mostly zeros: the non-zero
-    entries are collected in a dict and scattered into a zero block)."""
-    t = game.enc
-    b0 = t.b_stock
-    o: dict = {}
-    get = o.get
-    sl = game.layout_starts
+def _top(n_top: int, at_top_known: tuple) -> memoryview:
+    """One pile's pile_top part: ``n_top`` positions hold a card, the kinds of
+    ``at_top_known`` ((depth, kind) pairs) are known to me, the others are unknown."""
     K = NUM_KINDS
-    n = v.num_players
+    top = [0.0] * (TOP_DEPTH * (K + 1))
+    for depth in range(n_top):
+        top[depth * (K + 1) + K] = 1.0
+    for depth, k in at_top_known:
+        at = depth * (K + 1)
+        top[at + K] = 0.0
+        top[at + k] = 1.0
+    return _part(top)
+
+
+def _pile_known(t: EncoderTables, pile_seen: tuple):
+    """One pile's pile_known part and cards seen per kind, from the cards I know there."""
+    seen = [0] * NUM_KINDS
+    for _, k in pile_seen:
+        seen[k] += 1
+    seen = tuple(seen)
+    return t.counts_part(seen), seen
+
+
+def _update_stock(t: EncoderTables, c: _Observer, v) -> None:
+    """my_stock .. stock_seen; records the cards seen per kind in ``c.seen_stock``."""
+    mv = c.mv
     me = v.player
     off = t.off[me]
-    seen = [0] * K
-    width = 2 + K + n
-    st0 = sl["my_stock"] - b0
-    for i, (k, src) in enumerate(v.stock[me]):
-        at = st0 + i * width
-        o[at] = 1.0
-        if i in v.my_hired:
-            o[at + 1] = 1.0
-        if k >= 0:
-            o[at + 2 + k] = 1.0
-        o[at + 2 + K + off[src]] = 1.0
-    ss0 = sl["stock_size"] - b0
-    src0 = sl["stock_sources"] - b0
-    seen0 = sl["stock_seen"] - b0
+    stock = v.stock
+    sl = t.sl
+    mine, hired = stock[me], v.my_hired
+    if mine != c.mine or hired != c.hired:
+        at, width, slots = t.b_stock, t.w_slot, t.slots
+        for i, (k, src) in enumerate(mine):
+            mv[at + i * width:at + (i + 1) * width] = slots[k][off[src]][i in hired]
+        for i in range(len(mine), len(c.mine or ())):   # slots emptied since
+            mv[at + i * width:at + (i + 1) * width] = t.slot_none
+        c.mine = mine
+    # per seat: stock_size, stock_sources and stock_seen parts, memoised on the seat's
+    # stock (few distinct values); a draw changes one seat's stock
+    K = NUM_KINDS
+    n = t.num_players
+    at_size, at_src, at_seen = sl["stock_size"], sl["stock_sources"], sl["stock_seen"]
+    memo = t.seat_stock
+    last, srcs, seens, cards = c.seat_stock, c.seat_src, c.seat_seen, c.stock_cards
+    cards_changed = False
     for j, seat in enumerate(t.rel[me]):
-        stock = v.stock[seat]
-        if not stock:
+        st = stock[seat]
+        if st == last[j]:
             continue
-        o[ss0 + j] = len(stock) / 15
-        for k, src in stock:
-            at = src0 + j * n + off[src]
-            o[at] = get(at, 0.0) + 0.2
-            if k >= 0:
-                at = seen0 + j * K + k
-                o[at] = get(at, 0.0) + 0.2
-                seen[k] += 1
-    arr = np.zeros(t.b_counts - b0, dtype=np.float32)
-    if o:
-        arr[list(o)] = list(o.values())
-    return arr, tuple(seen)
+        key = (me, st)
+        hit = memo.get(key)
+        if hit is None:
+            hit = _seat_stock(t, me, st)
+            _store(memo, key, hit)
+        size, src, seen, cards_j = hit
+        mv[at_size + j] = size
+        if src is not srcs[j]:
+            mv[at_src + j * n:at_src + (j + 1) * n] = src
+            srcs[j] = src
+        if seen is not seens[j]:
+            mv[at_seen + j * K:at_seen + (j + 1) * K] = seen
+            seens[j] = seen
+        if cards_j is not cards[j]:
+            cards[j] = cards_j
+            cards_changed = True
+        last[j] = st
+    if cards_changed or c.seen_stock is None:
+        c.seen_stock = _sum_cards(cards)
 
 
-def _counts(game, v, over: bool) -> np.ndarray:
-    """draw_target .. crew_size (per-seat counters, my Crew Pile and its value)."""
-    t = game.enc
-    b0 = t.b_counts
-    o = [0.0] * (t.b_crew - b0)
-    sl = game.layout_starts
-    rel = t.rel[v.player]
-    for name, vals, scale in (("draw_target", v.draw_target, 3), ("spyglass_left", v.spy_left, 3),
-                              ("hire_keep", v.keep, 3), ("next_double_hire", v.next_double, 3),
-                              ("next_spyglass", v.next_spy, 3),
-                              ("next_short_rations", v.next_short, 1),
-                              ("crew_size", v.crew_sizes, 20)):
-        at = sl[name] - b0
-        for j, seat in enumerate(rel):
-            x = vals[seat]
-            if x:
-                o[at + j] = x / scale
-    at = sl["my_crew"] - b0
-    my_crew = v.my_crew
-    for k in range(NUM_KINDS):
-        if my_crew[k]:
-            o[at + k] = my_crew[k] / 6
+def _seat_stock(t: EncoderTables, me: int, stock: tuple):
+    """One seat's stock as I see it: (stock_size value, stock_sources part, stock_seen part,
+    cards seen per kind or None)."""
+    off = t.off[me]
+    sources = [0] * t.num_players
+    seen = [0] * NUM_KINDS
+    for k, src in stock:
+        sources[off[src]] += 1
+        if k >= 0:
+            seen[k] += 1
+    seen = tuple(seen)
+    return (len(stock) / 15, t.counts_part(tuple(sources)), t.counts_part(seen),
+            seen if any(seen) else None)
+
+
+def _update_slow(t: EncoderTables, c: _Observer, game, v) -> None:
+    """draw_target .. score: rewrites the parts whose fields changed."""
+    me = v.player
+    mv = c.mv
+    sl = t.sl
+    # draw_target .. next_short_rations: change at round starts and with laid pairs
+    key = (v.draw_target, v.spy_left, v.keep, v.next_double, v.next_spy, v.next_short)
+    if key != c.round_counts:
+        mkey = (me, key)
+        part = t.round_counts.get(mkey)
+        if part is None:
+            part = _round_counts(t, me, key)
+            _store(t.round_counts, mkey, part)
+        mv[t.b_counts:sl["my_crew"]] = part
+        c.round_counts = key
+
+    key = (v.my_crew, v.phase == "over")
+    if key != c.my_crew:
+        part = t.my_crew.get(key)
+        if part is None:
+            part = _my_crew(t, game, *key)
+            _store(t.my_crew, key, part)
+        mv[sl["my_crew"]:sl["crew_size"]] = part
+        c.my_crew = key
+
+    if v.crew_sizes != c.crew_sizes:
+        at = sl["crew_size"]
+        sizes = v.crew_sizes
+        for j, seat in enumerate(t.rel[me]):
+            mv[at + j] = sizes[seat] / 20
+        c.crew_sizes = sizes
+
+    if v.crew_known != c.crew_known:
+        mkey = (me, v.crew_known)
+        hit = t.crew_known.get(mkey)
+        if hit is None:
+            hit = _crew_known(t, *mkey)
+            _store(t.crew_known, mkey, hit)
+        mv[t.b_crew:sl["known_about_me"]], c.known_cards = hit
+        c.crew_known = v.crew_known
+
+    if v.known_about_me != c.about_me:
+        mkey = (me, v.known_about_me)
+        part = t.about_me.get(mkey)
+        if part is None:
+            part = _about_me(t, *mkey)
+            _store(t.about_me, mkey, part)
+        mv[sl["known_about_me"]:sl["laid_cards"]] = part
+        c.about_me = v.known_about_me
+
+    key = (v.laid, v.final, v.final_left, v.curses)
+    if key != c.layouts:
+        _update_layouts(t, c, game, v)
+        c.layouts = key
+
+
+def _round_counts(t: EncoderTables, me: int, fields: tuple) -> memoryview:
+    """draw_target .. next_short_rations (per seat counters of this and the next round)."""
+    scales = (3, 3, 3, 3, 3, 1)
+    return _part([vals[seat] / scale for vals, scale in zip(fields, scales)
+                  for seat in t.rel[me]])
+
+
+def _my_crew(t: EncoderTables, game, my_crew: tuple, over: bool) -> memoryview:
+    """my_crew and my_crew_value (0 once the game is over)."""
+    value = 0.0
     if not over:
         value = t.crew_value.get(my_crew)
         if value is None:
             value = game.partitioner.value(my_crew) / 40
             _store(t.crew_value, my_crew, value)
-        o[sl["my_crew_value"] - b0] = value
-    return np.array(o, dtype=np.float32)
+    return _part([x / 6 for x in my_crew] + [value])
 
 
-def _seat_laid(game, laid, final, left):
-    """(points, captains, laid cards per kind / 12, cards per kind) of one seat's layout."""
+def _crew_known(t: EncoderTables, me: int, crew_known: tuple):
+    """crew_known (my own row stays 0) and the cards it places per kind."""
+    K = NUM_KINDS
+    o = [0.0] * (t.num_players * K)
+    seen = [0] * K
+    for j, seat in enumerate(t.rel[me]):
+        row = crew_known[seat]
+        if seat != me and any(row):
+            for k in range(K):
+                if row[k]:
+                    o[j * K + k] = row[k] / 6
+                    seen[k] += row[k]
+    return _part(o), tuple(seen)
+
+
+def _about_me(t: EncoderTables, me: int, known_about_me: tuple) -> memoryview:
+    """known_about_me (my own row stays 0)."""
+    return _part([0.0 if seat == me else x / 6 for seat in t.rel[me]
+                  for x in known_about_me[seat]])
+
+
+def _update_layouts(t: EncoderTables, c: _Observer, game, v) -> None:
+    """laid_cards .. score of the seats whose layout or curses changed; records the cards
+    laid out per kind in ``c.seen_laid``."""
+    mv = c.mv
+    sl = t.sl
+    K = NUM_KINDS
+    at_cards, at_points, at_curses = sl["laid_cards"], sl["laid_points"], sl["curses"]
+    at_caps, at_score = sl["captains"], sl["score"]
+    memo = t.seat_laid
+    last, cards = c.laid_key, c.laid_cards
+    cards_changed = False
+    laid, final, left, curses = v.laid, v.final, v.final_left, v.curses
+    for j, seat in enumerate(t.rel[v.player]):
+        key = (laid[seat], final[seat], left[seat], curses[seat])
+        if key == last[j]:
+            continue
+        hit = memo.get(key)
+        if hit is None:
+            hit = _seat_laid(game, *key)
+            _store(memo, key, hit)
+        lc, points, caps, x, score, seen_j = hit
+        mv[at_cards + j * K:at_cards + (j + 1) * K] = lc
+        mv[at_points + j] = points
+        mv[at_caps + j] = caps
+        mv[at_curses + j] = x
+        mv[at_score + j] = score
+        if seen_j != cards[j]:
+            cards[j] = seen_j
+            cards_changed = True
+        last[j] = key
+    if cards_changed or c.seen_laid is None:
+        c.seen_laid = _sum_cards(cards)
+
+
+def _seat_laid(game, laid, final, left, curses):
+    """One seat's laid_cards part and laid_points, captains, curses and score values, and
+    the cards laid out per kind (None if none)."""
     K = NUM_KINDS
     combos = game.combos
     lc = [0.0] * K
@@ -358,49 +628,5 @@ def _seat_laid(game, laid, final, left):
                 if k >= NUM_CREW:
                     caps += left[k]
                     points += single[k] * left[k]
-    return points, caps, lc, cards
-
-
-def _crew(game, v):
-    """crew_known .. score, and the cards placed per kind (known crews, layouts)."""
-    t = game.enc
-    b0 = t.b_crew
-    o = [0.0] * (t.b_unseen - b0)
-    sl = game.layout_starts
-    K = NUM_KINDS
-    me = v.player
-    seen = [0] * K
-    ck0, ka0 = sl["crew_known"] - b0, sl["known_about_me"] - b0
-    lc0, lp0 = sl["laid_cards"] - b0, sl["laid_points"] - b0
-    cap0, sc0, cu0 = sl["captains"] - b0, sl["score"] - b0, sl["curses"] - b0
-    curse = game.comps.curse
-    memo = t.seat_laid
-    for j, seat in enumerate(t.rel[me]):
-        if seat != me:
-            row = v.crew_known[seat]
-            if any(row):
-                for k in range(K):
-                    if row[k]:
-                        o[ck0 + j * K + k] = row[k] / 6
-                        seen[k] += row[k]
-            row = v.known_about_me[seat]
-            if any(row):
-                for k in range(K):
-                    if row[k]:
-                        o[ka0 + j * K + k] = row[k] / 6
-        key = (v.laid[seat], v.final[seat], v.final_left[seat])
-        hit = memo.get(key)
-        if hit is None:
-            hit = _seat_laid(game, *key)
-            _store(memo, key, hit)
-        points, caps, lc, cards = hit
-        o[lc0 + j * K:lc0 + (j + 1) * K] = lc
-        for k in range(K):
-            seen[k] += cards[k]
-        o[lp0 + j] = points / 60
-        o[cap0 + j] = caps / 10
-        x = v.curses[seat]
-        if x:
-            o[cu0 + j] = x / 6
-        o[sc0 + j] = (points + curse * x) / 60
-    return np.array(o, dtype=np.float32), tuple(seen)
+    return (_part(lc), points / 60, caps / 10, curses / 6,
+            (points + game.comps.curse * curses) / 60, tuple(cards) if any(cards) else None)
