@@ -101,10 +101,21 @@ class Actor:
         if greedy:
             logits = np.where(np.asarray(masks) > 0, self.logits(obs), -np.inf)
             return logits.argmax(axis=1)
+        return _sample(self.probs(obs, masks), rng)
+
+    def sample(self, obs: np.ndarray, masks: np.ndarray,
+               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """Sampled legal actions and their log-probabilities (float32)."""
         p = self.probs(obs, masks)
-        cdf = np.cumsum(p, axis=1)
-        target = rng.random(len(p))[:, None] * cdf[:, -1:]
-        return np.minimum((cdf <= target).sum(axis=1), p.shape[1] - 1)
+        actions = _sample(p, rng)
+        return actions, np.log(p[np.arange(len(p)), actions]).astype(np.float32)
+
+
+def _sample(p: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One action per row of the probability matrix ``p`` (inverse CDF)."""
+    cdf = np.cumsum(p, axis=1)
+    target = rng.random(len(p))[:, None] * cdf[:, -1:]
+    return np.minimum((cdf <= target).sum(axis=1), p.shape[1] - 1)
 
 
 class MlpActor(Actor):

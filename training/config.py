@@ -135,6 +135,11 @@ class TrainConfig:
                                  "SelfPlayEnv)", choices=("batched", "dummy", "subproc"))
     vec_workers: int = _f(1, "with vec_env batched: worker processes sharing the games "
                              "(1: all in the training process)", low=1)
+    async_rollouts: bool = _f(False, "with vec_env batched and vec_workers > 1: the workers "
+                                     "play the next rollout (with the policy as it was "
+                                     "before this update) while PPO updates on the last one; "
+                                     "each rollout's behaviour policy then lags one update "
+                                     "(PPO's ratio uses its log-probabilities)")
     torch_threads: int = _f(1, "torch intra-op threads (results depend on it)", low=1)
     checkpoint_every: int = _f(100_000, "learner steps between checkpoints (the last one "
                                         "is always written)", low=1)

@@ -268,6 +268,8 @@ class _Tables:
         self.sample_rng = np.random.default_rng(children[0])
         self.tables = [_Table(g, np.random.default_rng(c))
                        for g, c in zip(self.games, children[1:])]
+        # the learner's own sampling when the env plays it (``collect``)
+        self.learner_rng = np.random.default_rng(ss.spawn(1)[0])
 
     # -- games ----------------------------------------------------------------------------
     def new_game(self, t: _Table) -> None:
@@ -398,6 +400,105 @@ class _Tables:
                     t.state.apply_checked(joint)
             todo = nxt
         return ended
+
+    def play(self, actor: Actor, n_steps: int, out: dict[str, Any]) -> None:
+        """Play every table on until it has made ``n_steps`` learner steps and waits for its
+        next learner decision, the learner sampling from ``actor``; fills ``out``'s arrays
+        (indexed [step, table]) and its ``ended`` list (see ``SelfPlayVecEnv.collect``).
+
+        Unlike ``advance``, a table does not wait for the others after each learner step:
+        each round every running table makes one decision (the learner's or its opponents'),
+        the learners' decisions of the round go through ``actor`` in one batch and each
+        snapshot's in another. A learner step is closed (reward 0, or the final reward
+        when the game ends) when its table next reaches a learner decision or the end.
+        """
+        obs, masks, actions, log_probs = out["obs"], out["masks"], out["actions"], \
+            out["log_probs"]
+        rewards, dones, ended = out["rewards"], out["dones"], out["ended"]
+        rewards[:] = 0.0
+        dones[:] = False
+        tables = self.tables
+        count = [0] * self.n            # closed learner steps per table
+        open_step = [False] * self.n    # the learner has acted; its step is not closed yet
+        todo = list(range(self.n))
+        while todo:
+            batched: dict[int, tuple[Opponent, list]] = {}
+            learners = []
+            nxt = []
+            for i in todo:
+                t = tables[i]
+                st = t.state
+                term, trunc = self._done(t)
+                if term or trunc:
+                    if t.ep_steps:  # close the learner's last step with the final reward
+                        r, info = self.outcome(t)
+                        info["TimeLimit.truncated"] = bool(trunc and not term)
+                        info["terminal_observation"] = t.game.encode(st.view(t.learner))
+                        k = count[i]
+                        rewards[k, i], dones[k, i] = r, True
+                        ended.append((k, i, info))
+                        count[i] += 1
+                        open_step[i] = False
+                    self.new_game(t)
+                    nxt.append(i)
+                    continue
+                acting = st.current_players()
+                t.acting = acting
+                pending = t.pending
+                if t.learner in acting and t.learner not in pending:
+                    if open_step[i]:
+                        count[i] += 1
+                        open_step[i] = False
+                    t.obs = t.game.encode(st.view(t.learner))
+                    t.mask = st.legal_actions_mask(t.learner).astype(bool)
+                    if count[i] == n_steps:
+                        continue  # done: waits here for the next rollout
+                    obs[count[i], i] = t.obs
+                    masks[count[i], i] = t.mask
+                    learners.append(i)
+                for p in acting:
+                    if p in pending or p == t.learner:
+                        continue
+                    opp = t.seats[p]
+                    if opp.batched:
+                        entry = batched.get(id(opp))
+                        if entry is None:
+                            entry = batched[id(opp)] = (opp, [])
+                        entry[1].append((i, p))
+                    else:
+                        ob = t.game.encode(st.view(p))
+                        mask = st.legal_actions_mask(p)
+                        a = t.policies[p].act(ob, mask)
+                        self._check(a, mask, p, opp)
+                        pending[p] = int(a)
+                nxt.append(i)
+            if learners:
+                rows = np.array(learners)
+                steps = np.array([count[i] for i in learners])
+                acts, lps = actor.sample(obs[steps, rows], masks[steps, rows], self.learner_rng)
+                actions[steps, rows] = acts
+                log_probs[steps, rows] = lps
+                for i, a in zip(learners, acts.tolist()):
+                    t = tables[i]
+                    t.pending[t.learner] = a
+                    t.ep_steps += 1
+                    open_step[i] = True
+            for opp, reqs in batched.values():
+                ob = np.stack([tables[i].game.encode(tables[i].state.view(p))
+                               for i, p in reqs])
+                ms = np.stack([tables[i].state.legal_actions_mask(p) for i, p in reqs])
+                acts = opp.act_batch(ob, ms, self.sample_rng)
+                if not ms[np.arange(len(acts)), acts].all():
+                    k = int(np.flatnonzero(ms[np.arange(len(acts)), acts] == 0)[0])
+                    self._check(acts[k], ms[k], reqs[k][1], opp)
+                for (i, p), a in zip(reqs, acts.tolist()):
+                    tables[i].pending[p] = a
+            for i in nxt:
+                t = tables[i]
+                if t.pending and len(t.pending) == len(t.acting):
+                    joint, t.pending = t.pending, {}
+                    t.state.apply_checked(joint)
+            todo = nxt
 
     def _check(self, action, mask, seat, opp) -> None:
         a = int(action) if isinstance(action, (int, np.integer)) else -1
@@ -607,6 +708,35 @@ class SelfPlayVecEnv(_OneObjectVecEnv):
         """Legal actions of every learner, shape (n_envs, num_actions)."""
         return self._masks.copy()
 
+    def collect(self, actor: Actor, n_steps: int) -> dict[str, Any]:
+        """Play ``n_steps`` learner steps in every game, the learner sampling from ``actor``
+        (with this env's own generator): a rollout for :class:`~plunder.training.ppo.
+        SelfPlayPPO`. Returns arrays indexed [step, env] — ``obs`` and ``masks`` (what the
+        learner saw), ``actions``, ``rewards``, ``dones`` — plus ``ended`` (step, env,
+        info) for every finished game and ``last_obs`` / ``last_masks`` after the last step.
+        """
+        n = self.num_envs
+        out = {"obs": np.empty((n_steps, n, *self.observation_space.shape), np.float32),
+               "masks": np.empty((n_steps, n, self.game.num_actions), bool),
+               "actions": np.empty((n_steps, n), np.int64),
+               "log_probs": np.empty((n_steps, n), np.float32),
+               "rewards": np.empty((n_steps, n), np.float32),
+               "dones": np.empty((n_steps, n), bool), "ended": []}
+        self._engine.play(actor, n_steps, out)
+        out["ended"].sort(key=lambda e: (e[0], e[1]))
+        out["last_obs"] = self._collect()
+        out["last_masks"] = self._masks.copy()
+        return out
+
+    def collect_async(self, actor: Actor, n_steps: int) -> None:
+        """Start ``collect`` (here: remember the request; ``collect_wait`` plays it)."""
+        self._request = (actor, n_steps)
+
+    def collect_wait(self) -> dict[str, Any]:
+        """The result of the last ``collect_async``."""
+        request, self._request = self._request, None
+        return self.collect(*request)
+
     def close(self) -> None:
         """Nothing to release."""
 
@@ -626,6 +756,8 @@ def _worker(remote, parent_remote, kwargs) -> None:  # pragma: no cover - runs i
             elif cmd == "reset":
                 obs = vec.reset()
                 remote.send((obs, vec.action_masks()))
+            elif cmd == "collect":
+                remote.send(vec.collect(actor_from_arrays(arg[0]), arg[1]))
             elif cmd == "add_snapshot":
                 pool.add_snapshot(actor_from_arrays(arg[0]), arg[1])
                 remote.send(None)
@@ -674,10 +806,12 @@ class ParallelSelfPlayVecEnv(_OneObjectVecEnv):
         super().__init__(n_envs, obs_space, act_space)
         self._masks = np.zeros((n_envs, self.game.num_actions), bool)
         self._actions = None
+        self.collecting = False
         self.closed = False
 
     def add_snapshot(self, actor: Actor, step: int) -> None:
         """Freeze the learner into every worker's pool (and the master pool)."""
+        self._check_idle()
         self.pool.add_snapshot(actor, step)
         arrays = actor.to_arrays()
         for r in self.remotes:
@@ -687,6 +821,7 @@ class ParallelSelfPlayVecEnv(_OneObjectVecEnv):
 
     def reset(self):
         """New games in every worker."""
+        self._check_idle()
         for r in self.remotes:
             r.send(("reset", None))
         results = [r.recv() for r in self.remotes]
@@ -695,6 +830,7 @@ class ParallelSelfPlayVecEnv(_OneObjectVecEnv):
 
     def step_async(self, actions: np.ndarray) -> None:
         """Send each worker its slice of the learners' actions."""
+        self._check_idle()
         start = 0
         for r, size in zip(self.remotes, self.sizes):
             r.send(("step", np.asarray(actions)[start:start + size]))
@@ -714,11 +850,54 @@ class ParallelSelfPlayVecEnv(_OneObjectVecEnv):
         """Legal actions of every learner."""
         return self._masks.copy()
 
+    def _check_idle(self) -> None:
+        if self.collecting:
+            raise RuntimeError("the workers are collecting a rollout; call collect_wait() "
+                               "first")
+
+    def collect(self, actor: Actor, n_steps: int) -> dict[str, Any]:
+        """``SelfPlayVecEnv.collect`` in every worker at once, joined in env order."""
+        self.collect_async(actor, n_steps)
+        return self.collect_wait()
+
+    def collect_async(self, actor: Actor, n_steps: int) -> None:
+        """Start ``collect`` in every worker and return at once (``collect_wait`` joins)."""
+        self._check_idle()
+        arrays = actor.to_arrays()
+        for r in self.remotes:
+            r.send(("collect", (arrays, n_steps)))
+        self.collecting = True
+
+    def collect_wait(self) -> dict[str, Any]:
+        """The rollout started by ``collect_async``, joined in env order."""
+        if not self.collecting:
+            raise RuntimeError("no rollout is being collected; call collect_async() first")
+        parts = [r.recv() for r in self.remotes]
+        self.collecting = False
+        out = {k: np.concatenate([p[k] for p in parts], axis=1)
+               for k in ("obs", "masks", "actions", "log_probs", "rewards", "dones")}
+        out["ended"] = []
+        start = 0
+        for p, size in zip(parts, self.sizes):
+            out["ended"].extend((t, start + i, info) for t, i, info in p["ended"])
+            start += size
+        out["ended"].sort(key=lambda e: (e[0], e[1]))
+        out["last_obs"] = np.concatenate([p["last_obs"] for p in parts])
+        self._masks = np.concatenate([p["last_masks"] for p in parts])
+        return out
+
     def close(self) -> None:
         """Stop the workers."""
         if self.closed:
             return
         self.worker_cpu_seconds = 0.0
+        if self.collecting:  # a rollout nobody will use: let the workers finish it
+            for r in self.remotes:
+                try:
+                    r.recv()
+                except (EOFError, OSError):
+                    pass
+            self.collecting = False
         for r in self.remotes:
             try:
                 r.send(("close", None))

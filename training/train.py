@@ -156,10 +156,10 @@ class Checkpoint:
 
     def load_model(self, env=None, device: str = "cpu"):
         """The MaskablePPO model (optionally attached to ``env``)."""
-        from sb3_contrib import MaskablePPO
+        from .ppo import SelfPlayPPO
 
         try:
-            return MaskablePPO.load(io.BytesIO(self.model_bytes), env=env, device=device)
+            return SelfPlayPPO.load(io.BytesIO(self.model_bytes), env=env, device=device)
         except Exception as exc:  # noqa: BLE001 - any failure means a damaged file
             raise ModelFileError(f"checkpoint {self.path}: the model inside cannot be "
                                  f"loaded ({type(exc).__name__}: {exc})") from None
@@ -316,7 +316,8 @@ def render_summary(cfg: TrainConfig, summary: dict, steps: int, console=None,
 
 def _make_model(cfg: TrainConfig, env, run_dir: Path):
     import torch.nn as nn
-    from sb3_contrib import MaskablePPO
+
+    from .ppo import SelfPlayPPO
 
     p = cfg.ppo
     lr = LinearLR(p.learning_rate, p.lr_final_fraction) if p.lr_schedule == "linear" \
@@ -332,11 +333,12 @@ def _make_model(cfg: TrainConfig, env, run_dir: Path):
         policy = EntityActorCriticPolicy
         policy_kwargs.update(entity_dim=cfg.policy.entity_dim, entity_groups=entity_groups_spec(
             game_class(cfg.env_id)(cfg.num_players, **cfg.options)))
-    return MaskablePPO(
+    return SelfPlayPPO(
         policy, env, learning_rate=lr, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
         ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
         target_kl=p.target_kl, policy_kwargs=policy_kwargs, seed=cfg.seed, device="cpu",
+        async_rollouts=cfg.async_rollouts,
         tensorboard_log=str(run_dir / "tb") if cfg.tensorboard else None, verbose=0)
 
 
@@ -481,6 +483,7 @@ def train(cfg: TrainConfig, run_dir: str | Path | None = None, resume: bool = Fa
         steps0 = int(ckpt.meta["steps"])
         vec = make_vec_env(cfg, pool, cfg.seed + steps0)
         model = ckpt.load_model(env=vec)
+        model.async_rollouts = cfg.async_rollouts
         model.set_random_seed(cfg.seed + steps0)
         model.tensorboard_log = str(run_dir / "tb") if cfg.tensorboard else None
         echo(f"resuming {run_dir} from {ckpt.path.name} ({steps0:,} steps)")
