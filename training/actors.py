@@ -88,10 +88,9 @@ class Actor:
     def probs(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Action probabilities with illegal actions at exactly zero."""
         logits = self.logits(obs)
-        legal = np.asarray(masks) > 0
-        logits = np.where(legal, logits, -np.inf)
+        logits[np.asarray(masks) == 0] = -np.inf
         logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
+        p = np.exp(logits, out=logits)
         p /= p.sum(axis=1, keepdims=True)
         return p
 
@@ -202,6 +201,10 @@ class EntityActor(Actor):
         self.groups = groups
         self.rest = np.asarray(rest, np.int64)  # observation indices outside every group
         self._obs_size = int(obs_size)
+        queries = [q for g in groups for q in g.queries]
+        self._fused = (np.ascontiguousarray(np.concatenate(
+            [self.head[0]] + [w for w, _ in queries], axis=1)),
+            np.concatenate([self.head[1]] + [b for _, b in queries]))
 
     @classmethod
     def from_policy(cls, policy) -> "EntityActor":
@@ -239,11 +242,16 @@ class EntityActor(Actor):
         x = np.concatenate([np.take(obs, self.rest, axis=1)]
                            + [c.sum(axis=1) * (1.0 / c.shape[1]) for c in codes], axis=1)
         hidden = _mlp(x, self.layers, self.activation)
-        logits = hidden @ self.head[0] + self.head[1]
+        # the head and every query in one product: [logits | query_1 | query_2 | ...]
+        out = hidden @ self._fused[0]
+        out += self._fused[1]
+        logits = out[:, :self.num_actions]
+        at = self.num_actions
         for g, c in zip(self.groups, codes):
-            for start, (qw, qb) in zip(g.starts, g.queries):
-                query = hidden @ qw + qb
-                logits[:, start:start + g.count] += (c @ query[:, :, None])[:, :, 0]
+            for start in g.starts:
+                query = out[:, at:at + c.shape[2]]
+                at += c.shape[2]
+                logits[:, start:start + g.count] += np.matmul(c, query[:, :, None])[:, :, 0]
         return logits
 
     def to_arrays(self) -> dict[str, np.ndarray]:
