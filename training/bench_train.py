@@ -5,6 +5,10 @@ frozen snapshot of the learner, the game's default training config otherwise). T
 includes everything a real ``plunder train`` step costs: the games, the opponents' batched
 forward passes, the learner's forward pass, rollout storage and the PPO updates (no
 evaluation or checkpoints). ``python -m plunder.training.bench_train`` runs it alone.
+
+With ``async_rollouts`` (every packaged config) the first rollout is collected before any
+update can overlap it and the last update overlaps nothing; 60k steps (about 15 rollouts)
+keep that start-up share small.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import time
 
 
 def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
-                     steps: int = 30_000, overrides: list[str] = (),
+                     steps: int = 60_000, overrides: list[str] = (),
                      snapshots: int = 3) -> dict:
     """Train for ``steps`` learner steps against snapshot opponents; returns the rates."""
     import torch
@@ -58,17 +62,18 @@ def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
             "load_average": load,
             "steps_per_cpu_s": round(model.num_timesteps / max(cpu, 1e-9), 1),
             "n_envs": cfg.n_envs, "vec_env": cfg.vec_env, "vec_workers": cfg.vec_workers,
-            "torch_threads": cfg.torch_threads}
+            "async_rollouts": cfg.async_rollouts, "torch_threads": cfg.torch_threads}
 
 
 def bench_training(env_id: str = "scallywags_v0", num_players: int = 4,
-                   steps: int = 30_000) -> str:
+                   steps: int = 60_000) -> str:
     """One line for ``plunder bench``: end-to-end learner env-steps/s."""
     r = measure_training(env_id, num_players, steps)
     total_cpu = r["cpu_seconds"] + r["worker_cpu_seconds"]
+    mode = "async rollouts" if r["async_rollouts"] else "sync rollouts"
     return (f"training throughput ({r['env_id']}, {r['num_players']} players, snapshot "
             f"opponents, {r['n_envs']} envs, {r['vec_env']} vec env x{r['vec_workers']} "
-            f"process(es), MaskablePPO incl. updates): {r['steps_per_s']:,.0f} learner "
+            f"process(es), {mode}, MaskablePPO incl. updates): {r['steps_per_s']:,.0f} learner "
             f"steps/s ({r['steps']:,} steps in {r['seconds']}s wall, load average "
             f"{r['load_average']}; {total_cpu:.1f} CPU-s in all processes)")
 
@@ -76,4 +81,4 @@ def bench_training(env_id: str = "scallywags_v0", num_players: int = 4,
 if __name__ == "__main__":  # pragma: no cover
     import sys
 
-    print(bench_training(steps=int(sys.argv[1]) if len(sys.argv) > 1 else 30_000))
+    print(bench_training(steps=int(sys.argv[1]) if len(sys.argv) > 1 else 60_000))

@@ -307,8 +307,9 @@ class _Tables:
             return True, False
         return False, st.turns >= self.max_turns
 
-    def outcome(self, t: _Table) -> tuple[float, dict]:
-        """The learner's final reward and the episode info."""
+    def outcome(self, t: _Table, truncated: bool = False) -> tuple[float, dict]:
+        """The learner's final reward and the episode info (with the learner's terminal
+        observation and whether the game was cut off by the turn limit)."""
         st = t.state
         keys = st.rank_keys()
         scores = st.scores()
@@ -321,6 +322,8 @@ class _Tables:
             "win": 1.0 / len(win) if t.learner in win else 0.0,
             "episode": {"r": r, "l": t.ep_steps,
                         "t": round(time.perf_counter() - t.ep_start, 6)},
+            "TimeLimit.truncated": bool(truncated),
+            "terminal_observation": t.game.encode(st.view(t.learner)),
         }
         return r, info
 
@@ -350,9 +353,8 @@ class _Tables:
                         self.new_game(t)
                         nxt.append(i)
                         continue
-                    r, info = self.outcome(t)
-                    term_obs = t.game.encode(st.view(t.learner))
-                    info["TimeLimit.truncated"] = bool(trunc and not term)
+                    r, info = self.outcome(t, trunc and not term)
+                    term_obs = info["terminal_observation"]
                     ended[i] = (r, term, trunc, info, term_obs)
                     if auto_reset:
                         self.new_game(t)
@@ -367,39 +369,53 @@ class _Tables:
                     t.obs = t.game.encode(st.view(t.learner))
                     t.mask = st.legal_actions_mask(t.learner).astype(bool)
                     continue
-                for p in acting:
-                    if p in pending:
-                        continue
-                    opp = t.seats[p]
-                    if opp.batched:
-                        entry = batched.get(id(opp))
-                        if entry is None:
-                            entry = batched[id(opp)] = (opp, [])
-                        entry[1].append((i, p))
-                    else:
-                        obs = t.game.encode(st.view(p))
-                        mask = st.legal_actions_mask(p)
-                        a = t.policies[p].act(obs, mask)
-                        self._check(a, mask, p, opp)
-                        pending[p] = int(a)
+                self._ask_opponents(i, t, batched)
                 nxt.append(i)
-            for opp, reqs in batched.values():
-                obs = np.stack([tables[i].game.encode(tables[i].state.view(p))
-                                for i, p in reqs])
-                masks = np.stack([tables[i].state.legal_actions_mask(p) for i, p in reqs])
-                acts = opp.act_batch(obs, masks, self.sample_rng)
-                if not masks[np.arange(len(acts)), acts].all():
-                    k = int(np.flatnonzero(masks[np.arange(len(acts)), acts] == 0)[0])
-                    self._check(acts[k], masks[k], reqs[k][1], opp)
-                for (i, p), a in zip(reqs, acts.tolist()):
-                    tables[i].pending[p] = a
-            for i in nxt:
-                t = tables[i]
-                if t.pending and len(t.pending) == len(t.acting):
-                    joint, t.pending = t.pending, {}
-                    t.state.apply_checked(joint)
+            self._answer_batched(batched)
+            self._apply_complete(nxt)
             todo = nxt
         return ended
+
+    def _ask_opponents(self, i: int, t: _Table, batched: dict) -> None:
+        """Opponents of table ``i`` who must act now: per-seat bots answer at once, batched
+        ones (snapshots) are queued in ``batched`` {id: (opponent, [(table, seat)])}."""
+        st, pending = t.state, t.pending
+        for p in t.acting:
+            if p in pending or p == t.learner:
+                continue
+            opp = t.seats[p]
+            if opp.batched:
+                entry = batched.get(id(opp))
+                if entry is None:
+                    entry = batched[id(opp)] = (opp, [])
+                entry[1].append((i, p))
+            else:
+                obs = t.game.encode(st.view(p))
+                mask = st.legal_actions_mask(p)
+                a = t.policies[p].act(obs, mask)
+                self._check(a, mask, p, opp)
+                pending[p] = int(a)
+
+    def _answer_batched(self, batched: dict) -> None:
+        """One forward pass per batched opponent over all its queued seats."""
+        tables = self.tables
+        for opp, reqs in batched.values():
+            obs = np.stack([tables[i].game.encode(tables[i].state.view(p)) for i, p in reqs])
+            masks = np.stack([tables[i].state.legal_actions_mask(p) for i, p in reqs])
+            acts = opp.act_batch(obs, masks, self.sample_rng)
+            if not masks[np.arange(len(acts)), acts].all():
+                k = int(np.flatnonzero(masks[np.arange(len(acts)), acts] == 0)[0])
+                self._check(acts[k], masks[k], reqs[k][1], opp)
+            for (i, p), a in zip(reqs, acts.tolist()):
+                tables[i].pending[p] = a
+
+    def _apply_complete(self, todo: list[int]) -> None:
+        """Apply the joint action of every table in ``todo`` whose deciders all chose."""
+        for i in todo:
+            t = self.tables[i]
+            if t.pending and len(t.pending) == len(t.acting):
+                joint, t.pending = t.pending, {}
+                t.state.apply_checked(joint)
 
     def play(self, actor: Actor, n_steps: int, out: dict[str, Any]) -> None:
         """Play every table on until it has made ``n_steps`` learner steps and waits for its
@@ -431,9 +447,7 @@ class _Tables:
                 term, trunc = self._done(t)
                 if term or trunc:
                     if t.ep_steps:  # close the learner's last step with the final reward
-                        r, info = self.outcome(t)
-                        info["TimeLimit.truncated"] = bool(trunc and not term)
-                        info["terminal_observation"] = t.game.encode(st.view(t.learner))
+                        r, info = self.outcome(t, trunc and not term)
                         k = count[i]
                         rewards[k, i], dones[k, i] = r, True
                         ended.append((k, i, info))
@@ -456,21 +470,7 @@ class _Tables:
                     obs[count[i], i] = t.obs
                     masks[count[i], i] = t.mask
                     learners.append(i)
-                for p in acting:
-                    if p in pending or p == t.learner:
-                        continue
-                    opp = t.seats[p]
-                    if opp.batched:
-                        entry = batched.get(id(opp))
-                        if entry is None:
-                            entry = batched[id(opp)] = (opp, [])
-                        entry[1].append((i, p))
-                    else:
-                        ob = t.game.encode(st.view(p))
-                        mask = st.legal_actions_mask(p)
-                        a = t.policies[p].act(ob, mask)
-                        self._check(a, mask, p, opp)
-                        pending[p] = int(a)
+                self._ask_opponents(i, t, batched)
                 nxt.append(i)
             if learners:
                 rows = np.array(learners)
@@ -483,21 +483,8 @@ class _Tables:
                     t.pending[t.learner] = a
                     t.ep_steps += 1
                     open_step[i] = True
-            for opp, reqs in batched.values():
-                ob = np.stack([tables[i].game.encode(tables[i].state.view(p))
-                               for i, p in reqs])
-                ms = np.stack([tables[i].state.legal_actions_mask(p) for i, p in reqs])
-                acts = opp.act_batch(ob, ms, self.sample_rng)
-                if not ms[np.arange(len(acts)), acts].all():
-                    k = int(np.flatnonzero(ms[np.arange(len(acts)), acts] == 0)[0])
-                    self._check(acts[k], ms[k], reqs[k][1], opp)
-                for (i, p), a in zip(reqs, acts.tolist()):
-                    tables[i].pending[p] = a
-            for i in nxt:
-                t = tables[i]
-                if t.pending and len(t.pending) == len(t.acting):
-                    joint, t.pending = t.pending, {}
-                    t.state.apply_checked(joint)
+            self._answer_batched(batched)
+            self._apply_complete(nxt)
             todo = nxt
 
     def _check(self, action, mask, seat, opp) -> None:
@@ -611,6 +598,7 @@ class SelfPlayEnv(gymnasium.Env):
         t = self._engine.tables[0]
         if 0 in ended:
             r, term, trunc, info, obs = ended[0]
+            info.pop("terminal_observation")  # it is the observation returned here
             self._finished = True
             t.mask = np.zeros(self.game.num_actions, bool)
             return obs, r, bool(term), bool(trunc and not term), info
