@@ -138,8 +138,8 @@ class TrainConfig:
     async_rollouts: bool = _f(False, "with vec_env batched and vec_workers > 1: the workers "
                                      "play the next rollout (with the policy as it was "
                                      "before this update) while PPO updates on the last one; "
-                                     "each rollout's behaviour policy then lags one update "
-                                     "(PPO's ratio uses its log-probabilities)")
+                                     "each rollout's behaviour policy then lags one update, "
+                                     "corrected as in decoupled PPO (docs/training.md)")
     torch_threads: int = _f(1, "torch intra-op threads (results depend on it)", low=1)
     checkpoint_every: int = _f(100_000, "learner steps between checkpoints (the last one "
                                         "is always written)", low=1)

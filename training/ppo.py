@@ -38,7 +38,11 @@ class SelfPlayPPO(MaskablePPO):
     workers start the next rollout, played by the policy as it is now, before this
     rollout's PPO update begins, so the update and the games run side by side. The data of
     each update then comes from the policy one update older (the first from the current
-    one); its stored log-probabilities are that behaviour policy's, as PPO's ratio needs.
+    one). The update corrects for that lag as decoupled PPO does (Hilton et al., 2021,
+    "Batch size-invariance for policy optimization"): PPO's clipped ratio is taken against
+    the policy at the start of the update (the *proximal* policy), and each sample's
+    advantage is weighted by ``min(1, pi_proximal / pi_behaviour)`` (a truncated
+    importance weight, as in IMPALA's V-trace).
     """
 
     def __init__(self, *args, async_rollouts: bool = False, **kwargs):
@@ -95,11 +99,7 @@ class SelfPlayPPO(MaskablePPO):
 
         values, log_probs = self._score(obs.reshape(steps * n, -1), actions.reshape(-1),
                                         masks.reshape(steps * n, -1))
-        values = values.reshape(steps, n)
-        if overlap:  # the behaviour policy's own log-probabilities (sampled in the workers)
-            log_probs = th.as_tensor(data["log_probs"])
-        else:
-            log_probs = log_probs.reshape(steps, n)
+        values, log_probs = values.reshape(steps, n), log_probs.reshape(steps, n)
         truncated = [(t, i, info["terminal_observation"]) for t, i, info in data["ended"]
                      if info.get("TimeLimit.truncated")
                      and info.get("terminal_observation") is not None]
@@ -117,6 +117,14 @@ class SelfPlayPPO(MaskablePPO):
         last_values = th.as_tensor(self._values(data["last_obs"]))
         rollout_buffer.compute_returns_and_advantage(last_values=last_values,
                                                      dones=dones[-1])
+        if overlap:
+            # decoupled PPO: the ratio is taken against the policy at the start of this
+            # update (the log-probs stored above), and each sample's advantage is weighted
+            # by min(1, pi_now / pi_played), the truncated importance weight of the lag
+            lag = log_probs.numpy() - data["log_probs"]
+            rollout_buffer.advantages *= np.exp(np.minimum(lag, 0.0))
+            self.logger.record("rollout/lag_weight_mean",
+                               float(np.exp(np.minimum(lag, 0.0)).mean()))
         callback.on_rollout_end()
         return True
 
