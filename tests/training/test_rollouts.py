@@ -178,3 +178,54 @@ def test_async_rollouts_train_repeatably_and_resume(tmp_path):
                    "--run-dir", str(tmp_path / "a"), *set_args(TINY + extra)])
     assert res.exit_code == 0, res.output
     assert latest_checkpoint(tmp_path / "a").meta["steps"] == 3072
+
+
+def test_async_rollouts_correct_for_the_policy_lag():
+    """The second rollout is played by the policy before the first update: the buffer holds
+    the current (proximal) policy's log-probs, and advantages weighted by
+    min(1, pi_now / pi_played)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from plunder.training.actors import actor_from_policy
+    from plunder.training.config import load_config
+    from plunder.training.train import _make_model, make_pool, make_vec_env
+
+    cfg = load_config("scallywags", overrides=TINY + ["vec_workers=2", "async_rollouts=true",
+                                                      "policy.kind=mlp"])
+    pool = make_pool(cfg)
+    vec = make_vec_env(cfg, pool, 0)
+    try:
+        model = _make_model(cfg, vec, None)
+        model._setup_learn(10 * 512, callback=None)
+
+        class Nothing(BaseCallback):
+            def _on_step(self):
+                return True
+
+        cb = Nothing()
+        cb.init_callback(model)
+        buf = model.rollout_buffer
+        assert model.collect_rollouts(vec, cb, buf, cfg.ppo.n_steps)
+        assert vec.collecting  # the next rollout is already being played
+        np.testing.assert_allclose(buf.advantages, buf.returns - buf.values, atol=1e-5)
+        played = actor_from_policy(model.policy)
+        with th.no_grad():  # stands in for a PPO update
+            for p in model.policy.parameters():
+                p.add_(th.randn_like(p) * 0.05)
+        assert model.collect_rollouts(vec, cb, buf, cfg.ppo.n_steps)
+        obs = buf.observations.reshape(-1, buf.observations.shape[-1])
+        acts = buf.actions.reshape(-1).astype(np.int64)
+        masks = buf.action_masks.reshape(len(obs), -1)
+        with th.no_grad():
+            _, lp_now, _ = model.policy.evaluate_actions(th.as_tensor(obs), th.as_tensor(acts),
+                                                         action_masks=masks)
+        lp_now = lp_now.numpy()
+        np.testing.assert_allclose(buf.log_probs.reshape(-1), lp_now, rtol=1e-5, atol=1e-5)
+        lp_played = np.log(played.probs(obs, masks)[np.arange(len(obs)), acts])
+        weight = np.minimum(1.0, np.exp(lp_now - lp_played))
+        assert weight.min() < 0.99  # the perturbation made a lag worth correcting
+        np.testing.assert_allclose(buf.advantages.reshape(-1),
+                                   (buf.returns - buf.values).reshape(-1) * weight,
+                                   rtol=1e-4, atol=1e-5)
+    finally:
+        vec.close()
