@@ -284,6 +284,10 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
     if cfg.policy.kind == "entity" and not cls(cfg.num_players, **cfg.options).entity_groups:
         raise ConfigError(f"{where}: policy.kind: entity needs a game with entity groups; "
                           f"{env_id} declares none (use policy.kind: mlp)")
+    if cfg.async_rollouts and (cfg.vec_env != "batched" or cfg.vec_workers < 2):
+        raise ConfigError(f"{where}: async_rollouts needs vec_env: batched with "
+                          f"vec_workers >= 2 (got vec_env: {cfg.vec_env}, vec_workers: "
+                          f"{cfg.vec_workers}); set async_rollouts: false")
     if cfg.ppo.batch_size > cfg.ppo.n_steps * cfg.n_envs:
         raise ConfigError(f"{where}: ppo.batch_size ({cfg.ppo.batch_size}) is larger than a "
                           f"rollout (n_steps * n_envs = {cfg.ppo.n_steps * cfg.n_envs})")

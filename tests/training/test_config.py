@@ -59,6 +59,9 @@ def test_short_name_and_overrides():
     ({"league": {"weights": {"random": 0.0}}}, r"positive weight"),
     ({"eval": {"opponents": ["alphazero"]}}, r"unknown bot 'alphazero'"),
     ({"ppo": {"batch_size": 99999}}, r"batch_size \(99999\) is larger than a rollout"),
+    ({"async_rollouts": True}, r"async_rollouts needs vec_env: batched with vec_workers >= 2"),
+    ({"async_rollouts": True, "vec_workers": 2, "vec_env": "dummy"},
+     r"async_rollouts needs .* \(got vec_env: dummy"),
 ])
 def test_bad_configs_raise_clear_errors(data, match):
     with pytest.raises(ConfigError, match=match):
