@@ -15,7 +15,10 @@ Two front ends over one engine (:class:`_Tables`):
 - :class:`SelfPlayVecEnv` — an SB3 ``VecEnv`` running N games in one process. Each round it
   collects every pending opponent decision across the N games and answers all decisions of
   the same snapshot with *one* batched forward pass (numpy), which is what makes 4-player
-  self-play fast (see ``docs/training.md`` for the measurements).
+  self-play fast (see ``docs/training.md`` for the measurements). Its ``collect`` plays a
+  whole PPO rollout with a numpy copy of the learner (:mod:`plunder.training.ppo`).
+- :class:`ParallelSelfPlayVecEnv` — the same split over worker processes; ``collect_async``
+  / ``collect_wait`` let the workers play a rollout while the trainer updates.
 
 Games are driven through the engine API (``current_players``, ``legal_actions_mask``,
 ``view``/``encode``, ``_apply`` after checking every action) and rewards through the env's own reward function
