@@ -101,8 +101,7 @@ class SelfPlayPPO(MaskablePPO):
                                         masks.reshape(steps * n, -1))
         values, log_probs = values.reshape(steps, n), log_probs.reshape(steps, n)
         truncated = [(t, i, info["terminal_observation"]) for t, i, info in data["ended"]
-                     if info.get("TimeLimit.truncated")
-                     and info.get("terminal_observation") is not None]
+                     if info["TimeLimit.truncated"]]
         if truncated:  # bootstrap cut-off games with the value of where they stopped
             term_values = self._values(np.stack([o for _, _, o in truncated]))
             for (t, i, _), v in zip(truncated, term_values.tolist()):
@@ -121,10 +120,9 @@ class SelfPlayPPO(MaskablePPO):
             # decoupled PPO: the ratio is taken against the policy at the start of this
             # update (the log-probs stored above), and each sample's advantage is weighted
             # by min(1, pi_now / pi_played), the truncated importance weight of the lag
-            lag = log_probs.numpy() - data["log_probs"]
-            rollout_buffer.advantages *= np.exp(np.minimum(lag, 0.0))
-            self.logger.record("rollout/lag_weight_mean",
-                               float(np.exp(np.minimum(lag, 0.0)).mean()))
+            weight = np.exp(np.minimum(log_probs.numpy() - data["log_probs"], 0.0))
+            rollout_buffer.advantages *= weight
+            self.logger.record("rollout/lag_weight_mean", float(weight.mean()))
         callback.on_rollout_end()
         return True
 

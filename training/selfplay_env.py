@@ -17,8 +17,9 @@ Two front ends over one engine (:class:`_Tables`):
   the same snapshot with *one* batched forward pass (numpy), which is what makes 4-player
   self-play fast (see ``docs/training.md`` for the measurements). Its ``collect`` plays a
   whole PPO rollout with a numpy copy of the learner (:mod:`plunder.training.ppo`).
-- :class:`ParallelSelfPlayVecEnv` — the same split over worker processes; ``collect_async``
-  / ``collect_wait`` let the workers play a rollout while the trainer updates.
+- :class:`ParallelSelfPlayVecEnv` — the same split over worker processes; its
+  ``collect_async`` / ``collect_wait`` let the workers play a rollout while the trainer
+  updates.
 
 Games are driven through the engine API (``current_players``, ``legal_actions_mask``,
 ``view``/``encode``, ``_apply`` after checking every action) and rewards through the env's own reward function
@@ -423,7 +424,8 @@ class _Tables:
     def play(self, actor: Actor, n_steps: int, out: dict[str, Any]) -> None:
         """Play every table on until it has made ``n_steps`` learner steps and waits for its
         next learner decision, the learner sampling from ``actor``; fills ``out``'s arrays
-        (indexed [step, table]) and its ``ended`` list (see ``SelfPlayVecEnv.collect``).
+        (indexed [step, table]; ``rewards`` and ``dones`` start at zero) and its ``ended``
+        list (see ``SelfPlayVecEnv.collect``).
 
         Unlike ``advance``, a table does not wait for the others after each learner step:
         each round every running table makes one decision (the learner's or its opponents'),
@@ -434,8 +436,6 @@ class _Tables:
         obs, masks, actions, log_probs = out["obs"], out["masks"], out["actions"], \
             out["log_probs"]
         rewards, dones, ended = out["rewards"], out["dones"], out["ended"]
-        rewards[:] = 0.0
-        dones[:] = False
         tables = self.tables
         count = [0] * self.n            # closed learner steps per table
         open_step = [False] * self.n    # the learner has acted; its step is not closed yet
@@ -711,22 +711,13 @@ class SelfPlayVecEnv(_OneObjectVecEnv):
                "masks": np.empty((n_steps, n, self.game.num_actions), bool),
                "actions": np.empty((n_steps, n), np.int64),
                "log_probs": np.empty((n_steps, n), np.float32),
-               "rewards": np.empty((n_steps, n), np.float32),
-               "dones": np.empty((n_steps, n), bool), "ended": []}
+               "rewards": np.zeros((n_steps, n), np.float32),
+               "dones": np.zeros((n_steps, n), bool), "ended": []}
         self._engine.play(actor, n_steps, out)
         out["ended"].sort(key=lambda e: (e[0], e[1]))
         out["last_obs"] = self._collect()
         out["last_masks"] = self._masks.copy()
         return out
-
-    def collect_async(self, actor: Actor, n_steps: int) -> None:
-        """Start ``collect`` (here: remember the request; ``collect_wait`` plays it)."""
-        self._request = (actor, n_steps)
-
-    def collect_wait(self) -> dict[str, Any]:
-        """The result of the last ``collect_async``."""
-        request, self._request = self._request, None
-        return self.collect(*request)
 
     def close(self) -> None:
         """Nothing to release."""
