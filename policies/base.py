@@ -20,6 +20,10 @@ HEURISTICS: dict[str, str] = {
 }
 
 
+#: spec kinds of an exported bot: greedy (``trained``, ``onnx``) or sampling (``sampled``)
+TRAINED_KINDS = ("trained", "onnx", "sampled")
+
+
 @runtime_checkable
 class Policy(Protocol):
     """Anything that picks a legal action from an observation and its mask."""
@@ -74,7 +78,8 @@ def heuristic_class(env_id: str):
 
 def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, **options):
     """A bot from a spec: ``random``, ``heuristic``, ``search[:SAMPLES]``,
-    ``trained:PATH.onnx``."""
+    ``trained:PATH.onnx`` (its likeliest legal action) or ``sampled:PATH.onnx`` (an action
+    drawn from its masked probabilities, seeded)."""
     game = game_class(env_id)(num_players, **options)
     kind, _, arg = spec.partition(":")
     if kind == "random":
@@ -85,12 +90,13 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         from .search import SearchPolicy
         samples = int(arg) if arg else 6
         return SearchPolicy(game, seed=seed, samples=samples)
-    if kind in ("trained", "onnx"):
+    if kind in TRAINED_KINDS:
         if not arg:
-            raise InvalidArgumentError("trained bots need a path: trained:PATH.onnx")
+            raise InvalidArgumentError(f"trained bots need a path: {kind}:PATH.onnx")
         from .onnx_policy import OnnxPolicy
         return OnnxPolicy(arg, env_id=env_id, num_players=num_players, options=options,
-                          seed=seed)
+                          seed=seed, greedy=kind != "sampled")
     raise InvalidArgumentError(
-        f"unknown bot {spec!r}; use random, heuristic, search[:SAMPLES] or trained:PATH.onnx"
+        f"unknown bot {spec!r}; use random, heuristic, search[:SAMPLES], trained:PATH.onnx "
+        "or sampled:PATH.onnx"
     )

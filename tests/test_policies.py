@@ -76,6 +76,8 @@ def test_unknown_bot_spec_is_a_clear_error():
         make_bot("genius", "scallywags_v0", 2)
     with pytest.raises(InvalidArgumentError, match="path"):
         make_bot("trained", "scallywags_v0", 2)
+    with pytest.raises(InvalidArgumentError, match="sampled:PATH"):
+        make_bot("sampled", "scallywags_v0", 2)
 
 
 def test_set_state_continues_from_a_saved_position():

@@ -47,7 +47,7 @@ def _env_id(game: str) -> str:
               "seat order; the first player may be drawn at random by the rules).")
 @click.option("--bots", default="heuristic", show_default=True,
               help="Comma-separated bots for the other seats: random, heuristic, "
-                   "trained:PATH.onnx (one name fills every seat).")
+                   "trained:PATH.onnx, sampled:PATH.onnx (one name fills every seat).")
 @click.option("--players", type=int, default=None, help="Number of players.")
 @click.option("--seed", type=int, default=None, help="Seed for a reproducible game.")
 def play(game, seat, bots, players, seed):
@@ -104,7 +104,8 @@ def train(game, config_path, overrides, steps, players, seed, run_dir, resume, o
 @main.command("eval")
 @click.argument("game")
 @click.option("--bots", required=True, help="Comma-separated bots: random, heuristic, "
-              "trained:PATH.onnx; with fewer bots than seats the last fills the rest.")
+              "search[:SAMPLES], trained:PATH.onnx (greedy), sampled:PATH.onnx (samples "
+              "its moves); with fewer bots than seats the last fills the rest.")
 @click.option("--games", type=int, default=200, show_default=True, help="Games to play.")
 @click.option("--players", type=int, default=None, help="Number of players.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed.")

@@ -21,6 +21,7 @@ from typing import Any
 
 from plunder.envs.core import ConfigError
 from plunder.envs.core.config import load_yaml, parse_yaml
+from plunder.policies.base import TRAINED_KINDS
 
 
 def _f(default, doc: str, **kw):
@@ -279,7 +280,7 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
         raise ConfigError(f"{where}: league.weights: at least one usable kind needs a "
                           "positive weight")
     for opp in cfg.eval.opponents:
-        if opp.partition(":")[0] not in ("random", "heuristic", "trained", "onnx"):
+        if opp.partition(":")[0] not in ("random", "heuristic", *TRAINED_KINDS):
             raise ConfigError(f"{where}: eval.opponents: unknown bot {opp!r}")
     if cfg.policy.kind == "entity" and not cls(cfg.num_players, **cfg.options).entity_groups:
         raise ConfigError(f"{where}: policy.kind: entity needs a game with entity groups; "

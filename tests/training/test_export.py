@@ -139,3 +139,25 @@ print("ok")
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_sampled_bot_draws_from_the_masked_probabilities(scallywags_run):
+    from plunder.policies.base import make_bot
+
+    path = scallywags_run / "bot.onnx"
+    obs, masks = _observations(200, seed=3)
+    greedy = make_bot(f"trained:{path}", "scallywags_v0", 2, seed=0)
+    probs = greedy.probs(obs, masks)
+    assert np.array_equal(greedy.act_batch(obs, masks), probs.argmax(axis=1))
+    first = make_bot(f"sampled:{path}", "scallywags_v0", 2, seed=7)
+    again = make_bot(f"sampled:{path}", "scallywags_v0", 2, seed=7)
+    drawn = first.act_batch(obs, masks)
+    assert np.array_equal(drawn, again.act_batch(obs, masks))          # seeded
+    assert masks[np.arange(len(drawn)), drawn].all()                   # legal
+    # one observation drawn 4,000 times: the frequencies follow its probabilities
+    row = int(np.argmax(-np.sort(probs, axis=1)[:, -1]))                # the flattest one
+    counts = np.bincount(first.act_batch(np.repeat(obs[row:row + 1], 4000, axis=0),
+                                         np.repeat(masks[row:row + 1], 4000, axis=0)),
+                         minlength=probs.shape[1])
+    assert np.abs(counts / 4000 - probs[row]).max() < 0.03
+    assert (counts[probs[row] == 0] == 0).all()
