@@ -310,6 +310,10 @@ def render_summary(cfg: TrainConfig, summary: dict, steps: int, console=None,
                       f"{diff:+.1%}", f"{s['mean_score']:.2f} / {s['opponent_mean_score']:.2f}",
                       f"{s['rating'][0]:.1f} / {s['rating'][1]:.1f}")
     console.print(table)
+    for spec, s in summary.items():
+        if s.get("truncated_games"):
+            console.print(f"[yellow]against {spec}: {s['truncated_games']} of {s['games']} "
+                          "games hit the turn limit and were scored as they stood[/yellow]")
 
 
 # -- the training loop ---------------------------------------------------------------------

@@ -54,3 +54,24 @@ def test_eval_command_table_and_json():
     assert [b["seat_games"] for b in data["bots"]] == [8, 24] and data["parity"] == 0.25
     res = run_cli(["eval", "scallywags", "--bots", "nonsense", "--games", "2"])
     assert res.exit_code != 0 and "unknown bot" in res.output
+
+
+def test_training_summary_says_how_many_games_hit_the_turn_limit():
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from plunder.training.train import render_summary
+
+    row = {"num_players": 2, "games": 400, "win_share": 0.379, "ci95": [0.333, 0.427],
+           "parity": 0.5, "mean_score": 30.0, "opponent_mean_score": 35.0,
+           "rating": [20.0, 25.0]}
+    summary = {"random": {**row, "truncated_games": 0},
+               "heuristic": {**row, "truncated_games": 313}}
+    out = io.StringIO()
+    render_summary(SimpleNamespace(env_id="anchors_aweigh_v0", num_players=2), summary,
+                   1000, console=Console(file=out, width=200))
+    text = out.getvalue()
+    assert "against heuristic: 313 of 400 games hit the turn limit" in text
+    assert "against random" not in text
