@@ -47,7 +47,8 @@ def _env_id(game: str) -> str:
               "seat order; the first player may be drawn at random by the rules).")
 @click.option("--bots", default="heuristic", show_default=True,
               help="Comma-separated bots for the other seats: random, heuristic, "
-                   "trained:PATH.onnx, sampled:PATH.onnx (one name fills every seat).")
+                   "search[:SAMPLES], trained:PATH.onnx, sampled:PATH.onnx (one name fills "
+                   "every seat).")
 @click.option("--players", type=int, default=None, help="Number of players.")
 @click.option("--seed", type=int, default=None, help="Seed for a reproducible game.")
 def play(game, seat, bots, players, seed):
