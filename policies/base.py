@@ -64,7 +64,7 @@ def choose_action(bot, env, agent: str, observation: dict) -> int:
     """Ask ``bot`` for ``agent``'s move in ``env`` (a view-based bot gets the seat's view)."""
     if getattr(bot, "needs_view", False):
         seat = env.unwrapped.agent_name_mapping[agent]
-        return bot.act_view(env.unwrapped.state.view(seat), observation["action_mask"])
+        return bot.act_view(env.unwrapped.game_state.view(seat), observation["action_mask"])
     return bot.act(observation["observation"], observation["action_mask"])
 
 

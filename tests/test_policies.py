@@ -87,7 +87,7 @@ def test_set_state_continues_from_a_saved_position():
     for _ in range(5):
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask))))
-    saved = env.state.to_json()
+    saved = env.game_state.to_json()
     other = make("scallywags_v0", num_players=2, raw=True)
     other.reset(seed=99)
     other.set_state(other.game.state_from_json(saved))
@@ -95,4 +95,4 @@ def test_set_state_continues_from_a_saved_position():
     np.testing.assert_array_equal(other.observe(other.agent_selection)["observation"],
                                   env.observe(env.agent_selection)["observation"])
     with pytest.raises(InvalidArgumentError, match="another game"):
-        make("scallywags_v0", num_players=3, raw=True).set_state(env.state)
+        make("scallywags_v0", num_players=3, raw=True).set_state(env.game_state)

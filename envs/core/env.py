@@ -67,6 +67,9 @@ class _EnvCommon:
         })
         act_space = spaces.Discrete(self.game.num_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        # the global state for centralized critics: every seat's observation, seat order
+        self.state_space = spaces.Box(np.tile(layout.low, n), np.tile(layout.high, n),
+                                      dtype=np.float32)
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.metadata = {
             "name": game_cls.env_id(),
@@ -75,7 +78,7 @@ class _EnvCommon:
         }
         self._np_random = None
         self._masks: dict[int, np.ndarray] = {}
-        self.state: GameState | None = None
+        self.game_state: GameState | None = None
 
     def observation_space(self, agent):
         """The Dict(observation, action_mask) space of ``agent``."""
@@ -84,6 +87,14 @@ class _EnvCommon:
     def action_space(self, agent):
         """The Discrete action space of ``agent``."""
         return self.action_spaces[agent]
+
+    def state(self) -> np.ndarray:
+        """The global state for centralized critics: every seat's observation vector,
+        concatenated in seat order (everything some player knows; never the deck order)."""
+        if self.game_state is None:
+            raise NotActingError("call reset() before state()")
+        return np.concatenate([self.game.encode(self.game_state.view(p))
+                               for p in range(self.game.num_players)])
 
     @property
     def layout(self):
@@ -94,23 +105,23 @@ class _EnvCommon:
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         self._masks = {}
-        self.state = self.game.new_game(self._np_random)
+        self.game_state = self.game.new_game(self._np_random)
 
     def _legal_mask(self, seat: int) -> np.ndarray:
         """The seat's mask in the current state, computed once per state."""
         mask = self._masks.get(seat)
         if mask is None:
-            mask = self.state.legal_actions_mask(seat).astype(np.int8, copy=False)
+            mask = self.game_state.legal_actions_mask(seat).astype(np.int8, copy=False)
             self._masks[seat] = mask
         return mask
 
     def _apply(self, joint: dict[int, int]) -> None:
         """Apply actions already checked against the cached masks of this state."""
         self._masks = {}
-        self.state.apply_checked(joint)
+        self.game_state.apply_checked(joint)
 
     def _obs(self, seat: int, acting: bool) -> dict:
-        obs = self.game.encode(self.state.view(seat))
+        obs = self.game.encode(self.game_state.view(seat))
         if acting:
             mask = self._legal_mask(seat).copy()
         else:
@@ -119,25 +130,25 @@ class _EnvCommon:
 
     def _outcome(self):
         """(rewards per agent seat, info extras) once the game is over or truncated."""
-        keys = self.state.rank_keys()
-        scores = self.state.scores()
+        keys = self.game_state.rank_keys()
+        scores = self.game_state.scores()
         n = self.game.num_players
         rewards = final_rewards(self.reward_mode, keys, scores, n)
         extra = {"scores": [float(s) for s in scores], "winners": winners(keys)}
         return rewards, extra
 
     def _truncated(self) -> bool:
-        return self.state.turns >= self.max_turns and not self.state.is_terminal()
+        return self.game_state.turns >= self.max_turns and not self.game_state.is_terminal()
 
     def _render_text(self) -> str:
-        return self.state.render_text(self.render_seat)
+        return self.game_state.render_text(self.render_seat)
 
     def render(self):
         """Text of the table from ``render_seat`` (omniscient when None)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; returning None")
             return None
-        if self.state is None:
+        if self.game_state is None:
             return None
         text = self._render_text()
         if self.render_mode == "human":
@@ -197,21 +208,21 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
             raise InvalidArgumentError("set_state needs a game that is still running")
         if not self.agents:
             self.reset()
-        self.state = state
+        self.game_state = state
         self._masks = {}
         self._pending = {}
         self._select_next()
 
     def _select_next(self):
-        acting = self.state.current_players()
+        acting = self.game_state.current_players()
         waiting = [p for p in acting if p not in self._pending]
         self.agent_selection = self.possible_agents[waiting[0]]
 
     def acting_agents(self) -> list[str]:
         """Agents still to decide in the current (possibly simultaneous) decision."""
-        if not self.agents or self.state.is_terminal():
+        if not self.agents or self.game_state.is_terminal():
             return []
-        return [self.possible_agents[p] for p in self.state.current_players()
+        return [self.possible_agents[p] for p in self.game_state.current_players()
                 if p not in self._pending]
 
     def observe(self, agent: str) -> dict:
@@ -250,7 +261,7 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
                                      describe=self.game.action_name)
         self._cumulative_rewards[agent] = 0.0
         self._pending[seat] = int(action)
-        acting = self.state.current_players()
+        acting = self.game_state.current_players()
         if all(p in self._pending for p in acting):
             joint, self._pending = self._pending, {}
             self._apply(joint)
@@ -273,7 +284,7 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
 
     def _after_apply(self):
         self.rewards = {a: 0.0 for a in self.agents}
-        done = self.state.is_terminal()
+        done = self.game_state.is_terminal()
         if done or self._truncated():
             rewards, extra = self._outcome()
             for i, a in enumerate(self.possible_agents):
@@ -314,10 +325,10 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
         """Agents whose actions the next ``step`` needs."""
         if not self.agents:
             return []
-        return [self.possible_agents[p] for p in self.state.current_players()]
+        return [self.possible_agents[p] for p in self.game_state.current_players()]
 
     def _all_obs(self):
-        acting = set(self.state.current_players())
+        acting = set(self.game_state.current_players())
         return {a: self._obs(i, i in acting) for i, a in enumerate(self.possible_agents)}
 
     def step(self, actions: dict):
@@ -328,7 +339,7 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
         if unknown:
             raise InvalidArgumentError(f"unknown agents in actions: {sorted(unknown)}")
         joint = {}
-        for seat in self.state.current_players():
+        for seat in self.game_state.current_players():
             agent = self.possible_agents[seat]
             if agent not in actions or actions[agent] is None:
                 raise NotActingError(
@@ -345,7 +356,7 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
         terms = {a: False for a in self.agents}
         truncs = {a: False for a in self.agents}
         infos = {a: {} for a in self.agents}
-        done = self.state.is_terminal()
+        done = self.game_state.is_terminal()
         if done or self._truncated():
             values, extra = self._outcome()
             for i, a in enumerate(self.possible_agents):

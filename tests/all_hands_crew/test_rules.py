@@ -212,7 +212,7 @@ def test_empty_pile_restarts_with_discards():
 def test_aec_hides_pending_hire():
     env = raw_env(num_players=2)
     env.reset(seed=4)
-    while env.unwrapped.state.phase != "hire":
+    while env.unwrapped.game_state.phase != "hire":
         obs = env.observe(env.agent_selection)
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     first = env.agent_selection

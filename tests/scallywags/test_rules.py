@@ -280,7 +280,7 @@ def test_empty_draw_pile_reshuffles_the_discard_pile():
 def test_game_ends_when_every_take_is_full_and_highest_total_wins():
     env = make("scallywags_v0", num_players=2, raw=True)
     env.reset(seed=0)
-    s = env.state
+    s = env.game_state
     s.face_up = [False] * 40
     for c in range(15):
         s._move_to_take(c, c % 2)

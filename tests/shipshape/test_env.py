@@ -44,7 +44,7 @@ def test_parallel_env_plays_a_game_with_all_bidders_at_once():
 def test_render_from_a_seat_hides_the_capn_deck_order():
     env = shipshape_v0.raw_env(num_players=2, render_mode="ansi", render_seat=0)
     env.reset(seed=4)
-    deck = env.state.hands[2]
+    deck = env.game_state.hands[2]
     text = env.render()
     assert "player_0 (you)" in text and "capn" in text
     assert "deck of 10: 1 2 3 4 5 6 7 8 9 10" in text

@@ -53,7 +53,7 @@ def test_earlier_pending_bid_is_not_shown_to_a_later_bidder(n):
         for choice in range(3):
             env = shipshape_v0.raw_env(num_players=n)
             env.reset(seed=0)
-            env.state = state.clone()
+            env.game_state = state.clone()
             env._masks = {}
             env._pending = {}
             env._select_next()
@@ -63,7 +63,7 @@ def test_earlier_pending_bid_is_not_shown_to_a_later_bidder(n):
             last = env.possible_agents[acting[-1]]
             assert env.agent_selection == last
             o = env.observe(last)
-            text = game.describe_view(env.state.view(acting[-1]))
+            text = game.describe_view(env.game_state.view(acting[-1]))
             seen.add((o["observation"].tobytes(), o["action_mask"].tobytes(), text))
         assert len(seen) == 1
         checked += 1

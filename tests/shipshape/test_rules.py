@@ -405,7 +405,7 @@ def test_final_tie_goes_to_the_highest_voyage3_hold():
     assert keys[0] > keys[1] if h[0] > h[1] else keys[1] > keys[0]
     env = shipshape_v0.raw_env(num_players=3)
     env.reset(seed=0)
-    env.state = s
+    env.game_state = s
     rewards, extra = env._outcome()
     winner = 0 if h[0] > h[1] else 1
     assert extra["winners"] == [winner] and rewards[winner] == 1.0 and rewards[2] == -1.0
@@ -420,7 +420,7 @@ def test_capn_scores_and_can_win():
     assert s.scores() == [10.0, 20.0]
     env = shipshape_v0.raw_env(num_players=2)
     env.reset(seed=0)
-    env.state = s
+    env.game_state = s
     rewards, extra = env._outcome()
     assert extra["winners"] == [2]
     assert rewards == [-1.0, 0.0]         # beaten by both / beats one, beaten by one
