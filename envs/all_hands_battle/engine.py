@@ -162,7 +162,7 @@ class AllHandsBattleGame(Game):
         s._start_round()
         return s
 
-    def state_from_dict(self, data: dict) -> "AllHandsBattleState":
+    def _load_state(self, data: dict) -> "AllHandsBattleState":
         """Rebuild a state from ``to_dict()``."""
         if not isinstance(data, dict) or "rng" not in data:
             raise ConfigError("not an all_hands_battle state: expected a dict with 'rng'")

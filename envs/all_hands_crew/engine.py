@@ -117,7 +117,7 @@ class AllHandsCrewGame(Game):
         state.setup()
         return state
 
-    def state_from_dict(self, data: dict) -> "AllHandsCrewState":
+    def _load_state(self, data: dict) -> "AllHandsCrewState":
         state = AllHandsCrewState(self, rng_from_dict(data["rng"]))
         for key in _FIELDS:   # deep copies: the state must not share the dict's lists
             setattr(state, key, copy.deepcopy(data[key]))

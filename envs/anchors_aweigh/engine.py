@@ -245,7 +245,7 @@ class AnchorsAweighGame(Game):
         s.setup()
         return s
 
-    def state_from_dict(self, data: dict) -> "AnchorsAweighState":
+    def _load_state(self, data: dict) -> "AnchorsAweighState":
         s = AnchorsAweighState(self, rng_from_dict(data["rng"]))
         for key in _FIELDS:
             setattr(s, key, _copy(data[key]))

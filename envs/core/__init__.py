@@ -6,6 +6,7 @@ from .errors import (
     GameOverError,
     IllegalActionError,
     InvalidArgumentError,
+    InvalidStateError,
     ModelFileError,
     NotActingError,
     PlunderError,
@@ -17,7 +18,7 @@ from .rewards import REWARD_MODES
 
 __all__ = [
     "ConfigError", "EntityGroup", "Field", "Game", "GameOverError", "GameState", "IllegalActionError",
-    "InvalidArgumentError", "LayoutBuilder", "ModelFileError", "NotActingError",
+    "InvalidArgumentError", "InvalidStateError", "LayoutBuilder", "ModelFileError", "NotActingError",
     "ObservationLayout", "PlunderAECEnv", "PlunderError", "PlunderParallelEnv",
     "REWARD_MODES", "UnknownEnvError", "clone_rng", "make_env_functions", "rng_from_dict",
     "rng_to_dict",

@@ -30,10 +30,10 @@ class IllegalActionError(PlunderError, ValueError):
 
 
 def _is_index(action) -> bool:
-    try:
-        return int(action) == action
-    except (TypeError, ValueError):
-        return False
+    # only true integers name an action: 3.0 or "3" is reported, never converted
+    return isinstance(action, int) and not isinstance(action, bool) or (
+        type(action).__module__ == "numpy" and hasattr(action, "dtype")
+        and action.dtype.kind in "iu" and getattr(action, "ndim", 0) == 0)
 
 
 class NotActingError(PlunderError, ValueError):
@@ -53,6 +53,11 @@ class InvalidArgumentError(PlunderError, TypeError):
 
 class ConfigError(PlunderError, ValueError):
     """A config file (YAML) that does not validate."""
+
+
+class InvalidStateError(PlunderError, ValueError):
+    """A saved state (dict or JSON) that is not a legal position of the game it is loaded
+    into: a missing or mistyped field, a value out of range, a broken rule."""
 
 
 class GameOverError(PlunderError, RuntimeError):

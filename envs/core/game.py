@@ -21,7 +21,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .errors import GameOverError, IllegalActionError, InvalidArgumentError, NotActingError
+from .errors import (
+    GameOverError, IllegalActionError, InvalidArgumentError, InvalidStateError,
+    NotActingError, PlunderError,
+)
 from .layout import EntityGroup, ObservationLayout
 
 
@@ -121,13 +124,41 @@ class Game(ABC):
         trainer and the evaluator turn one seed into a game)."""
         return self.new_initial_state(np.random.default_rng(int(rng.integers(2**63 - 1))))
 
+    def state_from_dict(self, data: Mapping) -> "GameState":
+        """Rebuild a state from ``GameState.to_dict()``; anything that is not a legal
+        position of this game (a missing or mistyped field, a value out of range, a broken
+        rule) raises InvalidStateError naming what is wrong."""
+        where = f"{self.env_id()} state"
+        if not isinstance(data, Mapping):
+            raise InvalidStateError(f"{where}: expected an object, got {type(data).__name__}")
+        try:
+            state = self._load_state(data)
+        except InvalidStateError:
+            raise
+        except PlunderError as exc:
+            raise InvalidStateError(f"{where}: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidStateError(f"{where}: unreadable ({type(exc).__name__}: {exc})") \
+                from None
+        try:
+            state.validate()
+        except AssertionError as exc:
+            raise InvalidStateError(f"{where} breaks the rules: {exc or 'an invariant'}") \
+                from None
+        return state
+
     @abstractmethod
-    def state_from_dict(self, data: dict) -> "GameState":
-        """Rebuild a state from ``GameState.to_dict()``."""
+    def _load_state(self, data: Mapping) -> "GameState":
+        """Build a state from a dict, reading its fields through ``core.state_io``'s
+        checks (``state_from_dict`` then runs ``validate``)."""
 
     def state_from_json(self, text: str) -> "GameState":
-        """Rebuild a state from ``GameState.to_json()``."""
-        return self.state_from_dict(json.loads(text))
+        """Rebuild a state from ``GameState.to_json()`` (checked as ``state_from_dict``)."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise InvalidStateError(f"{self.env_id()} state: not JSON text ({exc})") from None
+        return self.state_from_dict(data)
 
     @abstractmethod
     def sample_state(self, view: Any, rng: np.random.Generator) -> "GameState":
@@ -299,10 +330,19 @@ def rng_to_dict(rng: np.random.Generator) -> dict:
     return rng.bit_generator.state
 
 
+_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
+
+
 def rng_from_dict(data: dict) -> np.random.Generator:
-    """A generator restored from ``rng_to_dict``."""
+    """A generator restored from ``rng_to_dict`` (InvalidStateError if it is not one)."""
     import numpy.random as npr
 
-    bit_gen = getattr(npr, data["bit_generator"])()
-    bit_gen.state = data
+    name = data.get("bit_generator") if isinstance(data, Mapping) else None
+    if name not in _BIT_GENERATORS:
+        raise InvalidStateError(f"rng: not a saved numpy generator state: {data!r:.80}")
+    bit_gen = getattr(npr, name)()
+    try:
+        bit_gen.state = data
+    except (TypeError, ValueError, KeyError, OverflowError) as exc:
+        raise InvalidStateError(f"rng: bad {name} state ({exc})") from None
     return np.random.Generator(bit_gen)

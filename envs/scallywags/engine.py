@@ -146,7 +146,7 @@ class ScallywagsGame(Game):
         s.refresh()
         return s
 
-    def state_from_dict(self, data: dict) -> "ScallywagsState":
+    def _load_state(self, data: dict) -> "ScallywagsState":
         """Rebuild a state from ``to_dict()``."""
         s = ScallywagsState(self, rng_from_dict(data["rng"]))
         data = copy.deepcopy(data)

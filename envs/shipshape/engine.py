@@ -133,7 +133,7 @@ class ShipShapeGame(Game):
         state.setup()
         return state
 
-    def state_from_dict(self, data: dict) -> "ShipShapeState":
+    def _load_state(self, data: dict) -> "ShipShapeState":
         if data.get("num_players") != self.num_players:
             raise InvalidArgumentError(
                 f"state is for {data.get('num_players')} players, this game has "

@@ -65,7 +65,7 @@ class ToyGame(Game):
     def new_initial_state(self, rng):
         return ToyState(self, rng)
 
-    def state_from_dict(self, d):
+    def _load_state(self, d):
         s = ToyState(self, rng_from_dict(d["rng"]))
         for k in ("scores", "leader", "phase", "t1", "t2", "round", "turns"):
             setattr(s, k, d[k])
