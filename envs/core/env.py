@@ -31,7 +31,23 @@ class _EnvCommon:
     game_cls: type[Game]
 
     def _setup(self, game_cls, num_players, reward_mode, max_turns, render_mode,
-               render_seat, options):
+               render_seat, options, *, max_cycles=None, illegal_reward=None,
+               wait_action=False, observation_key="observation"):
+        if max_cycles is not None:
+            if max_turns is not None:
+                raise InvalidArgumentError("give max_turns or its alias max_cycles, not both")
+            max_turns = max_cycles
+        if illegal_reward is not None and (isinstance(illegal_reward, bool) or
+                                           not isinstance(illegal_reward, (int, float))):
+            raise InvalidArgumentError(f"illegal_reward must be a number or None, "
+                                       f"got {illegal_reward!r}")
+        if not isinstance(wait_action, bool):
+            raise InvalidArgumentError(f"wait_action must be True or False, got {wait_action!r}")
+        if not isinstance(observation_key, str) or not observation_key \
+                or observation_key == "action_mask":
+            raise InvalidArgumentError(
+                f"observation_key must be a non-empty name other than 'action_mask', "
+                f"got {observation_key!r}")
         if reward_mode not in REWARD_MODES:
             raise InvalidArgumentError(
                 f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}"
@@ -55,17 +71,23 @@ class _EnvCommon:
                 f"render_seat must be None (omniscient) or a seat 0..{n - 1}, got {render_seat!r}"
             )
         self.reward_mode = reward_mode
+        self.illegal_reward = illegal_reward
+        self.wait_action = wait_action
+        self.observation_key = observation_key
         self.max_turns = int(max_turns)
         self.render_mode = render_mode
         self.render_seat = render_seat
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         layout = self.game.layout
+        # with wait_action the last index is "wait": the one legal action of an agent
+        # that is not asked to act (for samplers that treat every agent as acting)
+        self.num_env_actions = self.game.num_actions + int(wait_action)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(layout.low, layout.high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (self.game.num_actions,), dtype=np.int8),
+            observation_key: spaces.Box(layout.low, layout.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_env_actions,), dtype=np.int8),
         })
-        act_space = spaces.Discrete(self.game.num_actions)
+        act_space = spaces.Discrete(self.num_env_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         # the global state for centralized critics: every seat's observation, seat order
         self.state_space = spaces.Box(np.tile(layout.low, n), np.tile(layout.high, n),
@@ -102,6 +124,9 @@ class _EnvCommon:
         return self.game.layout
 
     def _new_game(self, seed):
+        if seed is not None and (isinstance(seed, (bool, np.bool_))
+                                 or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise InvalidArgumentError(f"seed must be None or a non-negative int, got {seed!r}")
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         self._masks = {}
@@ -122,11 +147,42 @@ class _EnvCommon:
 
     def _obs(self, seat: int, acting: bool) -> dict:
         obs = self.game.encode(self.game_state.view(seat))
-        if acting:
+        if self.wait_action:
+            mask = np.zeros(self.num_env_actions, dtype=np.int8)
+            if acting:
+                mask[:-1] = self._legal_mask(seat)
+            else:
+                mask[-1] = 1
+        elif acting:
             mask = self._legal_mask(seat).copy()
         else:
             mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        return {self.observation_key: obs, "action_mask": mask}
+
+    def _seat(self, agent) -> int:
+        """The seat of an agent name; an unknown name is a clear error."""
+        try:
+            return self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            raise InvalidArgumentError(
+                f"unknown agent {agent!r}; agents: {self.possible_agents}") from None
+
+    def _check_action(self, seat: int, action) -> bool:
+        """Whether ``action`` is legal for ``seat``; raises for one outside the action
+        space, and for an illegal one unless ``illegal_reward`` is set (then False)."""
+        mask = self._legal_mask(seat)
+        if _is_int(action) and 0 <= action < len(mask) and mask[action]:
+            return True
+        if self.illegal_reward is not None and _is_int(action) \
+                and 0 <= action < self.num_env_actions:
+            return False
+        raise IllegalActionError(action, np.flatnonzero(mask).tolist(), player=seat,
+                                 describe=self.game.action_name)
+
+    def _illegal_outcome(self, offender: str) -> dict[str, float]:
+        """Rewards when ``offender`` ended the game with an illegal action."""
+        return {a: float(self.illegal_reward) if a == offender else 0.0
+                for a in self.possible_agents}
 
     def _outcome(self):
         """(rewards per agent seat, info extras) once the game is over or truncated."""
@@ -174,14 +230,14 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
     def __init__(self, game_cls: type[Game], num_players: int | None = None,
                  reward_mode: str = "rank", max_turns: int | None = None,
                  render_mode: str | None = None, render_seat: int | None = None,
-                 illegal_reward: float | None = None, **options: Any):
+                 illegal_reward: float | None = None, wait_action: bool = False,
+                 observation_key: str = "observation", max_cycles: int | None = None,
+                 **options: Any):
         AECEnv.__init__(self)
         self._setup(game_cls, num_players, reward_mode, max_turns, render_mode,
-                    render_seat, options)
-        if illegal_reward is not None and not isinstance(illegal_reward, (int, float)):
-            raise InvalidArgumentError(f"illegal_reward must be a number or None, "
-                                       f"got {illegal_reward!r}")
-        self.illegal_reward = illegal_reward
+                    render_seat, options, max_cycles=max_cycles,
+                    illegal_reward=illegal_reward, wait_action=wait_action,
+                    observation_key=observation_key)
         self.agents = []
         self._has_reset = False
 
@@ -225,11 +281,23 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
         return [self.possible_agents[p] for p in self.game_state.current_players()
                 if p not in self._pending]
 
+    def agent_iter(self, max_iter: int = 2**63):
+        """Yields the agent to act next until the game is over (reset() first)."""
+        if not self._has_reset:
+            raise NotActingError("call reset() before agent_iter()")
+        return super().agent_iter(max_iter)
+
+    def last(self, observe: bool = True):
+        """(observation, cumulative reward, terminated, truncated, info) of the selected agent."""
+        if not self._has_reset:
+            raise NotActingError("call reset() before last()")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict:
         """``agent``'s observation and mask (mask all zero unless it is asked to act now)."""
         if not self._has_reset:
             raise NotActingError("call reset() before observe()")
-        seat = self.agent_name_mapping[agent]
+        seat = self._seat(agent)
         acting = (
             self.agents and agent == self.agent_selection
             and not self.terminations[agent] and not self.truncations[agent]
@@ -247,18 +315,9 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
             self._was_dead_step(action)
             return
         seat = self.agent_name_mapping[agent]
-        mask = self._legal_mask(seat)
-        if action is None or isinstance(action, (bool, np.bool_)) or \
-                not isinstance(action, (int, np.integer)) or \
-                not 0 <= int(action) < len(mask) or not mask[int(action)]:
-            in_space = (isinstance(action, (int, np.integer))
-                        and not isinstance(action, (bool, np.bool_))
-                        and 0 <= int(action) < len(mask))
-            if self.illegal_reward is not None and in_space:
-                self._end_by_illegal_action(agent)
-                return
-            raise IllegalActionError(action, np.flatnonzero(mask).tolist(), player=seat,
-                                     describe=self.game.action_name)
+        if not self._check_action(seat, action):
+            self._end_by_illegal_action(agent)
+            return
         self._cumulative_rewards[agent] = 0.0
         self._pending[seat] = int(action)
         acting = self.game_state.current_players()
@@ -273,12 +332,11 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
     def _end_by_illegal_action(self, agent: str) -> None:
         """End the game: the offender gets ``illegal_reward``, the others 0."""
         self._pending = {}
+        self.rewards = self._illegal_outcome(agent)
         for a in self.agents:
             self.terminations[a] = True
-            self.rewards[a] = 0.0
             self.infos[a] = {"illegal_action_by": agent}
         self._cumulative_rewards[agent] = 0.0
-        self.rewards[agent] = float(self.illegal_reward)
         self._accumulate_rewards()
         self._deads_step_first()
 
@@ -310,9 +368,13 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
     def __init__(self, game_cls: type[Game], num_players: int | None = None,
                  reward_mode: str = "rank", max_turns: int | None = None,
                  render_mode: str | None = None, render_seat: int | None = None,
+                 illegal_reward: float | None = -1.0, wait_action: bool = False,
+                 observation_key: str = "observation", max_cycles: int | None = None,
                  **options: Any):
         self._setup(game_cls, num_players, reward_mode, max_turns, render_mode,
-                    render_seat, options)
+                    render_seat, options, max_cycles=max_cycles,
+                    illegal_reward=illegal_reward, wait_action=wait_action,
+                    observation_key=observation_key)
         self.agents = []
 
     def reset(self, seed: int | None = None, options: dict | None = None):
@@ -327,14 +389,23 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
             return []
         return [self.possible_agents[p] for p in self.game_state.current_players()]
 
-    def _all_obs(self):
-        acting = set(self.game_state.current_players())
+    def _all_obs(self, acting=None):
+        if acting is None:
+            acting = set(self.game_state.current_players())
         return {a: self._obs(i, i in acting) for i, a in enumerate(self.possible_agents)}
 
     def step(self, actions: dict):
-        """Apply the acting agents' actions (entries of other agents are ignored)."""
+        """Apply the acting agents' actions (entries of other agents are ignored).
+
+        An illegal action of an acting agent raises with ``illegal_reward=None``; with a
+        number (the default, -1) it ends the game: the offender gets that reward, the
+        others 0, and every agent's info names the offender.
+        """
         if not self.agents:
             raise NotActingError("step() called on a finished game; call reset()")
+        if not isinstance(actions, dict):
+            raise InvalidArgumentError(f"step() takes a dict agent -> action, "
+                                       f"got {type(actions).__name__}")
         unknown = set(actions) - set(self.possible_agents)
         if unknown:
             raise InvalidArgumentError(f"unknown agents in actions: {sorted(unknown)}")
@@ -345,11 +416,9 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
                 raise NotActingError(
                     f"{agent} must act in this step; acting: {self.acting_agents()}"
                 )
-            action, mask = actions[agent], self._legal_mask(seat)
-            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
-                    or not 0 <= int(action) < len(mask) or not mask[int(action)]:
-                raise IllegalActionError(action, np.flatnonzero(mask).tolist(), player=seat,
-                                         describe=self.game.action_name)
+            action = actions[agent]
+            if not self._check_action(seat, action):
+                return self._end_by_illegal_action(agent)
             joint[seat] = int(action)
         self._apply(joint)
         rewards = {a: 0.0 for a in self.agents}
@@ -370,6 +439,21 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return obs, rewards, terms, truncs, infos
+
+
+    def _end_by_illegal_action(self, offender: str):
+        """End the game because ``offender`` played an illegal action."""
+        obs = self._all_obs(acting=())
+        rewards = self._illegal_outcome(offender)
+        terms = {a: True for a in self.agents}
+        truncs = {a: False for a in self.agents}
+        infos = {a: {"illegal_action_by": offender} for a in self.agents}
+        self.agents = []
+        return obs, rewards, terms, truncs, infos
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def make_env_functions(game_cls: type[Game]):
@@ -394,5 +478,7 @@ def make_env_functions(game_cls: type[Game]):
     raw_env.__doc__ = f"The unwrapped AEC env of {game_cls.env_id()}: illegal actions raise."
     env.__doc__ = (f"The AEC env of {game_cls.env_id()}: an illegal action ends the game "
                    "with reward -1 for the offender (PettingZoo's usual wrapper behaviour).")
-    parallel_env.__doc__ = f"The parallel env of {game_cls.env_id()}."
+    parallel_env.__doc__ = (f"The parallel env of {game_cls.env_id()}: an illegal action "
+                            "ends the game with reward -1 for the offender "
+                            "(illegal_reward=None raises instead).")
     return env, raw_env, parallel_env
