@@ -40,7 +40,8 @@ class PolicyConfig:
                    choices=("mlp", "entity"))
     entity_dim: int = _f(32, "with kind entity: width of each member's code", low=1)
     net_arch: list[int] = _f([128, 128], "hidden layer sizes, shared by actor and critic "
-                                         "shapes (separate weights)")
+                                         "shapes (separate weights)", item_low=1,
+                             min_len=1)
     activation: str = _f("tanh", "hidden activation: tanh or relu", choices=("tanh", "relu"))
     ortho_init: bool = _f(True, "orthogonal weight initialisation (SB3 default)")
 
@@ -203,7 +204,11 @@ def _check_value(value: Any, tp, where: str, meta: dict) -> Any:
         (item_tp,) = typing.get_args(tp)
         if not isinstance(value, list):
             raise ConfigError(f"{where}: expected a list, got {value!r}")
-        return [_check_value(v, item_tp, f"{where}[{i}]", {}) for i, v in enumerate(value)]
+        if len(value) < meta.get("min_len", 0):
+            raise ConfigError(f"{where}: needs at least {meta['min_len']} entries, got {value!r}")
+        item_meta = {"low": meta["item_low"]} if "item_low" in meta else {}
+        return [_check_value(v, item_tp, f"{where}[{i}]", item_meta)
+                for i, v in enumerate(value)]
     if origin is dict:
         key_tp, val_tp = typing.get_args(tp)
         if not isinstance(value, dict):
@@ -282,6 +287,9 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
     for opp in cfg.eval.opponents:
         if opp.partition(":")[0] not in ("random", "heuristic", *TRAINED_KINDS):
             raise ConfigError(f"{where}: eval.opponents: unknown bot {opp!r}")
+    # exported opponents are loaded (and checked against this game) before any training
+    for i, path in enumerate(cfg.league.onnx_opponents):
+        _check_onnx_opponent(path, env_id, cfg, f"{where}: league.onnx_opponents[{i}]")
     if cfg.policy.kind == "entity" and not cls(cfg.num_players, **cfg.options).entity_groups:
         raise ConfigError(f"{where}: policy.kind: entity needs a game with entity groups; "
                           f"{env_id} declares none (use policy.kind: mlp)")
@@ -293,6 +301,21 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
         raise ConfigError(f"{where}: ppo.batch_size ({cfg.ppo.batch_size}) is larger than a "
                           f"rollout (n_steps * n_envs = {cfg.ppo.n_steps * cfg.n_envs})")
     return cfg
+
+
+def _check_onnx_opponent(path: str, env_id: str, cfg: TrainConfig, where: str) -> None:
+    """Raise ConfigError unless ``path`` is an exported bot of this game and table."""
+    from plunder.envs.core import PlunderError
+    from plunder.policies.onnx_policy import OnnxPolicy
+
+    if not Path(path).is_file():
+        raise ConfigError(f"{where}: no such file {path!r}")
+    try:
+        OnnxPolicy(path, env_id=env_id, num_players=cfg.num_players, options=cfg.options)
+    except ImportError as exc:
+        raise ConfigError(f"{where}: cannot load {path!r}: {exc}") from None
+    except PlunderError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
 def config_from_dict(data: Any, where: str = "config") -> TrainConfig:
@@ -348,8 +371,9 @@ def load_config(game: str | None = None, path: str | Path | None = None,
         if path is None:
             raise ConfigError(f"no training config configs/train/{game_name(game)}.yaml")
     data = load_yaml(path)
-    if data is None:
-        data = {}
+    if data is None:   # an empty file is a mistake, not "train on the defaults"
+        raise ConfigError(f"{path}: the config file is empty; write at least `game: ...` "
+                          "(every other key has a documented default)")
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     data = _fix_floats(data)

@@ -28,6 +28,7 @@ continues on a different (still seeded and repeatable) path than an uninterrupte
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -43,7 +44,7 @@ import numpy as np
 import yaml
 
 from plunder.envs import game_class
-from plunder.envs.core import InvalidArgumentError, ModelFileError
+from plunder.envs.core import InvalidArgumentError, ModelFileError, PlunderError
 
 from .config import TrainConfig, game_name
 from .selfplay_env import (Actor, ActorPolicy, OpponentPool, SelfPlayEnv, SelfPlayVecEnv,
@@ -444,13 +445,45 @@ class TrainResult:
     onnx_path: Path | None
 
 
+class RunLockedError(PlunderError, RuntimeError):
+    """The run directory is being trained by another process."""
+
+
+@contextlib.contextmanager
+def lock_run(run_dir: Path):
+    """Hold ``RUN/.lock`` while training: a second ``plunder train`` on the same run
+    directory (``--resume`` twice, say) fails at once instead of overwriting the first."""
+    from filelock import FileLock, Timeout
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(run_dir / ".lock"))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise RunLockedError(f"{run_dir} is in use by another training process (its lock "
+                             f"file {run_dir / '.lock'} is held); wait for it to finish or "
+                             "use --run-dir for a new run") from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def train(cfg: TrainConfig, run_dir: str | Path | None = None, resume: bool = False,
           overwrite: bool = False, echo: Callable[[str], None] = print,
           final_eval: bool = True, export: bool = True) -> TrainResult:
-    """Train (or resume) a run; ends with the final evaluation table and ``bot.onnx``."""
+    """Train (or resume) a run; ends with the final evaluation table and ``bot.onnx``.
+    The run directory is locked for the whole run."""
+    run_dir = Path(run_dir) if run_dir is not None else default_run_dir(cfg)
+    with lock_run(run_dir):
+        return _train(cfg, run_dir, resume, overwrite, echo, final_eval, export)
+
+
+def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
+           echo: Callable[[str], None], final_eval: bool, export: bool) -> TrainResult:
+    """The run itself (``train`` holds the run directory's lock)."""
     import torch
 
-    run_dir = Path(run_dir) if run_dir is not None else default_run_dir(cfg)
     ckpt = None
     if resume:
         ckpt = latest_checkpoint(run_dir)

@@ -14,6 +14,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import toy_game  # noqa: E402
 
+#: a config that names the toy game and keeps every default (an empty file is an error)
+TOY_CONFIG = str(Path(__file__).parent / "toy.yaml")
+
 #: settings that make a run take a few seconds
 TINY = ["n_envs=4", "ppo.n_steps=128", "ppo.batch_size=256", "ppo.n_epochs=2",
         "eval.every=0", "eval.games=10", "eval.final_games=20", "league.snapshot_every=1024",

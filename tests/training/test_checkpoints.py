@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import TINY, run_cli, set_args
+from conftest import TINY, run_cli, set_args, TOY_CONFIG
 
 from plunder.envs.core import ModelFileError
 from plunder.policies.onnx_policy import OnnxPolicy
@@ -14,7 +14,7 @@ from plunder.training.train import checkpoint_paths, latest_checkpoint, load_che
 
 
 def _train(toy, run, steps, *extra):
-    return run_cli(["train", toy, "--config", "/dev/null", "--steps", str(steps),
+    return run_cli(["train", toy, "--config", TOY_CONFIG, "--steps", str(steps),
                     "--run-dir", str(run), *set_args(TINY + ["eval.final_games=4"]), *extra])
 
 
@@ -80,3 +80,19 @@ def test_same_seed_same_run(toy, tmp_path):
         masks = np.ones((64, bot.meta["num_actions"]), np.int8)
         probs.append(bot.probs(obs, masks))
     np.testing.assert_array_equal(probs[0], probs[1])
+
+
+def test_a_run_directory_is_locked_while_training(toy, tmp_path):
+    """A second `plunder train` on a run in use fails at once with a clear error and
+    leaves the run alone."""
+    from plunder.training.train import lock_run
+
+    run = tmp_path / "run"
+    assert _train(toy, run, 1024).exit_code == 0
+    before = [p.read_bytes() for p in checkpoint_paths(run)]
+    with lock_run(run):                       # another process is training this run
+        res = _train(toy, run, 2048, "--resume")
+        assert res.exit_code != 0
+        assert "Error:" in res.output and "in use by another training process" in res.output
+    assert [p.read_bytes() for p in checkpoint_paths(run)] == before
+    assert _train(toy, run, 2048, "--resume").exit_code == 0   # released: resumes

@@ -52,6 +52,11 @@ def test_short_name_and_overrides():
     ({"ppo": {"gamma": 1.5}}, r"ppo.gamma: 1.5 is above the maximum"),
     ({"policy": {"net_arch": [64, "x"]}}, r"policy.net_arch\[1\]: expected an int"),
     ({"policy": 3}, r"policy: expected a mapping"),
+    ({"policy": {"net_arch": [0, -5]}}, r"policy.net_arch\[0\]: 0 is below the minimum 1"),
+    ({"policy": {"net_arch": [64, -5]}}, r"policy.net_arch\[1\]: -5 is below the minimum 1"),
+    ({"policy": {"net_arch": []}}, r"policy.net_arch: needs at least 1 entries"),
+    ({"league": {"onnx_opponents": ["no/such/bot.onnx"]}},
+     r"league.onnx_opponents\[0\]: no such file 'no/such/bot.onnx'"),
     ({"game": "nosuchgame_v0"}, r"unknown game 'nosuchgame_v0'"),
     ({"num_players": 9}, r"num_players: scallywags_v0 supports 2-6 players"),
     ({"options": {"nope": 1}}, r"options: unknown option"),
@@ -92,3 +97,23 @@ def test_describe_config_lists_every_key():
     for key in ("`seed`", "`ppo.learning_rate`", "`league.weights`", "`eval.final_games`",
                 "`policy.net_arch`", "`vec_env`"):
         assert key in text
+
+
+def test_empty_config_file_is_an_error(tmp_path):
+    path = tmp_path / "empty.yaml"
+    path.write_text("# nothing but a comment\n")
+    with pytest.raises(ConfigError, match="empty"):
+        load_config("scallywags", path)
+
+
+def test_onnx_opponent_of_another_game_fails_on_load(scallywags_run, tmp_path):
+    """An exported bot for another game is refused when the config loads, before any
+    warm start or training."""
+    bot = scallywags_run / "bot.onnx"
+    with pytest.raises(ConfigError, match=r"onnx_opponents\[0\]: .*not for"):
+        config_from_dict({"game": "shipshape", "league": {"onnx_opponents": [str(bot)]}})
+    with pytest.raises(ConfigError, match=r"onnx_opponents\[0\]: .*3 players|players"):
+        config_from_dict({"game": "scallywags", "num_players": 3,
+                          "league": {"onnx_opponents": [str(bot)]}})
+    cfg = config_from_dict({"game": "scallywags", "league": {"onnx_opponents": [str(bot)]}})
+    assert cfg.league.onnx_opponents == [str(bot)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch as th
-from conftest import TINY, run_cli, set_args
+from conftest import TINY, run_cli, set_args, TOY_CONFIG
 
 from plunder.envs import game_class
 from plunder.training.selfplay_env import (MlpActor, OpponentPool, ParallelSelfPlayVecEnv,
@@ -127,7 +127,7 @@ def test_selfplay_ppo_fills_the_buffer_like_maskable_ppo(toy):
     from plunder.training.config import load_config
     from plunder.training.train import _make_model, make_pool, make_vec_env
 
-    cfg = load_config(toy, path="/dev/null", overrides=TINY)
+    cfg = load_config(toy, path=TOY_CONFIG, overrides=TINY)
     pool = make_pool(cfg)
     vec = make_vec_env(cfg, pool, 0)
     model = _make_model(cfg, vec, None)

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import TINY, run_cli, set_args
+from conftest import TINY, run_cli, set_args, TOY_CONFIG
 
 from plunder.envs import ENV_IDS, game_class, make
 from plunder.policies.base import make_bot
@@ -60,7 +60,7 @@ def test_eval_cli_json(scallywags_run):
 def test_toy_simultaneous_game_trains(toy, tmp_path):
     """A game with multi-step turns and simultaneous decisions, 3 players."""
     run = tmp_path / "toy"
-    res = run_cli(["train", "toyrace", "--config", "/dev/null", "--players", "3",
+    res = run_cli(["train", "toyrace", "--config", TOY_CONFIG, "--players", "3",
                    "--steps", "2048", "--run-dir", str(run), *set_args(TINY),
                    "--set", "pretrain.samples=300", "--set", "pretrain.epochs=2"])
     assert res.exit_code == 0, res.output
@@ -76,7 +76,7 @@ def test_toy_simultaneous_game_trains(toy, tmp_path):
 
 def test_existing_run_needs_resume_or_overwrite(toy, tmp_path):
     run = tmp_path / "toy"
-    args = ["train", toy, "--config", "/dev/null", "--steps", "1024", "--run-dir", str(run),
+    args = ["train", toy, "--config", TOY_CONFIG, "--steps", "1024", "--run-dir", str(run),
             *set_args(TINY + ["eval.final_games=2"])]
     assert run_cli(args).exit_code == 0
     res = run_cli(args)
