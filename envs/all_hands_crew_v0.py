@@ -60,11 +60,11 @@ that offset 0 is the observer. Read a field by name with
 
 | players | observation size | actions |
 |---|---|---|
-| 2 | 432 | 110 |
-| 3 | 553 | 112 |
-| 4 | 676 | 114 |
-| 5 | 801 | 116 |
-| 6 | 928 | 118 |
+| 2 | 436 | 110 |
+| 3 | 559 | 112 |
+| 4 | 684 | 114 |
+| 5 | 811 | 116 |
+| 6 | 940 | 118 |
 
 Layout for 4 players (``layout.describe()``; blocks marked per seat scale with n):
 
@@ -94,20 +94,24 @@ Layout for 4 players (``layout.describe()``; blocks marked per seat scale with n
 | 529-537 | `my_crew` | 0..3 | cards of each kind in my Crew Pile / 6 |
 | 538 | `my_crew_value` | -2..3 | score of my Crew Pile's best partition if the game ended now / 40 |
 | 539-542 | `crew_size` | 0..5 | cards in each seat's Crew Pile / 20 |
-| 543-578 | `crew_known` | 0..3 | per seat: kinds I know to be in its Crew Pile / 6 |
-| 579-614 | `known_about_me` | 0..3 | per seat: kinds it knows to be in my Crew Pile / 6 |
-| 615-650 | `laid_cards` | 0..2 | per seat: cards of each kind laid out / 12 |
-| 651-654 | `laid_points` | -2..4 | per seat: points of its laid-out combinations / 60 |
-| 655-658 | `curses` | 0..3 | curse cards each seat holds / 6 |
-| 659-662 | `captains` | 0..2 | captains in each seat's layout (the tie-break) / 10 |
-| 663-666 | `score` | -3..4 | current score (laid, final layout, single captains, curses) / 60 |
-| 667-675 | `unseen` | 0..2 | cards of each kind in the game whose place I do not know / 12 |
+| 543-578 | `crew_known` | 0..3 | per seat: kinds I know to be in its Crew Pile, but for crew_maybe_gone of them / 6 |
+| 579-582 | `crew_maybe_gone` | 0..3 | per seat: how many of those known cards Snatches I did not see may have taken (I cannot tell which) / 6 |
+| 583-618 | `known_about_me` | 0..3 | per seat: kinds it knows to be in my Crew Pile, but for about_me_maybe_gone of them / 6 |
+| 619-622 | `about_me_maybe_gone` | 0..3 | per seat: how many of those cards Snatches it did not see may have taken, as far as it can tell / 6 |
+| 623-658 | `laid_cards` | 0..2 | per seat: cards of each kind laid out / 12 |
+| 659-662 | `laid_points` | -2..4 | per seat: points of its laid-out combinations / 60 |
+| 663-666 | `curses` | 0..3 | curse cards each seat holds / 6 |
+| 667-670 | `captains` | 0..2 | captains in each seat's layout (the tie-break) / 10 |
+| 671-674 | `score` | -3..4 | current score (laid, final layout, single captains, curses) / 60 |
+| 675-683 | `unseen` | 0..2 | cards of each kind in the game whose place I do not know for sure / 12 |
 
 Kind order everywhere: Cook, Gunner, Lookout, Carpenter, Navigator, Bosun, Captain Anchor,
 Captain Cutlass, Captain Kraken. What an agent sees follows the completion: its own stock
 only from the hiring signal on (everyone's with ``open_stock``), its own Crew Pile, the
 cards it put on top of a Drawing Pile until someone draws them, the cards it snatched or
-that were snatched from it; everything else that is public (pile sizes, who drew from
+that were snatched from it (a Snatch between two others leaves it knowing the cards it
+knew in the victim's pile, but for one it cannot name: ``crew_maybe_gone``); everything
+else that is public (pile sizes, who drew from
 which pile, stock and crew sizes, laid combinations, curses, actions due).
 
 Rewards
@@ -126,7 +130,10 @@ stock, crew pile and who knows what).
 Version history
 ---------------
 - v0: first release: the whole rulebook and completion, 2-6 players, the open-stock
-  variant.
+  variant. Revised before any published bot: after a Snatch the other players keep what
+  they knew of the victim's Crew Pile, but for one card (``crew_maybe_gone``,
+  ``about_me_maybe_gone``: the observation grew by 2n); saved states carry
+  ``crew_maybe_gone``.
 """
 
 from plunder.envs.all_hands_crew.engine import AllHandsCrewGame

@@ -233,6 +233,12 @@ class Partitioner:
         self._cache: dict[int, tuple[int, int]] = {}
         self._prepare()
 
+    def __getstate__(self) -> dict:
+        """Pickled without its memo (up to a million entries; refilled as it is used)."""
+        state = self.__dict__.copy()
+        state["_cache"] = {}
+        return state
+
     def _same_kind_table(self, k: int):
         """best[r] = (points, combos) settling r cards of kind k without other kinds."""
         single = self.c.single_value(k)

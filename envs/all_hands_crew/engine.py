@@ -19,7 +19,11 @@ each Crew Pile is laid out in its best partition, single captains are penalised.
 State fields are plain lists. Knowledge bookkeeping: ``pile_known[s][i]`` is the bit mask
 of players who know the card at position i of pile s (who put cards where is public, so
 the masks themselves are public); ``crew_known[q][o][k]`` is how many kind-k cards player
-o knows to be in q's Crew Pile (snatched cards, and every hire in the open-stock variant).
+o has seen go into q's Crew Pile and not seen leave it (snatched cards, and every hire in
+the open-stock variant); ``crew_maybe_gone[q][o]`` is how many of those may nevertheless be
+gone: a Snatch from q that o did not see took a random card, perhaps one o knew of (at most
+as many as o knows of). So o knows q's pile holds all its known cards but
+``crew_maybe_gone[q][o]`` of them, not which.
 """
 
 from __future__ import annotations
@@ -84,6 +88,25 @@ class AllHandsCrewGame(Game):
         #: view memos: (player bit, one pile's knower masks) -> positions the player knows
         self.known_positions: dict = {}
 
+    # -- pickling (SuperSuit's vector envs, copy.deepcopy) -------------------------------
+    def __getstate__(self) -> dict:
+        """The game without its process-wide singletons and memo tables (rebuilt on
+        loading: the packaged components and the partition solver, whose memo may hold a
+        million entries, are shared; the masks and view memos are caches)."""
+        state = self.__dict__.copy()
+        for key in _SHARED_OR_CACHED:
+            del state[key]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        """Restore a pickled game, relinked to this process's shared objects."""
+        self.__dict__.update(state)
+        self.comps = load_components()
+        self.partitioner = partitioner()
+        self.combos = self.comps.combos
+        self.mask_memo = {}
+        self.known_positions = {}
+
     # -- spaces -------------------------------------------------------------------------
     @property
     def num_actions(self) -> int:
@@ -132,7 +155,11 @@ class AllHandsCrewGame(Game):
         return describe_view(self, view)
 
 
-_FIELDS = ("piles", "pile_known", "out", "stock", "stock_src", "crew", "crew_known", "laid",
+#: game attributes a pickle leaves out (see AllHandsCrewGame.__getstate__)
+_SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions")
+
+_FIELDS = ("piles", "pile_known", "out", "stock", "stock_src", "crew", "crew_known",
+           "crew_maybe_gone", "laid",
            "final", "final_left", "curses", "round", "start", "phase", "actor",
            "draw_target", "spy_left", "keep", "hire_step", "hired", "hire_done", "lay_count",
            "pending", "next_double", "next_spy", "next_short", "events")
@@ -158,6 +185,7 @@ class AllHandsCrewState(GameState):
         self.stock_src = [[] for _ in range(n)]
         self.crew = [[0] * NUM_KINDS for _ in range(n)]
         self.crew_known = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+        self.crew_maybe_gone = [[0] * n for _ in range(n)]
         self.laid = [[] for _ in range(n)]
         self.final = [[] for _ in range(n)]
         self.final_left = [[0] * NUM_KINDS for _ in range(n)]
@@ -381,13 +409,18 @@ class AllHandsCrewState(GameState):
         combo = g.combos[ci]
         crew = self.crew[player]
         n = g.num_players
+        known = self.crew_known[player]
         for k, c in enumerate(combo.counts):
             if c:
                 crew[k] -= c
                 for o in range(n):
-                    row = self.crew_known[player][o]
+                    row = known[o]
                     if row[k]:
                         row[k] = max(0, row[k] - c)
+        gone = self.crew_maybe_gone[player]
+        for o in range(n):
+            if gone[o]:   # no more of the known cards can be gone than are left
+                gone[o] = min(gone[o], sum(known[o]))
         self.laid[player].append(ci)
         self.events.append([player, "lay", ci, -1, 0])
         act = combo.action
@@ -420,13 +453,16 @@ class AllHandsCrewState(GameState):
                     break
             pile[k] -= 1
             self.crew[player][k] += 1
-            # only the two involved know which card moved; the others lose track of the
-            # victim's pile (a random card left it) but keep what they knew of the snatcher's
+            # only the two involved see which card moved. The others still know every
+            # card they knew in the victim's pile, but one of them may be the one that left
+            # (they cannot tell which); what they knew of the snatcher's pile stays true.
+            known, gone = self.crew_known[target], self.crew_maybe_gone[target]
             for o in range(n):
                 if o not in (player, target):
-                    self.crew_known[target][o] = [0] * NUM_KINDS
-            row = self.crew_known[target][player]
+                    gone[o] = min(gone[o] + 1, sum(known[o]))
+            row = known[player]
             row[k] = max(0, row[k] - 1)
+            gone[player] = min(gone[player], sum(row))
             self.crew_known[player][target][k] += 1
             self.events.append([player, "snatch", target, k, (1 << player) | (1 << target)])
 
@@ -478,6 +514,7 @@ class AllHandsCrewState(GameState):
             self.final_left[p] = left
             self.crew[p] = [0] * NUM_KINDS
             self.crew_known[p] = [[0] * NUM_KINDS for _ in range(n)]
+            self.crew_maybe_gone[p] = [0] * n
 
     # -- outcome ------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -532,14 +569,16 @@ class AllHandsCrewState(GameState):
             stock = tuple([tuple([(-1, s) for s in srcs]) for srcs in stock_src])
         events = tuple([(a, what, arg, k if m & bit else -1)
                         for a, what, arg, k, m in self.events])
-        crew_known = self.crew_known
+        crew_known, maybe_gone = self.crew_known, self.crew_maybe_gone
         # tuple.__new__ skips the NamedTuple's Python-level argument binding
         return tuple.__new__(CrewView, (
             player, n, bool(g.open_stock), self.phase, self.current_players(), self.actor,
             self.round, self.start, self.hire_step, self.pending, masks, tuple(seen), stock,
             tuple(self.hired[player]), self.hire_done[player], tuple(self.crew[player]),
             tuple(map(sum, self.crew)), tuple([tuple(row[player]) for row in crew_known]),
-            tuple(map(tuple, crew_known[player])), tuple(map(tuple, self.laid)),
+            tuple([row[player] for row in maybe_gone]),
+            tuple(map(tuple, crew_known[player])), tuple(maybe_gone[player]),
+            tuple(map(tuple, self.laid)),
             tuple(map(tuple, self.final)), tuple(map(tuple, self.final_left)),
             tuple(self.curses), tuple(self.draw_target), tuple(self.spy_left),
             tuple(self.keep), tuple(self.next_double), tuple(self.next_spy),
@@ -563,8 +602,8 @@ class AllHandsCrewState(GameState):
         ph = self.phase
         assert ph in PHASES, f"unknown phase {ph!r}"
         # zones have one entry per seat
-        for key in ("piles", "pile_known", "stock", "stock_src", "crew", "crew_known", "laid",
-                    "final", "final_left", "curses", "draw_target", "spy_left", "keep",
+        for key in ("piles", "pile_known", "stock", "stock_src", "crew", "crew_known",
+                    "crew_maybe_gone", "laid", "final", "final_left", "curses", "draw_target", "spy_left", "keep",
                     "hired", "hire_done", "next_double", "next_spy", "next_short"):
             assert len(getattr(self, key)) == n, f"{key} has not one entry per seat"
         # nothing created or lost: every card of the deck in exactly one zone
@@ -590,14 +629,19 @@ class AllHandsCrewState(GameState):
                 assert len(self.stock[p]) <= self.draw_target[p]
             if ph in ("lay", "target", "over"):
                 assert not self.stock[p], "stock cards left after the hiring"
-        # crew knowledge: what o knows of q's crew is there; nobody tracks their own
+        # crew knowledge: what o knows of q's crew is there, but for at most
+        # crew_maybe_gone[q][o] cards that unseen Snatches took; nobody tracks their own
         for q in range(n):
-            assert len(self.crew_known[q]) == n
+            assert len(self.crew_known[q]) == n and len(self.crew_maybe_gone[q]) == n
             assert not any(self.crew_known[q][q]), "own crew tracked as known by self"
+            assert self.crew_maybe_gone[q][q] == 0, "own crew tracked as known by self"
             for o in range(n):
                 row = self.crew_known[q][o]
+                gone = self.crew_maybe_gone[q][o]
                 assert len(row) == NUM_KINDS and min(row) >= 0
-                assert all(a <= b for a, b in zip(row, self.crew[q])), "known card not there"
+                assert 0 <= gone <= sum(row), "more known cards may be gone than are known"
+                missing = sum(max(0, a - b) for a, b in zip(row, self.crew[q]))
+                assert missing <= gone, "known card not there"
         # per-seat counters
         assert min(self.curses) >= 0 and min(self.spy_left) >= 0 and min(self.keep) >= 1
         assert min(self.next_double) >= 0 and min(self.next_spy) >= 0
@@ -710,8 +754,8 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator):
     for k in range(NUM_KINDS):
         pool[k] -= v.my_crew[k]
         for q in range(n):
-            if q != me:
-                pool[k] -= v.crew_known[q][k]
+            if q != me:   # the known cards that are surely still there
+                pool[k] -= max(0, v.crew_known[q][k] - v.crew_maybe_gone[q])
             pool[k] -= v.final_left[q][k]
     for q in range(n):
         for ci in v.laid[q] + v.final[q]:
@@ -719,6 +763,7 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator):
                 pool[k] -= c
     if min(pool) < 0:
         raise InvalidArgumentError("inconsistent view: more cards known than exist")
+    kept = _sample_kept_known(v, pool, rng)
     cards = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
     cards = [cards[i] for i in rng.permutation(len(cards))]
     pos = 0
@@ -740,14 +785,17 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator):
     s.stock_src = [[src for _, src in v.stock[q]] for q in range(n)]
     s.crew = [[0] * NUM_KINDS for _ in range(n)]
     s.crew_known = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+    s.crew_maybe_gone = [[0] * n for _ in range(n)]
     for q in range(n):
         if q == me:
             s.crew[q] = list(v.my_crew)
             s.crew_known[q] = [list(v.known_about_me[o]) for o in range(n)]
+            s.crew_maybe_gone[q] = list(v.maybe_gone_about_me)
         else:
-            s.crew[q] = list(v.crew_known[q])
+            s.crew[q] = kept[q]
             s.crew_known[q][me] = list(v.crew_known[q])
-            for _ in range(v.crew_sizes[q] - sum(v.crew_known[q])):
+            s.crew_maybe_gone[q][me] = v.crew_maybe_gone[q]
+            for _ in range(v.crew_sizes[q] - sum(kept[q])):
                 s.crew[q][draw()] += 1
     s.out = [0] * NUM_KINDS
     for k in cards[pos:]:
@@ -777,3 +825,41 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator):
     s.events = [[e[0], e[1], e[2], e[3], (1 << me) if e[3] >= 0 else 0] for e in v.events]
     s.turns = 0
     return s
+
+
+def _sample_kept_known(v: CrewView, pool: list, rng: np.random.Generator) -> list:
+    """Per seat, the cards the viewer knows of in its Crew Pile that are sampled to be
+    still there: the sure ones, plus enough of the ones that may be gone (at most
+    ``crew_maybe_gone`` gone, no more kept than the pile holds); the kept uncertain ones are
+    taken out of ``pool`` (the unplaced cards, the sure ones already removed)."""
+    n, me = v.num_players, v.player
+    for _ in range(100):   # an attempt fails only if two piles compete for scarce cards
+        left = list(pool)
+        kept = [[0] * NUM_KINDS for _ in range(n)]
+        for q in rng.permutation(n):
+            known, gone = v.crew_known[q], v.crew_maybe_gone[q]
+            if q == me or not any(known):
+                continue
+            sure = [max(0, c - gone) for c in known]
+            maybe = [k for k in range(NUM_KINDS) for _ in range(known[k] - sure[k])]
+            least = max(sum(sure), sum(known) - gone)
+            most = min(sum(known), v.crew_sizes[q])
+            if most < least:
+                raise InvalidArgumentError(
+                    f"inconsistent view: seat {q}'s Crew Pile cannot hold its known cards")
+            want = int(rng.integers(least, most + 1)) - sum(sure)
+            kept[q] = sure
+            for i in rng.permutation(len(maybe)):
+                if want == 0:
+                    break
+                k = maybe[i]
+                if left[k] > 0:
+                    left[k] -= 1
+                    kept[q][k] += 1
+                    want -= 1
+            if sum(kept[q]) < least:
+                break
+        else:
+            pool[:] = left
+            return kept
+    raise InvalidArgumentError("inconsistent view: the known Crew Pile cards do not fit")

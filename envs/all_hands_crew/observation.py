@@ -62,10 +62,14 @@ def build_layout(game):
     b.add("my_crew_value", 1, "score of my Crew Pile's best partition if the game ended now / 40",
           low=-2.0, high=3.0)
     b.add("crew_size", n, "cards in each seat's Crew Pile / 20", high=5.0)
-    b.add("crew_known", n * NUM_KINDS, "per seat: kinds I know to be in its Crew Pile / 6",
-          high=3.0)
-    b.add("known_about_me", n * NUM_KINDS, "per seat: kinds it knows to be in my Crew Pile / 6",
-          high=3.0)
+    b.add("crew_known", n * NUM_KINDS, "per seat: kinds I know to be in its Crew Pile, but "
+          "for crew_maybe_gone of them / 6", high=3.0)
+    b.add("crew_maybe_gone", n, "per seat: how many of those known cards Snatches I did not "
+          "see may have taken (I cannot tell which) / 6", high=3.0)
+    b.add("known_about_me", n * NUM_KINDS, "per seat: kinds it knows to be in my Crew Pile, "
+          "but for about_me_maybe_gone of them / 6", high=3.0)
+    b.add("about_me_maybe_gone", n, "per seat: how many of those cards Snatches it did not "
+          "see may have taken, as far as it can tell / 6", high=3.0)
     b.add("laid_cards", n * NUM_KINDS, "per seat: cards of each kind laid out / 12", high=2.0)
     b.add("laid_points", n, "per seat: points of its laid-out combinations / 60",
           low=-2.0, high=4.0)
@@ -73,7 +77,8 @@ def build_layout(game):
     b.add("captains", n, "captains in each seat's layout (the tie-break) / 10", high=2.0)
     b.add("score", n, "current score (laid, final layout, single captains, curses) / 60",
           low=-3.0, high=4.0)
-    b.add("unseen", NUM_KINDS, "cards of each kind in the game whose place I do not know / 12",
+    b.add("unseen", NUM_KINDS, "cards of each kind in the game whose place I do not know "
+          "for sure / 12",
           high=2.0)
     return b.build()
 
@@ -117,12 +122,14 @@ class EncoderTables:
     seat's share of a block), each a pure function of a few view fields and memoised on
     exactly those fields. The memos depend on nothing but the player count (and the
     packaged components), so all games of that count share one set (:func:`tables`).
+    A pickled table set is rebuilt on loading (``__reduce__``): its memoryviews cannot be
+    pickled, and the memos are only caches.
     """
 
-    def __init__(self, game):
-        n = game.num_players
-        sl = game.layout_starts
-        self.size = game.layout.size
+    def __init__(self, num_players: int, size: int, starts: dict):
+        n = num_players
+        sl = dict(starts)
+        self.size = size
         self.num_players = n
         self.rel = [tuple((me + j) % n for j in range(n)) for me in range(n)]  # offset -> seat
         self.off = []                                                            # seat -> offset
@@ -163,6 +170,10 @@ class EncoderTables:
         self.top_unknown = [_top(n_top, ()) for n_top in range(TOP_DEPTH + 1)]
         self.known_none = self.counts_part(self.no_cards)
 
+    def __reduce__(self):
+        """Pickled as its parameters: loading shares (or builds) the process's tables."""
+        return _shared_tables, (self.num_players, self.size, self.sl)
+
     def counts_part(self, counts: tuple) -> memoryview:
         """The part of card counts ``counts`` (each card counted as 0.2), one shared object
         per value so that the encoder can skip rewriting an unchanged part by an identity
@@ -179,10 +190,15 @@ _TABLES: dict = {}
 
 def tables(game) -> EncoderTables:
     """The shared encoder tables of ``game``'s player count."""
-    key = (game.num_players, game.layout.size)
+    return _shared_tables(game.num_players, game.layout.size, game.layout_starts)
+
+
+def _shared_tables(num_players: int, size: int, starts: dict) -> EncoderTables:
+    """The process's encoder tables for these parameters (built on first use)."""
+    key = (num_players, size)
     t = _TABLES.get(key)
     if t is None:
-        t = _TABLES[key] = EncoderTables(game)
+        t = _TABLES[key] = EncoderTables(num_players, size, starts)
     return t
 
 
@@ -202,9 +218,10 @@ class Encoder:
 class _Observer:
     """One seat's incremental encoder state: ``buf`` holds the observation of the view
     fields (and parts) recorded here, None meaning "not written yet". ``buf`` never leaves
-    this object: callers get a copy."""
+    this object: callers get a copy. It is a cache: a pickled observer loads empty (the
+    next view is then encoded in full, to the same vector)."""
 
-    __slots__ = ("buf", "mv", "header", "onehot", "masks", "seen", "pile_masks", "pile_seen",
+    __slots__ = ("tables", "buf", "mv", "header", "onehot", "masks", "seen", "pile_masks", "pile_seen",
                  "pile_size", "pile_other", "pile_top", "pile_known", "pile_cards",
                  "seen_piles", "stock", "hired", "mine", "seat_stock", "seat_src", "seat_seen",
                  "stock_cards", "seen_stock", "slow", "round_counts", "my_crew",
@@ -213,6 +230,7 @@ class _Observer:
 
     def __init__(self, t: EncoderTables):
         n = t.num_players
+        self.tables = t
         self.buf = np.zeros(t.size, dtype=np.float32)
         self.mv = memoryview(self.buf)
         self.header = self.onehot = self.masks = self.seen = None
@@ -234,6 +252,10 @@ class _Observer:
         self.stock_cards = [None] * n    # stock cards seen per kind (None: none)
         self.laid_key = [None] * n
         self.laid_cards = [None] * n
+
+    def __reduce__(self):
+        """Pickled empty (its memoryviews cannot be pickled; its contents are a cache)."""
+        return _Observer, (self.tables,)
 
 
 def encode_view(game, v) -> np.ndarray:
@@ -505,23 +527,25 @@ def _update_slow(t: EncoderTables, c: _Observer, game, v) -> None:
             mv[at + j] = sizes[seat] / 20
         c.crew_sizes = sizes
 
-    if v.crew_known != c.crew_known:
-        mkey = (me, v.crew_known)
+    key = (v.crew_known, v.crew_maybe_gone)
+    if key != c.crew_known:
+        mkey = (me, *key)
         hit = t.crew_known.get(mkey)
         if hit is None:
             hit = _crew_known(t, *mkey)
             _store(t.crew_known, mkey, hit)
         mv[t.b_crew:sl["known_about_me"]], c.known_cards = hit
-        c.crew_known = v.crew_known
+        c.crew_known = key
 
-    if v.known_about_me != c.about_me:
-        mkey = (me, v.known_about_me)
+    key = (v.known_about_me, v.maybe_gone_about_me)
+    if key != c.about_me:
+        mkey = (me, *key)
         part = t.about_me.get(mkey)
         if part is None:
             part = _about_me(t, *mkey)
             _store(t.about_me, mkey, part)
         mv[sl["known_about_me"]:sl["laid_cards"]] = part
-        c.about_me = v.known_about_me
+        c.about_me = key
 
     key = (v.laid, v.final, v.final_left, v.curses)
     if key != c.layouts:
@@ -547,25 +571,32 @@ def _my_crew(t: EncoderTables, game, my_crew: tuple, over: bool) -> memoryview:
     return _part([x / 6 for x in my_crew] + [value])
 
 
-def _crew_known(t: EncoderTables, me: int, crew_known: tuple):
-    """crew_known (my own row stays 0) and the cards it places per kind."""
+def _crew_known(t: EncoderTables, me: int, crew_known: tuple, maybe_gone: tuple):
+    """crew_known and crew_maybe_gone (my own rows stay 0), and the cards they place for
+    sure per kind: of k known cards, all but ``maybe_gone`` are surely there."""
     K = NUM_KINDS
-    o = [0.0] * (t.num_players * K)
+    n = t.num_players
+    o = [0.0] * (n * K + n)
     seen = [0] * K
     for j, seat in enumerate(t.rel[me]):
         row = crew_known[seat]
         if seat != me and any(row):
+            gone = maybe_gone[seat]
+            o[n * K + j] = gone / 6
             for k in range(K):
                 if row[k]:
                     o[j * K + k] = row[k] / 6
-                    seen[k] += row[k]
+                    if row[k] > gone:
+                        seen[k] += row[k] - gone
     return _part(o), tuple(seen)
 
 
-def _about_me(t: EncoderTables, me: int, known_about_me: tuple) -> memoryview:
-    """known_about_me (my own row stays 0)."""
+def _about_me(t: EncoderTables, me: int, known_about_me: tuple,
+              maybe_gone: tuple) -> memoryview:
+    """known_about_me and about_me_maybe_gone (my own rows stay 0)."""
     return _part([0.0 if seat == me else x / 6 for seat in t.rel[me]
-                  for x in known_about_me[seat]])
+                  for x in known_about_me[seat]]
+                 + [0.0 if seat == me else maybe_gone[seat] / 6 for seat in t.rel[me]])
 
 
 def _update_layouts(t: EncoderTables, c: _Observer, game, v) -> None:

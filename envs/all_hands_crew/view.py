@@ -34,8 +34,11 @@ class CrewView(NamedTuple):
     my_hire_done: bool       # I passed on a further Double hire pick
     my_crew: tuple           # cards per kind in my Crew Pile
     crew_sizes: tuple
-    crew_known: tuple        # per seat q: kinds I know to be in q's Crew Pile
-    known_about_me: tuple    # per seat o: kinds o knows to be in my Crew Pile
+    crew_known: tuple        # per seat q: kinds I know to be in q's Crew Pile ...
+    crew_maybe_gone: tuple   # ... but for this many of them, which a Snatch I did not see
+                             # may have taken (I do not know which)
+    known_about_me: tuple    # per seat o: kinds o knows to be in my Crew Pile ...
+    maybe_gone_about_me: tuple  # ... but for this many, as far as o can tell
     laid: tuple              # per seat: combination indices laid during the game
     final: tuple             # per seat: combinations of the final layout
     final_left: tuple        # per seat: cards left over at the end (captains count!)
@@ -89,6 +92,8 @@ def describe_view(game, v: CrewView) -> str:
             crew = ", ".join(f"{c} {names[k]}" for k, c in enumerate(v.my_crew) if c)
         else:
             seen = ", ".join(f"{c} {names[k]}" for k, c in enumerate(v.crew_known[q]) if c)
+            if seen and v.crew_maybe_gone[q]:
+                seen += f", but {v.crew_maybe_gone[q]} of these may have been snatched"
             crew = f"{v.crew_sizes[q]} cards" + (f" (incl. {seen})" if seen else "")
         marks = []
         if v.keep[q] > 1:

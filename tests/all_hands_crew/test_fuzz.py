@@ -23,8 +23,10 @@ def check_invariants(s):
         assert len(s.stock[q]) == len(s.stock_src[q]) <= g.max_stock
         assert min(s.crew[q]) >= 0
         for o in range(n):
-            # what o knows about q's crew is really there
-            assert all(a <= b for a, b in zip(s.crew_known[q][o], s.crew[q]))
+            # what o knows about q's crew is really there, but for the cards unseen
+            # Snatches may have taken (no more than o knows of)
+            missing = sum(max(0, a - b) for a, b in zip(s.crew_known[q][o], s.crew[q]))
+            assert missing <= s.crew_maybe_gone[q][o] <= sum(s.crew_known[q][o])
     if s.phase in ("lay", "target", "draw"):
         assert s.current_players() == (s.actor,)
     if s.phase == "over":

@@ -7,11 +7,13 @@ The test keeps its own record of who knows what, updated from the moves alone:
   everyone with open stock);
 - a Crew Pile is known to its owner; a snatched card to both players involved; with open
   stock every hired card to everyone; laying out makes cards public; after a snatch the
-  others lose track of the victim's pile.
+  others still know the cards they knew in the victim's pile, except that one of them
+  (they cannot tell which) may be the snatched card.
 - the other players' hiring picks (and, under Double hire, their passes) are secret until
   the hiring ends; the generator (which card a Snatch takes) is known to nobody.
 Then, for reachable states, it redraws every card a player does not know (keeping the
-counts), the others' pending picks and the generator, and asserts that player's
+counts; after an unseen snatch also which of the known cards are the ones still there),
+the others' pending picks and the generator, and asserts that player's
 observation, mask and ``describe_view`` text do not change; and changes something the
 player knows and asserts they do.
 """
@@ -33,7 +35,10 @@ class Knowledge:
         self.n = n
         self.open = bool(state.game.open_stock)
         self.piles = [[set() for _ in pile] for pile in state.piles]
-        self.crew_lb = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+        # crew_seen[q][o][k]: kind-k cards o saw go into q's Crew Pile and not leave it;
+        # maybe_gone[q][o]: how many of them unseen snatches may have taken
+        self.crew_seen = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+        self.maybe_gone = [[0] * n for _ in range(n)]
 
     def update(self, pre, joint, post):
         g = pre.game
@@ -54,27 +59,35 @@ class Knowledge:
                         gained = post.crew[q][k] - pre.crew[q][k] if post.phase != "over" else 0
                         for o in range(n):
                             if o != q:
-                                self.crew_lb[q][o][k] += max(0, gained)
+                                self.crew_seen[q][o][k] += max(0, gained)
         elif pre.phase == "lay":
             (p, a), = joint.items()
             if a != g.A_PASS:
                 used = g.combos[a - g.A_LAY].counts
                 for o in range(n):
-                    row = self.crew_lb[p][o]
+                    row = self.crew_seen[p][o]
                     for k in range(NUM_KINDS):
                         row[k] = max(0, row[k] - used[k])
+                    self.maybe_gone[p][o] = min(self.maybe_gone[p][o], sum(row))
         elif pre.phase == "target" and pre.pending == "snatch":
             (p, a), = joint.items()
             if a != g.A_PASS:
                 v = (p + a - g.A_TARGET + 1) % n
                 k = next(k for k in range(NUM_KINDS) if post.crew[v][k] < pre.crew[v][k])
                 for o in range(n):
-                    if o not in (p, v):
-                        self.crew_lb[v][o] = [0] * NUM_KINDS
-                self.crew_lb[v][p][k] = max(0, self.crew_lb[v][p][k] - 1)
-                self.crew_lb[p][v][k] += 1
+                    if o not in (p, v):   # one random card left: perhaps a known one
+                        self.maybe_gone[v][o] = min(self.maybe_gone[v][o] + 1,
+                                                    sum(self.crew_seen[v][o]))
+                self.crew_seen[v][p][k] = max(0, self.crew_seen[v][p][k] - 1)
+                self.maybe_gone[v][p] = min(self.maybe_gone[v][p], sum(self.crew_seen[v][p]))
+                self.crew_seen[p][v][k] += 1
         if post.phase == "over":
-            self.crew_lb = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+            self.crew_seen = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+            self.maybe_gone = [[0] * n for _ in range(n)]
+
+    def still_there(self, state, q, p):
+        """The cards ``p`` knows of in ``q``'s Crew Pile that really are still there."""
+        return [min(a, b) for a, b in zip(self.crew_seen[q][p], state.crew[q])]
 
     # -- redrawing what a player does not know -------------------------------------------
     def unknown_slots(self, state, p):
@@ -92,8 +105,10 @@ class Knowledge:
                 for i, k in enumerate(state.stock[q]):
                     slots.append(("stock", (q, i), k))
             if q != p and state.phase != "over":
-                extra = [state.crew[q][k] - self.crew_lb[q][p][k] for k in range(NUM_KINDS)]
-                assert min(extra) >= 0
+                there = self.still_there(state, q, p)
+                missing = sum(self.crew_seen[q][p]) - sum(there)
+                assert missing <= self.maybe_gone[q][p], "a known card left unnoticed"
+                extra = [state.crew[q][k] - there[k] for k in range(NUM_KINDS)]
                 for k in range(NUM_KINDS):
                     slots += [("crew", q, k)] * extra[k]
         return slots
@@ -102,11 +117,17 @@ class Knowledge:
         s = state.clone()
         slots = self.unknown_slots(state, p)
         kinds = [k for _, _, k in slots]
-        kinds = [kinds[i] for i in rng.permutation(len(kinds))]
-        s.out = [0] * NUM_KINDS
+        there = {}
         for q in range(self.n):
             if q != p and state.phase != "over":
-                s.crew[q] = list(self.crew_lb[q][p])
+                there[q] = self.still_there(state, q, p)
+                if self.maybe_gone[q][p]:   # which known cards were snatched: unknown too
+                    there[q] = self.redraw_still_there(there[q], self.crew_seen[q][p],
+                                                       kinds, rng)
+        kinds = [kinds[i] for i in rng.permutation(len(kinds))]
+        s.out = [0] * NUM_KINDS
+        for q in there:
+            s.crew[q] = list(there[q])
         for (zone, where, _), k in zip(slots, kinds):
             if zone == "out":
                 s.out[k] += 1
@@ -124,11 +145,30 @@ class Knowledge:
                 if p not in (q, o):
                     s.crew_known[q][o] = [min(a, b) for a, b in
                                           zip(s.crew_known[q][o], s.crew[q])]
+                    s.crew_maybe_gone[q][o] = min(s.crew_maybe_gone[q][o],
+                                                  sum(s.crew_known[q][o]))
         self.redraw_picks(s, p, rng)
         # the generator decides future randomness (which card a Snatch takes): unknown
         s.rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
         s.validate()
         return s
+
+    @staticmethod
+    def redraw_still_there(there, seen, kinds, rng):
+        """Another choice of as many of the ``seen`` cards as ``there`` holds to be the
+        ones still in the pile; the cards this swaps join or leave ``kinds`` (the cards
+        ``p`` cannot place). Keeps ``there`` if the other choice finds no such cards."""
+        cards = [k for k in range(NUM_KINDS) for _ in range(seen[k])]
+        for _ in range(10):
+            pick = rng.choice(len(cards), size=sum(there), replace=False)
+            other = [0] * NUM_KINDS
+            for i in pick:
+                other[cards[i]] += 1
+            bag = [kinds.count(k) + there[k] - other[k] for k in range(NUM_KINDS)]
+            if min(bag) >= 0:
+                kinds[:] = [k for k in range(NUM_KINDS) for _ in range(bag[k])]
+                return other
+        return there
 
     def redraw_picks(self, s, p, rng):
         """Redraw the other players' pending hiring picks (simultaneous, revealed only when

@@ -321,8 +321,144 @@ def test_snatch_takes_random_card_known_to_both():
     assert s.view(0).crew_known[2] == (0,) * 9
     assert s.view(2).crew_known[0] == tuple(crew(cook=1))    # the victim knows it
     assert s.view(1).crew_known[0] == (0,) * 9               # the third does not
-    assert s.view(1).crew_known[2] == (0,) * 9               # and lost track of the victim
+    # the third still knows the victim's Cooks, but for one that may be the snatched card
+    assert s.view(1).crew_known[2] == tuple(crew(cook=3))
+    assert s.view(1).crew_maybe_gone[2] == 1
     assert s.phase == "lay" and s.actor == 0
+
+
+def _fix_out(s):
+    """Put the cards no zone holds out of the game (after a test scripted the crews)."""
+    held = [c - o for c, o in zip(s.card_counts(), s.out)]
+    s.out = [total - h for total, h in zip(s.game.copies, held)]
+    assert min(s.out) >= 0
+
+
+def _snatch_scene(seed):
+    """Open stock, 3 players: everyone has seen player 2 hire a Cook, a Lookout and a
+    Bosun; player 0 lays its Gunners and snatches from player 2 (``seed`` decides which
+    card). Returns the state and the snatched kind (``_snatch_scene.before`` keeps the
+    state just before the target is chosen)."""
+    s = make_state(3, piles=[[CARPENTER] * 3] * 3, start=0, open_stock=True)
+    play_to_lay(s)
+    s.crew = [crew(gunner=2), crew(kraken=1), crew(cook=1, lookout=1, bosun=1)]
+    s.crew_known = [[crew() for _ in range(3)] for _ in range(3)]
+    for o in range(3):   # every hire was seen by all (separate lists: the engine edits them)
+        for q, hired in enumerate(s.crew):
+            if o != q:
+                s.crew_known[q][o] = list(hired)
+    _fix_out(s)
+    s.validate()
+    g = s.game
+    act(s, 0, lay_index(g, "pair of Gunners"))
+    s.rng = np.random.default_rng(seed)
+    _snatch_scene.before = s.clone()
+    act(s, 0, g.A_TARGET + 1)                # player 2
+    s.validate()
+    (kind,) = [k for k in range(NUM_KINDS) if s.crew[0][k]]
+    return s, kind
+
+
+def test_snatch_onlookers_keep_all_known_cards_but_the_snatched_one():
+    """After a Snatch an onlooker still knows every card it knew in the victim's pile,
+    except that one of them (it cannot tell which) is the snatched card; the snatcher sees
+    the card it took, the victim knows where it went."""
+    scenes = {}
+    for seed in range(40):
+        s, kind = _snatch_scene(seed)
+        scenes.setdefault(kind, s)
+    assert sorted(scenes) == [COOK, LOOKOUT, BOSUN]
+    g = next(iter(scenes.values())).game
+    seen_by_onlooker = set()
+    for kind, s in scenes.items():
+        left = tuple(crew(cook=1, lookout=1, bosun=1)[k] - (k == kind) for k in range(9))
+        assert tuple(s.crew[2]) == left
+        onlooker = s.view(1)
+        assert onlooker.crew_known[2] == tuple(crew(cook=1, lookout=1, bosun=1))
+        assert onlooker.crew_maybe_gone[2] == 1 and onlooker.crew_sizes[2] == 2
+        assert onlooker.crew_known[0] == tuple(crew()) and onlooker.crew_maybe_gone[0] == 0
+        assert [e[3] for e in onlooker.events if e[1] == "snatch"] == [-1]
+        seen_by_onlooker.add((g.encode(onlooker).tobytes(), g.describe_view(onlooker),
+                              s.legal_actions_mask(1).tobytes()))
+        snatcher = s.view(0)
+        assert snatcher.my_crew[kind] == 1
+        assert [e[3] for e in snatcher.events if e[1] == "snatch"] == [kind]
+        assert snatcher.crew_known[2] == left and snatcher.crew_maybe_gone[2] == 0
+        victim = s.view(2)
+        assert victim.crew_known[0][kind] == 1 and sum(victim.crew_known[0]) == 1
+        assert victim.maybe_gone_about_me == (0, 1, 0)     # what player 1 can tell
+        assert victim.known_about_me[1] == tuple(crew(cook=1, lookout=1, bosun=1))
+    # whichever card was taken, the onlooker's observation, mask and text are the same
+    assert len(seen_by_onlooker) == 1
+    obs = g.encode(scenes[COOK].view(1))
+    lay = g.layout
+    assert lay.read(obs, "crew_maybe_gone")[1] == pytest.approx(1 / 6)      # seat 2
+    assert list(lay.read(obs, "crew_known").reshape(3, 9)[1]) == pytest.approx(
+        [x / 6 for x in crew(cook=1, lookout=1, bosun=1)])
+    assert "1 of these may have been snatched" in g.describe_view(scenes[COOK].view(1))
+
+
+def test_snatch_onlooker_counts_only_sure_cards_as_placed():
+    """The onlooker's ``unseen`` counts place none of the three known cards for sure
+    (any one may be gone), but two of three known Cooks are surely still there."""
+    s, _ = _snatch_scene(0)
+    g = s.game
+    unseen = g.layout.read(g.encode(s.view(1)), "unseen") * 12
+    before = _snatch_scene.before
+    unseen_before = g.layout.read(g.encode(before.view(1)), "unseen") * 12
+    for k in range(NUM_KINDS):
+        assert unseen[k] == pytest.approx(unseen_before[k] + (k in (COOK, LOOKOUT, BOSUN)))
+    # three known Cooks, one perhaps snatched: two are surely there
+    s.crew[2] = crew(cook=2)
+    s.crew_known[2][1] = crew(cook=3)
+    s.crew_known[2][0] = crew(cook=2)
+    _fix_out(s)
+    s.validate()
+    unseen = g.layout.read(g.encode(s.view(1)), "unseen") * 12
+    assert unseen[COOK] == pytest.approx(unseen_before[COOK] + 1 - 2)
+
+
+def test_snatch_onlooker_knowledge_shrinks_with_what_the_victim_lays_out():
+    """Closed stock: player 1 knows of the Navigator player 2 snatched from it. A Snatch
+    by player 0 from player 2 leaves player 1 knowing it, perhaps gone; once player 2 lays
+    out its Navigators nothing known is left to doubt."""
+    for seed in range(40):
+        s = make_state(3, piles=[[CARPENTER] * 3] * 3, start=0)
+        play_to_lay(s)
+        s.crew = [crew(gunner=2), crew(), crew(navigator=2, cook=1)]
+        s.crew_known = [[crew() for _ in range(3)] for _ in range(3)]
+        s.crew_known[2][1] = crew(navigator=1)
+        _fix_out(s)
+        g = s.game
+        act(s, 0, lay_index(g, "pair of Gunners"))
+        s.rng = np.random.default_rng(seed)
+        act(s, 0, g.A_TARGET + 1)
+        if s.crew[2] == crew(navigator=2):       # the Cook was taken
+            break
+    s.validate()
+    assert s.view(1).crew_known[2] == tuple(crew(navigator=1))
+    assert s.view(1).crew_maybe_gone[2] == 1
+    act(s, 0, g.A_PASS)
+    act(s, 1, g.A_PASS)
+    act(s, 2, lay_index(g, "pair of Navigators"))
+    s.validate()
+    assert s.view(1).crew_known[2] == (0,) * 9 and s.view(1).crew_maybe_gone[2] == 0
+
+
+def test_sampled_states_redraw_which_known_card_was_snatched():
+    """A state sampled from the onlooker's view keeps two of the three known cards in the
+    victim's pile (it holds two), the two chosen at random."""
+    s, _ = _snatch_scene(3)
+    kept = set()
+    for seed in range(30):
+        sample = s.game.sample_state(s.view(1), np.random.default_rng(seed))
+        sample.validate()
+        assert sum(sample.crew[2]) == 2
+        assert sum(min(a, b) for a, b in zip(sample.crew[2], crew(cook=1, lookout=1,
+                                                                   bosun=1))) == 2
+        assert sample.view(1).crew_maybe_gone == s.view(1).crew_maybe_gone
+        kept.add(tuple(sample.crew[2]))
+    assert len(kept) == 3
 
 
 def test_snatch_target_needs_crew_cards():
