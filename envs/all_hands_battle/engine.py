@@ -97,6 +97,13 @@ class AllHandsBattleGame(Game):
         self._layout = observation.build_layout(self)
         self._encode = observation.encode
 
+    def __getstate__(self) -> dict:
+        """Pickled without the encoder's memo tables (a cache of up to ~700 observation
+        blocks, rebuilt as it is used)."""
+        state = self.__dict__.copy()
+        state.pop("_obs_tables", None)
+        return state
+
     @classmethod
     def validate_options(cls, values: dict[str, Any]) -> None:
         """``target_score`` must be positive and ``max_rounds`` >= 0 (0 = no limit)."""
