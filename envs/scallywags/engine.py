@@ -17,9 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import ConfigError
 from plunder.envs.core.game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
+from plunder.envs.core.state_io import (
+    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
+    check_list,
+)
 
 from .components import (
     ARRGH, AVAST, BLOW, BOOTY, CARD_NAMES, HANDS_OFF, LAND_HO, NUM_CARDS, PIECES, SHIVER,
@@ -147,13 +150,36 @@ class ScallywagsGame(Game):
         return s
 
     def _load_state(self, data: dict) -> "ScallywagsState":
-        """Rebuild a state from ``to_dict()``."""
+        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one
+        entry per coin / seat / card kind); ``validate`` then checks the rules."""
+        check_keys(data, f"{self.env_id()} state", ScallywagsState.FIELDS + ("rng",))
+        comp = self.components
+        n, coins, cards = self.num_players, self.num_coins, sum(comp.card_copies)
+        data = copy.deepcopy(data)     # the state must not share the caller's lists
         s = ScallywagsState(self, rng_from_dict(data["rng"]))
-        data = copy.deepcopy(data)
-        for key in ScallywagsState.FIELDS:
-            setattr(s, key, data[key])
-        if len(s.values) != self.num_coins or len(s.takes) != self.num_players:
-            raise ConfigError("state does not match this game's coins or player count")
+        s.values = check_int_list(data["values"], "values", coins,
+                                  min(comp.coin_values), max(comp.coin_values))
+        s.face_up = check_list(data["face_up"], "face_up", coins)
+        for c, up in enumerate(s.face_up):
+            check_bool(up, f"face_up[{c}]")
+        s.middle = check_int_list(data["middle"], "middle", None, 0, coins - 1, max_len=coins)
+        s.takes = check_int_lists(data["takes"], "takes", n, None, 0, coins - 1,
+                                  max_inner=self.take_limit)
+        s.knowers = check_int_list(data["knowers"], "knowers", coins, 0, (1 << n) - 1)
+        s.hands = check_int_lists(data["hands"], "hands", n, NUM_CARDS, 0, comp.hand_size)
+        s.draw_pile = check_int_list(data["draw_pile"], "draw_pile", None, 0, NUM_CARDS - 1,
+                                     max_len=cards)
+        s.discard = check_int_list(data["discard"], "discard", None, 0, NUM_CARDS - 1,
+                                   max_len=cards)
+        s.reshuffled = check_int_list(data["reshuffled"], "reshuffled", NUM_CARDS, 0, cards)
+        s.actor = check_int(data["actor"], "actor", 0, n - 1)
+        s.phase = check_choice(data["phase"], "phase", PHASES)
+        s.card = check_int(data["card"], "card", -1, NUM_CARDS - 1)
+        s.chosen = check_int_list(data["chosen"], "chosen", None, 0, max(coins, n) - 1,
+                                  max_len=max(ScallywagsState.TARGET_STEPS.values()))
+        s.block_queue = check_int_list(data["block_queue"], "block_queue", None, 0, n - 1,
+                                       max_len=n - 1)
+        s.turns = check_int(data["turns"], "turns", 0)
         s.refresh()
         return s
 
@@ -194,6 +220,9 @@ class ScallywagsGame(Game):
             s.hands.append(hand)
         s.draw_pile = pile
         s.discard = [k for k in range(NUM_CARDS) for _ in range(view.discard[k])]
+        if view.card >= 0:   # the card being played lies on top (the rest's order is moot)
+            s.discard.remove(view.card)
+            s.discard.append(view.card)
         s.reshuffled = list(view.reshuffled)
         s.actor, s.phase, s.card = view.actor, view.phase, view.card
         s.chosen, s.block_queue = list(view.chosen), list(view.block_queue)
@@ -583,24 +612,69 @@ class ScallywagsState(GameState):
 
     def validate(self) -> None:
         """Assert the invariants: every coin and card exactly once, takes within the limit,
-        derived tables in step with the fields."""
+        hands within their size, derived tables in step with the fields, and a pending
+        card whose targets so far were legal choices."""
         game = self.game
         coins = sorted(self.middle + [c for t in self.takes for c in t])
         assert coins == list(range(game.num_coins)), "a coin was created or lost"
+        assert self.middle == sorted(self.middle), "middle: coin ids are kept ascending"
         assert sorted(self.values) == sorted(game.components.coin_values), "coin values changed"
         assert all(len(t) <= self.limit for t in self.takes), "a take exceeds the limit"
         counts = [self.draw_pile.count(k) + self.discard.count(k)
                   + sum(h[k] for h in self.hands) for k in range(NUM_CARDS)]
         assert counts == list(game.components.card_copies), "a card was created or lost"
         assert all(min(h) >= 0 for h in self.hands), "a negative card count"
+        hand_size = game.components.hand_size
+        assert all(sum(h) <= hand_size for h in self.hands), "a hand above the hand size"
+        if any(self.reshuffled):   # the draw pile is what is left of the last reshuffle
+            assert all(self.draw_pile.count(k) <= self.reshuffled[k] for k in range(NUM_CARDS)), \
+                "draw_pile holds cards that were not reshuffled"
         for seat, take in enumerate(self.takes):
-            assert all(self.where[c] == seat and self.knowers[c] >> seat & 1 for c in take)
-            assert [self.slot[c] for c in take] == list(range(1, len(take) + 1))
-        assert all(self.slot[c] == 0 and self.where[c] == MIDDLE for c in self.middle)
+            assert all(self.where[c] == seat for c in take), "where: out of step with takes"
+            assert all(self.knowers[c] >> seat & 1 for c in take), \
+                f"knowers: a coin in seat {seat}'s take is unknown to its holder"
+            assert [self.slot[c] for c in take] == list(range(1, len(take) + 1)), \
+                "slot: out of step with takes"
+        assert all(self.slot[c] == 0 and self.where[c] == MIDDLE for c in self.middle), \
+            "where/slot: out of step with the middle"
         for p in range(game.num_players):
             for c in range(game.num_coins):
                 known = self.face_up[c] or self.knowers[c] >> p & 1
-                assert self.seen[p][c] == (self.values[c] if known else -1)
+                assert self.seen[p][c] == (self.values[c] if known else -1), \
+                    "seen: out of step with knowers"
+        self._validate_pending()
+
+    def _validate_pending(self) -> None:
+        """The phase's bookkeeping: no card pending while choosing; a played card (on top
+        of the discard pile) with legal targets so far, then the touched opponents still
+        to be asked, in turn order."""
+        if self.phase == CHOOSE:
+            assert self.card == -1 and not self.chosen and not self.block_queue, \
+                "a pending card outside its target or block phase"
+            return
+        assert not self.finished, "a card pending after the game ended"
+        assert self.card in self.TARGET_STEPS, "card: not a card with targets"
+        assert self.discard and self.discard[-1] == self.card, \
+            "card: the pending card is not on top of the discard pile"
+        steps = self.TARGET_STEPS[self.card]
+        probe = self.clone()
+        probe.chosen = []
+        for target in self.chosen[:steps]:
+            _, choices = probe.target_choices()
+            assert target in choices, f"chosen: {target} is not a legal target"
+            probe.chosen.append(target)
+        me = self.actor
+        looked = self.chosen[:2] if self.card == BLOW and len(self.chosen) >= 2 else \
+            self.chosen[:1] if self.card == LAND_HO else []
+        assert all(self.knowers[c] >> me & 1 for c in looked), "a looked-at coin unknown"
+        if self.phase == TARGET:
+            assert len(self.chosen) < steps and not self.block_queue
+        else:
+            assert len(self.chosen) == steps, "chosen: blocking before every target"
+            touched = probe._touched()
+            queue = self.block_queue
+            assert queue and queue == touched[len(touched) - len(queue):], \
+                "block_queue: not the touched opponents still to be asked, in turn order"
 
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> ScallywagsView:

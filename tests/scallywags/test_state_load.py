@@ -1,0 +1,192 @@
+"""Loading saved Scallywags states: sound states round-trip, corrupted ones are refused
+with an InvalidStateError that names what is wrong."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from plunder.envs.core.errors import InvalidStateError
+from plunder.envs.scallywags.components import HANDS_OFF
+from plunder.envs.scallywags.engine import ScallywagsGame
+
+from ..conftest import random_playout_states
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_random_play_states_round_trip(n):
+    game = ScallywagsGame(n)
+    phases = set()
+    for seed in range(3):
+        for state in random_playout_states(game, seed, every=2):
+            text = state.to_json()
+            back = game.state_from_json(text)
+            assert back.to_json() == text
+            assert game.state_from_dict(json.loads(text)).to_json() == text
+            for p in range(n):
+                assert back.view(p) == state.view(p)
+            phases.add(state.phase)
+    assert phases == {"choose", "target", "block"}
+
+
+def _state_in(phase, n=3):
+    """A to_dict() of a random-play state in ``phase``."""
+    game = ScallywagsGame(n)
+    for seed in range(20):
+        for state in random_playout_states(game, seed):
+            if state.phase == phase:
+                return game, state.to_dict()
+    raise AssertionError(f"no {phase} state")
+
+
+def _set(path, value):
+    """A corruption that sets data[path[0]][path[1]]... to ``value`` ("actor": the
+    state's actor)."""
+    def corrupt(data):
+        *head, last = path
+        target = data
+        for key in head:
+            target = target[key]
+        target[last] = data["actor"] if value == "actor" else value
+    return corrupt
+
+
+def _delete(key):
+    def corrupt(data):
+        del data[key]
+    return corrupt
+
+
+def _append(key, value):
+    def corrupt(data):
+        data[key].append(value)
+    return corrupt
+
+
+# (corruption, words the error must contain)
+FIELD_ERRORS = {
+    "coin worth 999": (_set(("values", 3), 999), "values[3]: 999 is outside"),
+    "a coin value missing": (lambda d: d["values"].pop(), "values: expected 40 entries"),
+    "face-up as a number": (_set(("face_up", 0), 1), "face_up[0]"),
+    "a fourth seat": (_append("takes", []), "takes: expected 3 entries"),
+    "a negative card count": (_set(("hands", 1, 2), -1), "hands[1][2]: -1 is outside"),
+    "a hand of the wrong width": (lambda d: d["hands"][0].append(0), "hands[0]: expected 9"),
+    "a knower who is no seat": (_set(("knowers", 5), 8), "knowers[5]: 8 is outside"),
+    "an actor who is no seat": (_set(("actor",), 3), "actor: 3 is outside"),
+    "phase 99": (_set(("phase",), 99), "phase: 99 is not one of"),
+    "an unknown card": (_set(("card",), 9), "card: 9 is outside"),
+    "negative turns": (_set(("turns",), -1), "turns: -1 is outside"),
+    "turns as a bool": (_set(("turns",), True), "turns: expected an integer"),
+    "a coin id out of range": (_set(("middle", 0), 40), "middle[0]: 40 is outside"),
+    "a draw pile as text": (_set(("draw_pile",), "abc"), "draw_pile: expected a list"),
+    "a take over the limit": (lambda d: d["takes"][0].extend(range(30)), "takes[0]:"),
+    "a missing field": (_delete("discard"), "missing field(s) ['discard']"),
+    "an unknown field": (_set(("extra",), 1), "unknown field(s) ['extra']"),
+    "a broken generator": (_set(("rng",), {"bit_generator": "nope"}), "rng"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIELD_ERRORS))
+def test_corrupted_field_is_named(name):
+    corrupt, words = FIELD_ERRORS[name]
+    game, data = _state_in("choose")
+    game.state_from_dict(data)                       # sound before the corruption
+    corrupt(data)
+    with pytest.raises(InvalidStateError) as info:
+        game.state_from_dict(data)
+    assert words in str(info.value)
+
+
+def _coin_in_two_places(d):
+    d["takes"][0].append(d["middle"][0])
+
+
+def _coin_lost(d):
+    d["middle"].pop()
+
+
+def _value_changed(d):
+    d["values"][d["values"].index(min(d["values"]))] = max(d["values"])
+
+
+def _card_created(d):
+    d["draw_pile"].append(0)
+
+
+def _hand_too_big(d):
+    """Seat 0 takes one more card of every kind it can from the draw pile."""
+    for k in set(d["draw_pile"]):
+        if d["hands"][0][k] < 3:
+            d["draw_pile"].remove(k)
+            d["hands"][0][k] += 1
+
+
+def _holder_does_not_know(d):
+    coin = d["takes"][0][0] if d["takes"][0] else None
+    if coin is None:
+        coin = d["middle"][0]
+        d["middle"].remove(coin)
+        d["takes"][0].append(coin)
+    d["knowers"][coin] = 0
+
+
+def _middle_unsorted(d):
+    d["middle"].reverse()
+
+
+def _pending_card_while_choosing(d):
+    d["card"] = 0
+
+
+def _illegal_target(d):
+    """The next target is one the pending card cannot choose (a seat for a coin step and
+    the other way round, or the actor itself)."""
+    state = ScallywagsGame(3).state_from_dict(d)
+    kind, choices = state.target_choices()
+    d["chosen"].append(next(x for x in range(40) if x not in choices) if kind == "coin"
+                       else d["actor"])
+
+
+RULE_ERRORS = {
+    "a coin in two places": ("choose", _coin_in_two_places, "a coin was created or lost"),
+    "a coin lost": ("choose", _coin_lost, "a coin was created or lost"),
+    "a coin value changed": ("choose", _value_changed, "coin values changed"),
+    "a card created": ("choose", _card_created, "a card was created or lost"),
+    "a hand above its size": ("choose", _hand_too_big, "a hand above the hand size"),
+    "a holder who does not know its coin": ("choose", _holder_does_not_know, "knowers"),
+    "the middle out of order": ("choose", _middle_unsorted, "middle"),
+    "a pending card while choosing": ("choose", _pending_card_while_choosing,
+                                      "a pending card outside"),
+    "a target phase without a card": ("target", _set(("card",), -1),
+                                      "card: not a card with targets"),
+    "a blocking card as the pending card": ("target", _set(("card",), HANDS_OFF),
+                                            "card: not a card with targets"),
+    "an illegal target": ("target", _illegal_target, "is not a legal target"),
+    "nobody to ask in the block phase": ("block", _set(("block_queue",), []),
+                                         "block_queue"),
+    "the actor asked to block itself": ("block", _set(("block_queue", 0), "actor"),
+                                        "block_queue"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULE_ERRORS))
+def test_broken_rule_is_refused(name):
+    phase, corrupt, words = RULE_ERRORS[name]
+    game, data = _state_in(phase)
+    game.state_from_dict(copy.deepcopy(data))        # sound before the corruption
+    corrupt(data)
+    with pytest.raises(InvalidStateError) as info:
+        game.state_from_dict(data)
+    assert "breaks the rules" in str(info.value) and words in str(info.value)
+
+
+def test_not_a_mapping_and_wrong_player_count():
+    game, data = _state_in("choose", n=3)
+    with pytest.raises(InvalidStateError, match="expected an object"):
+        game.state_from_dict([data])
+    with pytest.raises(InvalidStateError, match="takes: expected 4 entries"):
+        ScallywagsGame(4).state_from_dict(data)
+    with pytest.raises(InvalidStateError, match="not JSON"):
+        game.state_from_json("{")
