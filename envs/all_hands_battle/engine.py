@@ -27,8 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import ConfigError, InvalidArgumentError
+from plunder.envs.core.errors import ConfigError, InvalidArgumentError, InvalidStateError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.state_io import (
+    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
+    check_list,
+)
 
 from .components import SPY, Card, Components, default_components
 from .ships import ATTACKER, DEFENDER, RAID, ShipRules
@@ -170,17 +174,74 @@ class AllHandsBattleGame(Game):
         return s
 
     def _load_state(self, data: dict) -> "AllHandsBattleState":
-        """Rebuild a state from ``to_dict()``."""
-        if not isinstance(data, dict) or "rng" not in data:
-            raise ConfigError("not an all_hands_battle state: expected a dict with 'rng'")
-        missing = [k for k in AllHandsBattleState.FIELDS if k not in data]
-        if missing:
-            raise ConfigError(f"all_hands_battle state lacks fields {missing}")
-        s = AllHandsBattleState(self, rng_from_dict(copy.deepcopy(data["rng"])))
-        for key in AllHandsBattleState.FIELDS:
-            setattr(s, key, copy.deepcopy(data[key]))   # never share the caller's lists
-        if len(s.hands) != self.num_players:
-            raise ConfigError("state does not match this game's player count")
+        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one
+        entry per seat, card ids of this deck, known phases and decisions); ``validate``
+        then checks the rules."""
+        check_keys(data, f"{self.env_id()} state", AllHandsBattleState.FIELDS + ("rng",))
+        data = copy.deepcopy(data)     # never share the caller's lists
+        comp = self.components
+        n, C = self.num_players, self.num_cards
+        card, seat = C - 1, n - 1
+        s = AllHandsBattleState(self, rng_from_dict(data["rng"]))
+        s.round = check_int(data["round"], "round", 1, self.max_rounds or None)
+        s.starter = check_int(data["starter"], "starter", 0, seat)
+        s.totals = check_int_list(data["totals"], "totals", n, 0)
+        s.last_round = check_int_list(data["last_round"], "last_round", None, 0, max_len=n)
+        if s.last_round and len(s.last_round) != n:
+            raise InvalidStateError(f"last_round: expected 0 or {n} entries, "
+                                    f"got {len(s.last_round)}")
+        s.phase = check_choice(data["phase"], "phase", (RECRUIT, BATTLE, OVER))
+        s.decision = check_choice(data["decision"], "decision", DECISIONS)
+        s.actor = check_int(data["actor"], "actor", -1, seat)
+        s.turn_player = check_int(data["turn_player"], "turn_player", -1, seat)
+        s.deck = check_int_list(data["deck"], "deck", None, 0, card, max_len=C)
+        s.discard = check_int_list(data["discard"], "discard", None, 0, card, max_len=C)
+        s.hands = check_int_lists(data["hands"], "hands", n, None, 0, card,
+                                  max_inner=comp.hand_size + 1)
+        s.reserved = check_int_list(data["reserved"], "reserved", n, -1, card)
+        s.known_with = check_int_lists(data["known_with"], "known_with", n, None, 0, card,
+                                       max_inner=comp.hand_size + 1)
+        s.ships = check_list(data["ships"], "ships", n)
+        for q, fleet in enumerate(s.ships):
+            check_list(fleet, f"ships[{q}]", max_len=comp.ships_per_fleet)
+            for j, ship in enumerate(fleet):
+                where = f"ships[{q}][{j}]"
+                master, crew, in_play, keeper, revealed = check_list(ship, where, 5)
+                check_int(master, f"{where}[0] (shipmaster)", 0, card)
+                check_int_list(crew, f"{where}[1] (crew)", None, 0, card,
+                               max_len=comp.crew_per_ship)
+                check_bool(in_play, f"{where}[2] (in play)")
+                check_int(keeper, f"{where}[3] (keeper)", -1, seat)
+                check_bool(revealed, f"{where}[4] (revealed)")
+        s.plunder = check_int_lists(data["plunder"], "plunder", n, None, 0, card, max_inner=C)
+        s.launch_master = check_int(data["launch_master"], "launch_master", -1, card)
+        s.launch_crew = check_int_list(data["launch_crew"], "launch_crew", None, 0, card,
+                                       max_len=comp.crew_per_ship)
+        s.launched = check_bool(data["launched"], "launched")
+        s.claim_queue = check_int_list(data["claim_queue"], "claim_queue", None, 0, seat,
+                                       max_len=n - 1)
+        s.first_fleet = check_int(data["first_fleet"], "first_fleet", -1, seat)
+        s.last_turns = check_int_list(data["last_turns"], "last_turns", None, 0, seat,
+                                      max_len=n - 1)
+        s.reshuffled = check_int_list(data["reshuffled"], "reshuffled", None, 0, card,
+                                      max_len=C)
+        s.passed = check_list(data["passed"], "passed", n)
+        for q, flag in enumerate(s.passed):
+            check_bool(flag, f"passed[{q}]")
+        s.forced = check_bool(data["forced"], "forced")
+        s.selected = check_int(data["selected"], "selected", -1, comp.ships_per_fleet - 1)
+        s.spies_used = check_int(data["spies_used"], "spies_used", 0, comp.crew_per_ship)
+        s.spied = check_list(data["spied"], "spied", max_len=n * n * comp.ships_per_fleet)
+        for i, look in enumerate(s.spied):
+            spy, owner, slot = check_list(look, f"spied[{i}]", 3)
+            check_int(spy, f"spied[{i}][0] (the Spy's owner)", 0, seat)
+            check_int(owner, f"spied[{i}][1] (the ship's owner)", 0, seat)
+            check_int(slot, f"spied[{i}][2] (the ship)", 0, comp.ships_per_fleet - 1)
+        s.events = check_list(data["events"], "events", max_len=MAX_EVENTS)
+        for i, text in enumerate(s.events):
+            if not isinstance(text, str):
+                raise InvalidStateError(f"events[{i}]: expected text, got {text!r}")
+        s.turns = check_int(data["turns"], "turns", 0)
         return s
 
     def sample_state(self, view: AllHandsBattleView, rng: np.random.Generator
@@ -743,18 +804,20 @@ class AllHandsBattleState(GameState):
         for name in ("totals", "hands", "reserved", "known_with", "ships", "plunder",
                      "passed"):
             assert len(getattr(self, name)) == n, f"{name} is not per seat"
-        assert self.phase in (RECRUIT, BATTLE, OVER) and self.decision in DECISIONS
+        assert self.phase in (RECRUIT, BATTLE, OVER) and self.decision in DECISIONS, \
+            "an unknown phase or decision"
         if self.phase == OVER:
-            assert self.decision == OVER and self.actor == -1
+            assert self.decision == OVER and self.actor == -1, "actor: someone acts after the end"
         else:
             assert 0 <= self.actor < n, "nobody is to act in a running game"
             assert self.decision in ((TURN, CREW, DISCARD, CLAIM) if self.phase == RECRUIT
                                      else (SELECT, AIM)), "decision does not fit the phase"
         assert (self.decision == CREW) == (self.launch_master >= 0), "launch without CREW"
         if self.decision in (TURN, CREW, DISCARD):
-            assert self.actor == self.turn_player
+            assert self.actor == self.turn_player, "actor: not the turn player in its turn"
         if self.decision == CLAIM:
-            assert self.claim_queue and self.actor == self.claim_queue[0] and self.discard
+            assert self.claim_queue and self.actor == self.claim_queue[0] and self.discard, \
+                "claim_queue: the claim decision is not the next asked seat's, on a discard"
         if self.reshuffled:
             resh = set(self.reshuffled)
             assert all(c in resh for c in self.deck), "a drawn card was not reshuffled"
@@ -775,7 +838,7 @@ class AllHandsBattleState(GameState):
                 master, crew, in_play, keeper, revealed = ship
                 assert rules.is_master[master], "a ship without a shipmaster"
                 assert list(crew) == sorted(crew), "crews are kept sorted"
-                assert -1 <= keeper < n
+                assert -1 <= keeper < n, "a ship kept by no seat"
                 assert rules.ship_crew_ok(master, crew), "an illegal ship was launched"
                 if len(crew) < crew_size:
                     assert not in_play and not revealed, "a raided ship left play unshown"
@@ -790,13 +853,13 @@ class AllHandsBattleState(GameState):
             assert all(c in face_down for c in kw), \
                 "a claimed card is listed with a player but is not in its hand or face down"
             if self.reserved[q] >= 0:
-                assert self.reserved[q] not in kw
+                assert self.reserved[q] not in kw, "a reserved card also taken into hand"
                 assert self.phase == RECRUIT and self.has_turn_left(q), \
                     "a reserved card nobody will pick up"
             assert all(rules.is_treasure[c] for c in self.plunder[q]), "plunder of non-treasure"
         if self.launch_master >= 0:
-            assert rules.is_master[self.launch_master]
-            assert len(self.launch_crew) < crew_size
+            assert rules.is_master[self.launch_master], "launch_master: not a shipmaster"
+            assert len(self.launch_crew) < crew_size, "launch_crew: a full crew still launching"
             assert rules.completable(self.launch_master, self.launch_crew,
                                      self.hands[self.turn_player]), "a launch that cannot end"
         else:
@@ -804,8 +867,58 @@ class AllHandsBattleState(GameState):
         if self.phase != RECRUIT:
             assert self.first_fleet >= 0, "battles without a first fleet"
         if self.first_fleet >= 0:
-            assert len(self.ships[self.first_fleet]) == comp.ships_per_fleet
-        assert min(self.round_scores()) >= 0
+            assert len(self.ships[self.first_fleet]) == comp.ships_per_fleet, \
+                "first_fleet: that fleet is not complete"
+        assert min(self.round_scores()) >= 0, "a negative round score"
+        self._validate_bookkeeping()
+
+    def _validate_bookkeeping(self) -> None:
+        """The public bookkeeping fits the phase and decision: claims, last turns, the
+        battle turn (forced first attack, selected ship, Spy looks), the running totals."""
+        g = self.game
+        n = g.num_players
+        assert len(self.last_round) in (0, n), "last_round is not per seat"
+        if self.phase == OVER:
+            assert self.turn_player == -1, "turn_player: someone's turn after the game"
+        else:
+            assert 0 <= self.turn_player < n, "turn_player: nobody's turn in a running game"
+            assert max(self.totals) < g.target_score, \
+                "totals: the target score was reached but the game goes on"
+        queue = self.claim_queue
+        if self.decision == CLAIM:
+            assert len(set(queue)) == len(queue) and self.turn_player not in queue, \
+                "claim_queue: a seat asked twice, or the discarding player"
+        else:
+            assert not queue, "claim_queue: claims asked outside a claim decision"
+        if self.decision == DISCARD:
+            assert self.launched, "launched: a discard decision without a launch"
+        elif self.decision in (TURN, CREW):
+            assert not self.launched, "launched: a second launch in one turn"
+        ff = self.first_fleet
+        if self.phase == RECRUIT and ff >= 0:
+            order = [(ff + i) % n for i in range(1, n)]
+            assert self.last_turns and self.last_turns == order[n - 1 - len(self.last_turns):], \
+                "last_turns: not the players after the first fleet still to play"
+        else:
+            assert not self.last_turns, "last_turns: last turns without a first fleet"
+        if self.phase == RECRUIT:
+            assert not any(self.passed) and not self.forced and not self.spied, \
+                "passed/forced/spied: battle bookkeeping while recruiting"
+        if self.forced:
+            assert self.phase == BATTLE and self.actor == ff, \
+                "forced: the compulsory attack is not the first fleet's"
+        if self.decision == AIM:
+            fleet = self.ships[self.actor]
+            assert 0 <= self.selected < len(fleet) and fleet[self.selected][2], \
+                "selected: not a ship of the attacker in play"
+            spies = sum(1 for c in fleet[self.selected][1] if g.rules.kind[c] == SPY)
+            assert self.spies_used <= spies, "spies_used: more looks than Spies"
+        else:
+            assert self.selected == -1 and self.spies_used == 0, \
+                "selected/spies_used: a ship selected outside an aim decision"
+        for spy, owner, slot in self.spied:
+            assert spy != owner and slot < len(self.ships[owner]), \
+                "spied: a look at one's own or a missing ship"
 
     def describe_full(self) -> str:
         """Omniscient text: every hand, crew and the draw pile shown."""

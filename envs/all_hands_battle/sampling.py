@@ -9,7 +9,8 @@ constrained places are filled first:
    launch can be completed);
 2. opponents' face-down crews the viewer does not know: each a legal crew for its
    shipmaster (Prize Crews included), or what a raid left of one (no treasure), checked
-   with ``ShipRules.ship_crew_ok``;
+   with ``ShipRules.ship_crew_ok``; the ship aiming now holds at least as many Spies as
+   have looked this turn (public);
 3. the draw pile: after a reshuffle only from that reshuffle's cards (earlier steps leave
    enough of them);
 4. opponents' hands.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .components import SPY
 from .observation import unseen_cards
 from .view import AllHandsBattleView
 
@@ -71,10 +73,22 @@ def _pick(cands, count: int, rng) -> list[int]:
     return [cands[int(i)] for i in rng.choice(len(cands), size=count, replace=False)]
 
 
+def _pick_spies_first(rules, cands, count: int, spies: int, rng) -> list[int]:
+    """``count`` cards of ``cands``, at least ``spies`` of them Spies."""
+    if spies <= 0:
+        return _pick(cands, count, rng)
+    if spies > count:
+        raise _Fail
+    picked = _pick([c for c in cands if rules.kind[c] == SPY], spies, rng)
+    return picked + _pick([c for c in cands if c not in picked], count - spies, rng)
+
+
 def _sample_crew(rules, master: int, count: int, fixed: list[int], draw: _Draw, q: int,
-                 rng) -> list[int]:
+                 rng, min_spies: int = 0) -> list[int]:
     """``count`` crew cards for ``master`` including ``fixed``: a legal crew (or, when
-    ``count`` is short of a full crew, what a raid left of one). Takes them from ``draw``."""
+    ``count`` is short of a full crew, what a raid left of one) with at least
+    ``min_spies`` Spies. Takes them from ``draw``."""
+    spies = min_spies - sum(1 for c in fixed if rules.kind[c] == SPY)
     full = count == rules.crew_per_ship
     elig = rules.elig[master]
     cands = [c for c in draw.cands(q) if full or not rules.is_treasure[c]]
@@ -87,8 +101,8 @@ def _sample_crew(rules, master: int, count: int, fixed: list[int], draw: _Draw, 
     for option in _shuffled(options, rng):
         if option == "plain":
             pool = [c for c in cands if c in elig]
-            picked = _pick(pool, count - len(fixed), rng) if len(pool) >= count - len(fixed) \
-                else None
+            picked = _pick_spies_first(rules, pool, count - len(fixed), spies, rng) \
+                if len(pool) >= count - len(fixed) else None
         else:
             caps, cooks = parts
             picked = []
@@ -102,7 +116,8 @@ def _sample_crew(rules, master: int, count: int, fixed: list[int], draw: _Draw, 
                 if not have_cook:
                     picked += _pick([c for c in cands if c in cooks], 1, rng)
                 rest = [c for c in cands if c in elig and c not in cooks and c not in picked]
-                picked += _pick(rest, count - len(fixed) - len(picked), rng)
+                picked += _pick_spies_first(rules, rest, count - len(fixed) - len(picked),
+                                            spies, rng)
             except _Fail:
                 picked = None
         if picked is None:
@@ -233,10 +248,12 @@ def _attempt(game, view: AllHandsBattleView, rng, pool: list[int],
         _, _, m, count, raided = h
         return sum(1 for c in pool if c in rules.elig[m]) - count
 
+    aiming = (view.actor, view.selected) if view.decision == "aim" else None
     crews = {}
     for q, j, m, count, raided in sorted(hidden, key=scarcity):
         crews[q, j] = _sample_crew(rules, m, count, list(fixed.get(("ship", q, j), [])),
-                                   draw, q, rng)
+                                   draw, q, rng,
+                                   view.spies_used if (q, j) == aiming else 0)
 
     # 3. the draw pile (only the reshuffle's cards after a reshuffle)
     deck = _pick([c for c in draw.free if c in deck_cands], view.deck_size, rng)

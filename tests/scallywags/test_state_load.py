@@ -31,14 +31,19 @@ def test_random_play_states_round_trip(n):
     assert phases == {"choose", "target", "block"}
 
 
+_FOUND: dict = {}
+
+
 def _state_in(phase, n=3):
-    """A to_dict() of a random-play state in ``phase``."""
-    game = ScallywagsGame(n)
-    for seed in range(20):
-        for state in random_playout_states(game, seed):
-            if state.phase == phase:
-                return game, state.to_dict()
-    raise AssertionError(f"no {phase} state")
+    """A to_dict() of a random-play state in ``phase`` (found once per test session, a
+    fresh copy each call)."""
+    if (phase, n) not in _FOUND:
+        game = ScallywagsGame(n)
+        _FOUND[phase, n] = next((game, state.to_dict()) for seed in range(20)
+                                for state in random_playout_states(game, seed)
+                                if state.phase == phase)
+    game, data = _FOUND[phase, n]
+    return game, copy.deepcopy(data)
 
 
 def _set(path, value):

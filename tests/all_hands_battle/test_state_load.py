@@ -1,0 +1,176 @@
+"""Loading saved All Hands On Deck (battle) states: sound states round-trip, corrupted ones
+are refused with an InvalidStateError that names what is wrong."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from plunder.envs.all_hands_battle.components import SPY
+from plunder.envs.all_hands_battle_v0 import Game
+from plunder.envs.core.errors import InvalidStateError
+
+from ..conftest import random_playout_states
+
+
+@pytest.mark.parametrize("n,options", [(2, {}), (3, {"prize_crew": True}),
+                                       (4, {"alternate_aargh": True}),
+                                       (5, {"max_rounds": 2, "target_score": 150})])
+def test_random_play_states_round_trip(n, options):
+    game = Game(n, **options)
+    decisions = set()
+    for seed in range(2):
+        for state in random_playout_states(game, seed, every=3):
+            text = state.to_json()
+            back = game.state_from_json(text)
+            assert back.to_json() == text
+            assert game.state_from_dict(json.loads(text)).to_json() == text
+            for p in range(n):
+                assert back.view(p) == state.view(p)
+            decisions.add(state.decision)
+    assert decisions >= {"turn", "crew", "discard", "claim", "select", "aim"}
+
+
+_FOUND: dict = {}
+
+
+def _state(decision="turn", n=3, need=lambda s: True):
+    """A to_dict() of a random-play state at ``decision`` for which ``need(state)``
+    (found once per test session, a fresh copy each call)."""
+    key = (decision, n, need)
+    if key not in _FOUND:
+        game = Game(n)
+        _FOUND[key] = next((game, state.to_dict()) for seed in range(30)
+                           for state in random_playout_states(game, seed)
+                           if state.decision == decision and need(state))
+    game, data = _FOUND[key]
+    return game, copy.deepcopy(data)
+
+
+def _set(path, value):
+    """A corruption that sets data[path[0]][path[1]]... to ``value``."""
+    def corrupt(data):
+        *head, last = path
+        target = data
+        for key in head:
+            target = target[key]
+        target[last] = value
+    return corrupt
+
+
+def _delete(key):
+    def corrupt(data):
+        del data[key]
+    return corrupt
+
+
+def _has_ship(state):
+    return any(state.ships)
+
+
+# (corruption, words the error must contain); the state is a recruiting turn with a ship
+FIELD_ERRORS = {
+    "totals of a fourth seat": (lambda d: d["totals"].append(0), "totals: expected 3 entries"),
+    "a negative total": (_set(("totals", 0), -5), "totals[0]: -5 is outside"),
+    "phase 99": (_set(("phase",), 99), "phase: 99 is not one of"),
+    "an unknown decision": (_set(("decision",), "dance"), "decision: 'dance' is not one of"),
+    "an actor who is no seat": (_set(("actor",), 3), "actor: 3 is outside"),
+    "round 0": (_set(("round",), 0), "round: 0 is outside"),
+    "a seat's hand missing": (lambda d: d["hands"].pop(), "hands: expected 3 entries"),
+    "a hand as text": (_set(("hands", 0), "x"), "hands[0]: expected a list"),
+    "a card id out of the deck": (_set(("deck", 0), 999), "deck[0]: 999 is outside"),
+    "a reserved card -2": (_set(("reserved", 1), -2), "reserved[1]: -2 is outside"),
+    "a ship of four parts": (lambda d: next(f for f in d["ships"] if f)[0].pop(),
+                             "expected 5 entries"),
+    "a ship kept by no seat": (lambda d: next(f for f in d["ships"] if f)[0].__setitem__(3, 7),
+                               "(keeper): 7 is outside"),
+    "a ship in play as 1": (lambda d: next(f for f in d["ships"] if f)[0].__setitem__(2, 1),
+                            "(in play): expected true or false"),
+    "launched as 0": (_set(("launched",), 0), "launched: expected true or false"),
+    "passed as 0": (_set(("passed", 0), 0), "passed[0]: expected true or false"),
+    "an event that is no text": (lambda d: d["events"].append(5), "expected text"),
+    "a Spy look of two parts": (_set(("spied",), [[0, 1]]), "spied[0]: expected 3 entries"),
+    "a selected ship 9": (_set(("selected",), 9), "selected: 9 is outside"),
+    "negative turns": (_set(("turns",), -1), "turns: -1 is outside"),
+    "a missing field": (_delete("plunder"), "missing field(s) ['plunder']"),
+    "an unknown field": (_set(("extra",), 1), "unknown field(s) ['extra']"),
+    "a broken generator": (_set(("rng",), {"bit_generator": "nope"}), "rng"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIELD_ERRORS))
+def test_corrupted_field_is_named(name):
+    corrupt, words = FIELD_ERRORS[name]
+    game, data = _state("turn", need=_has_ship)
+    game.state_from_dict(copy.deepcopy(data))        # sound before the corruption
+    corrupt(data)
+    with pytest.raises(InvalidStateError) as info:
+        game.state_from_dict(data)
+    assert words in str(info.value)
+
+
+def _card_duplicated(d):
+    d["deck"].append(d["hands"][0][0])
+
+
+def _card_moved_between_hands(d):
+    card = d["hands"][0].pop()
+    d["hands"][1] = sorted(d["hands"][1] + [card])
+
+
+def _hand_unsorted(d):
+    d["hands"][1].reverse()
+
+
+def _target_reached(d):
+    d["totals"][0] = 500
+
+
+def _too_many_spy_looks(d):
+    game = Game(3)
+    ship = d["ships"][d["actor"]][d["selected"]]
+    d["spies_used"] = sum(1 for c in ship[1] if game.rules.kind[c] == SPY) + 1
+
+
+RULE_ERRORS = {
+    "a card in two places": ("turn", _card_duplicated, "a card was created, lost"),
+    "a card moved to another hand": ("turn", _card_moved_between_hands,
+                                     "holds other than its deal"),
+    "a hand out of order": ("turn", _hand_unsorted, "hands are kept sorted"),
+    "claims asked during a turn": ("turn", _set(("claim_queue",), [1]), "claim_queue"),
+    "the target score reached, game running": ("turn", _target_reached, "totals"),
+    "a forced attack while recruiting": ("turn", _set(("forced",), True), "forced"),
+    "a launch already made at a turn's start": ("turn", _set(("launched",), True),
+                                                "launched"),
+    "last turns without a first fleet": ("turn", _set(("last_turns",), [1]), "last_turns"),
+    "a ship selected outside aiming": ("turn", _set(("selected",), 0), "selected"),
+    "nobody's turn in a running game": ("turn", _set(("turn_player",), -1),
+                                        "not the turn player"),
+    "a discarding player asked to claim": ("claim", lambda d: d.__setitem__(
+        "claim_queue", d["claim_queue"][:1] + [d["turn_player"]]), "claim_queue"),
+    "more Spy looks than Spies": ("aim", _too_many_spy_looks, "spies_used"),
+    "aiming with no ship selected": ("aim", _set(("selected",), -1), "selected"),
+    "a battle turn with recruiting decision": ("select", _set(("decision",), "turn"),
+                                               "decision does not fit the phase"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULE_ERRORS))
+def test_broken_rule_is_refused(name):
+    decision, corrupt, words = RULE_ERRORS[name]
+    game, data = _state(decision, need=_has_ship)
+    game.state_from_dict(copy.deepcopy(data))        # sound before the corruption
+    corrupt(data)
+    with pytest.raises(InvalidStateError) as info:
+        game.state_from_dict(data)
+    assert "breaks the rules" in str(info.value) and words in str(info.value)
+
+
+def test_not_a_mapping_and_wrong_player_count():
+    game, data = _state("turn")
+    with pytest.raises(InvalidStateError, match="expected an object"):
+        game.state_from_dict([data])
+    with pytest.raises(InvalidStateError, match="totals: expected 4 entries"):
+        Game(4).state_from_dict(data)
