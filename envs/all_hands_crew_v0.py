@@ -133,7 +133,8 @@ Version history
   variant. Revised before any published bot: after a Snatch the other players keep what
   they knew of the victim's Crew Pile, but for one card (``crew_maybe_gone``,
   ``about_me_maybe_gone``: the observation grew by 2n); saved states carry
-  ``crew_maybe_gone``.
+  ``crew_maybe_gone``, record a hire's count of cards put back as public, and are
+  checked field by field on loading.
 """
 
 from plunder.envs.all_hands_crew.engine import AllHandsCrewGame

@@ -33,8 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import InvalidArgumentError
+from plunder.envs.core.errors import InvalidArgumentError, InvalidStateError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.state_io import (
+    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
+    check_list,
+)
 
 from .components import NUM_CAPTAINS, NUM_CREW, NUM_KINDS, TARGETED, load_components, partitioner
 from .observation import Encoder, build_layout, encode_view
@@ -67,6 +71,8 @@ class AllHandsCrewGame(Game):
         max_spy = sum(most[k] // 2 for k in spy_kinds)
         #: most stock cards one player can hold (3 + 2 per Spyglass laid in one round)
         self.max_stock = self.comps.stock_cards + self.comps.spyglass_extra * max_spy
+        #: most Spyglass double draws one player can have in a round
+        self.max_spyglasses = max_spy
         n = self.num_players
         self.A_DRAW = 0
         self.A_HIRE = n
@@ -141,11 +147,80 @@ class AllHandsCrewGame(Game):
         return state
 
     def _load_state(self, data: dict) -> "AllHandsCrewState":
-        state = AllHandsCrewState(self, rng_from_dict(data["rng"]))
-        for key in _FIELDS:   # deep copies: the state must not share the dict's lists
-            setattr(state, key, copy.deepcopy(data[key]))
-        state.turns = data["turns"]
-        return state
+        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one
+        entry per seat / card kind, known phases and events); ``validate`` then checks the
+        rules."""
+        check_keys(data, f"{self.env_id()} state", _FIELDS + ("turns", "rng"))
+        data = copy.deepcopy(data)    # the state must not share the dict's lists
+        n, K = self.num_players, NUM_KINDS
+        cards, most = sum(self.copies), max(self.copies)
+        seat, stock = n - 1, self.max_stock
+        s = AllHandsCrewState(self, rng_from_dict(data["rng"]))
+        s.piles = check_int_lists(data["piles"], "piles", n, None, 0, K - 1, max_inner=cards)
+        s.pile_known = check_int_lists(data["pile_known"], "pile_known", n, None, 0,
+                                       (1 << n) - 1, max_inner=cards)
+        s.out = check_int_list(data["out"], "out", K, 0, most)
+        s.stock = check_int_lists(data["stock"], "stock", n, None, 0, K - 1, max_inner=stock)
+        s.stock_src = check_int_lists(data["stock_src"], "stock_src", n, None, 0, seat,
+                                      max_inner=stock)
+        s.crew = check_int_lists(data["crew"], "crew", n, K, 0, most)
+        s.crew_known = check_list(data["crew_known"], "crew_known", n)
+        for q, rows in enumerate(s.crew_known):
+            check_int_lists(rows, f"crew_known[{q}]", n, K, 0, most)
+        s.crew_maybe_gone = check_int_lists(data["crew_maybe_gone"], "crew_maybe_gone", n, n,
+                                            0, cards)
+        s.laid = check_int_lists(data["laid"], "laid", n, None, 0, self.num_combos - 1,
+                                 max_inner=cards)
+        s.final = check_int_lists(data["final"], "final", n, None, 0, self.num_combos - 1,
+                                  max_inner=cards)
+        s.final_left = check_int_lists(data["final_left"], "final_left", n, K, 0, most)
+        s.curses = check_int_list(data["curses"], "curses", n, 0, cards // 2)
+        s.round = check_int(data["round"], "round", 1, cards)
+        s.start = check_int(data["start"], "start", 0, seat)
+        s.phase = check_choice(data["phase"], "phase", PHASES)
+        s.actor = check_int(data["actor"], "actor", -1, seat)
+        s.draw_target = check_int_list(data["draw_target"], "draw_target", n, 0,
+                                       self.comps.stock_cards)
+        s.spy_left = check_int_list(data["spy_left"], "spy_left", n, 0, self.max_spyglasses)
+        s.keep = check_int_list(data["keep"], "keep", n, 1, stock)
+        s.hire_step = check_int(data["hire_step"], "hire_step", 0, stock)
+        s.hired = check_int_lists(data["hired"], "hired", n, None, 0, stock - 1,
+                                  max_inner=stock)
+        s.hire_done = check_list(data["hire_done"], "hire_done", n)
+        for q, done in enumerate(s.hire_done):
+            check_bool(done, f"hire_done[{q}]")
+        s.lay_count = check_int(data["lay_count"], "lay_count", 0, n)
+        s.pending = check_choice(data["pending"], "pending", ("",) + TARGETED)
+        s.next_double = check_int_list(data["next_double"], "next_double", n, 0, stock)
+        s.next_spy = check_int_list(data["next_spy"], "next_spy", n, 0, self.max_spyglasses)
+        s.next_short = check_int_list(data["next_short"], "next_short", n, 0, 1)
+        s.events = check_list(data["events"], "events", max_len=_MAX_EVENTS)
+        for i, event in enumerate(s.events):
+            self._check_event(event, f"events[{i}]")
+        s.turns = check_int(data["turns"], "turns", 0)
+        return s
+
+    def _check_event(self, event, where: str) -> None:
+        """One event of the round: [seat, what, argument, kind or count, knower mask]."""
+        n, seat = self.num_players, self.num_players - 1
+        who, what, arg, kind, mask = check_list(event, where, 5)
+        check_int(who, f"{where}[0] (seat)", 0, seat)
+        check_choice(what, f"{where}[1] (what)", _EVENT_KINDS)
+        if what == "forfeit":
+            check_choice(arg, f"{where}[2] (action)", ("spyglass",) + TARGETED)
+        elif what == "lay":
+            check_int(arg, f"{where}[2] (combination)", 0, self.num_combos - 1)
+        elif what == "hire":
+            check_int(arg, f"{where}[2] (cards hired)", 0, self.max_stock)
+        else:   # draw: the pile; snatch, curse, short_rations: the target
+            check_int(arg, f"{where}[2] (seat)", 0, seat)
+        if what == "hire":
+            check_int(kind, f"{where}[3] (cards put back)", 0, self.max_stock)
+        elif what == "snatch":
+            check_int(kind, f"{where}[3] (kind)", 0, NUM_KINDS - 1)
+        else:
+            check_int(kind, f"{where}[3] (kind)", -1, -1)
+        check_int(mask, f"{where}[4] (knowers)", 0, (1 << n) - 1)
 
     def sample_state(self, view: CrewView, rng: np.random.Generator) -> "AllHandsCrewState":
         """A full state matching ``view``: unknown cards redrawn from the unseen pool."""
@@ -154,6 +229,11 @@ class AllHandsCrewGame(Game):
     def describe_view(self, view: CrewView) -> str:
         return describe_view(self, view)
 
+
+#: the kinds of events a round records (``AllHandsCrewState.events``)
+_EVENT_KINDS = ("draw", "hire", "lay", "snatch", "curse", "short_rations", "forfeit")
+#: most events one round can record (draws, hires, lays and actions of 6 players)
+_MAX_EVENTS = 1000
 
 #: game attributes a pickle leaves out (see AllHandsCrewGame.__getstate__)
 _SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions")
@@ -394,7 +474,8 @@ class AllHandsCrewState(GameState):
                     self.piles[p].append(k)
                     self.pile_known[p].append(mask)
                     back += 1
-            self.events.append([p, "hire", len(chosen), back, 0])
+            # how many cards went back on the pile is public (its size shows it)
+            self.events.append([p, "hire", len(chosen), back, everyone])
             self.stock[p] = []
             self.stock_src[p] = []
         self.hired = [[] for _ in range(n)]
@@ -611,74 +692,124 @@ class AllHandsCrewState(GameState):
         for p in range(n):
             assert all(k in kinds for k in self.piles[p]), "a pile holds a non-card"
             assert all(k in kinds for k in self.stock[p]), "a stock holds a non-card"
-            assert len(self.crew[p]) == NUM_KINDS and min(self.crew[p]) >= 0
-            assert len(self.final_left[p]) == NUM_KINDS and min(self.final_left[p]) >= 0
-            assert all(0 <= c < g.num_combos for c in self.laid[p] + self.final[p])
+            assert len(self.crew[p]) == NUM_KINDS and min(self.crew[p]) >= 0, \
+                "crew: not a count per kind"
+            assert len(self.final_left[p]) == NUM_KINDS and min(self.final_left[p]) >= 0, \
+                "final_left: not a count per kind"
+            assert all(0 <= c < g.num_combos for c in self.laid[p] + self.final[p]), \
+                "laid/final: not a combination"
         assert self.card_counts() == list(g.copies), "a card was created or lost"
         # who knows which pile card: the owner (everyone with open stock) of cards put back
         everyone = (1 << n) - 1
         for p in range(n):
-            assert len(self.piles[p]) == len(self.pile_known[p])
+            assert len(self.piles[p]) == len(self.pile_known[p]), \
+                "pile_known: not one mask per pile card"
             allowed = {0, everyone} if g.open_stock else {0, 1 << p}
             assert set(self.pile_known[p]) <= allowed, "impossible pile knowledge mask"
         # stocks: drawn cards until the hiring ends
         for p in range(n):
-            assert len(self.stock[p]) == len(self.stock_src[p]) <= g.max_stock
-            assert all(0 <= s < n for s in self.stock_src[p])
+            assert len(self.stock[p]) == len(self.stock_src[p]) <= g.max_stock, \
+                "stock_src: not one source per stock card"
+            assert all(0 <= s < n for s in self.stock_src[p]), "stock_src: not a pile"
             if ph == "draw":
-                assert len(self.stock[p]) <= self.draw_target[p]
+                assert len(self.stock[p]) <= self.draw_target[p], \
+                    "stock: more cards drawn than the draw target"
             if ph in ("lay", "target", "over"):
                 assert not self.stock[p], "stock cards left after the hiring"
         # crew knowledge: what o knows of q's crew is there, but for at most
         # crew_maybe_gone[q][o] cards that unseen Snatches took; nobody tracks their own
         for q in range(n):
-            assert len(self.crew_known[q]) == n and len(self.crew_maybe_gone[q]) == n
+            assert len(self.crew_known[q]) == n and len(self.crew_maybe_gone[q]) == n, \
+                "crew_known/crew_maybe_gone: not one entry per seat"
             assert not any(self.crew_known[q][q]), "own crew tracked as known by self"
             assert self.crew_maybe_gone[q][q] == 0, "own crew tracked as known by self"
             for o in range(n):
                 row = self.crew_known[q][o]
                 gone = self.crew_maybe_gone[q][o]
-                assert len(row) == NUM_KINDS and min(row) >= 0
+                assert len(row) == NUM_KINDS and min(row) >= 0, \
+                    "crew_known: not a count per kind"
                 assert 0 <= gone <= sum(row), "more known cards may be gone than are known"
                 missing = sum(max(0, a - b) for a, b in zip(row, self.crew[q]))
                 assert missing <= gone, "known card not there"
         # per-seat counters
-        assert min(self.curses) >= 0 and min(self.spy_left) >= 0 and min(self.keep) >= 1
-        assert min(self.next_double) >= 0 and min(self.next_spy) >= 0
-        assert set(self.next_short) <= {0, 1} and min(self.draw_target) >= 0
-        assert self.round >= 1 and 0 <= self.start < n
+        assert min(self.curses) >= 0 and min(self.spy_left) >= 0 and min(self.keep) >= 1, \
+            "curses/spy_left/keep: out of range"
+        assert min(self.next_double) >= 0 and min(self.next_spy) >= 0, \
+            "next_double/next_spy: negative"
+        assert set(self.next_short) <= {0, 1} and min(self.draw_target) >= 0, \
+            "next_short/draw_target: out of range"
+        assert self.round >= 1 and 0 <= self.start < n, "round/start: out of range"
         # hiring bookkeeping
         if ph == "hire":
-            assert self.actor == -1 and self.hire_step >= 0
+            assert self.actor == -1 and self.hire_step >= 0, "actor: a single actor in hiring"
             for p in range(n):
                 picks = self.hired[p]
                 assert len(set(picks)) == len(picks), "a stock card hired twice"
-                assert all(0 <= i < len(self.stock[p]) for i in picks)
+                assert all(0 <= i < len(self.stock[p]) for i in picks), \
+                    "hired: not a stock card"
                 full = min(self.hire_step, self.keep[p], len(self.stock[p]))
                 if self.hire_done[p]:
                     assert 1 <= len(picks) < full, "passed without a first pick"
                 else:
                     assert len(picks) == full, "a hiring step without a pick"
         else:
-            assert self.hire_step == 0 and not any(self.hired) and not any(self.hire_done)
+            assert self.hire_step == 0 and not any(self.hired) and not any(self.hire_done), \
+                "hire_step/hired/hire_done: hiring bookkeeping outside the hiring"
         # the acting seat and the pending targeted action
         if ph in ("draw", "spyglass", "lay", "target"):
-            assert 0 <= self.actor < n
+            assert 0 <= self.actor < n, "actor: nobody acts"
         if ph == "over":
-            assert self.actor == -1
-        assert (self.pending in TARGETED) if ph == "target" else self.pending == ""
+            assert self.actor == -1, "actor: someone acts after the end"
+        assert (self.pending in TARGETED) if ph == "target" else self.pending == "", \
+            "pending: a target phase without its action, or an action outside it"
         if ph == "spyglass":
-            assert self.spy_left[self.actor] > 0
-        assert 0 <= self.lay_count <= n and (self.lay_count < n or ph == "over")
+            assert self.spy_left[self.actor] > 0, "spy_left: a Spyglass draw without one"
+        assert 0 <= self.lay_count <= n and (self.lay_count < n or ph == "over"), \
+            "lay_count: out of range"
         if ph in ("lay", "target"):
-            assert self.lay_count == (self.actor - self.start) % n
+            assert self.lay_count == (self.actor - self.start) % n, \
+                "lay_count: not the seats that laid out before the actor"
         if ph == "over":
             assert all(sum(c) == 0 for c in self.crew), "crew left after the final layout"
-            assert sum(len(p) for p in self.piles) < n
+            assert sum(len(p) for p in self.piles) < n, "piles: the game ended too early"
         else:
-            assert not any(self.final) and not any(map(any, self.final_left))
+            assert not any(self.final) and not any(map(any, self.final_left)), \
+                "final/final_left: a final layout before the end"
         for e in self.events:
-            assert len(e) == 5 and 0 <= e[0] < n and 0 <= e[4] <= everyone
+            assert len(e) == 5 and 0 <= e[0] < n and 0 <= e[4] <= everyone, "events: a bad event"
+            if e[1] == "snatch":
+                assert e[0] != e[2] and e[4] == (1 << e[0]) | (1 << e[2]), \
+                    "events: a Snatch not known to exactly the two involved"
+            else:   # hires (cards put back) are public, the others carry no card
+                assert e[4] == (everyone if e[1] == "hire" else 0), \
+                    "events: only a Snatch's card is known to some players alone"
+        self._validate_actions()
+
+    def _validate_actions(self) -> None:
+        """In-game actions come from laid pairs: no more curses, Double hires, Spyglasses
+        or Short rations than the matching pairs laid; stock sizes as the round set them."""
+        g = self.game
+        n = g.num_players
+        pairs = [dict.fromkeys(("double_hire", "spyglass", "short_rations", "curse"), 0)
+                 for _ in range(n)]
+        for p in range(n):
+            for ci in self.laid[p]:
+                act = g.combos[ci].action
+                if act in pairs[p]:
+                    pairs[p][act] += 1
+        assert sum(self.curses) <= sum(c["curse"] for c in pairs), \
+            "curses: more curses than Bosun pairs laid"
+        assert sum(self.next_short) <= sum(c["short_rations"] for c in pairs), \
+            "next_short: more Short rations than Carpenter pairs laid"
+        for p in range(n):
+            assert self.keep[p] - 1 + self.next_double[p] <= pairs[p]["double_hire"], \
+                "keep/next_double: more Double hires than Cook pairs laid"
+            assert self.spy_left[p] + self.next_spy[p] <= pairs[p]["spyglass"], \
+                "spy_left/next_spy: more Spyglasses than Lookout pairs laid"
+        if self.phase != "over":
+            allowed = (g.comps.short_rations_stock, g.comps.stock_cards)
+            assert all(t in allowed for t in self.draw_target), \
+                "draw_target: neither a full stock nor Short rations"
 
     def card_counts(self) -> list[int]:
         """Cards of each kind over every zone (the fuzz tests check nothing is lost)."""
@@ -822,7 +953,7 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator):
                 if s.keep[q] > step and len(s.stock[q]) > step:
                     free = [i for i in range(len(s.stock[q])) if i not in s.hired[q]]
                     s.hired[q].append(int(free[int(rng.integers(len(free)))]))
-    s.events = [[e[0], e[1], e[2], e[3], (1 << me) if e[3] >= 0 else 0] for e in v.events]
+    s.events = [_sampled_event(s, e, rng) for e in v.events]
     s.turns = 0
     return s
 
@@ -863,3 +994,18 @@ def _sample_kept_known(v: CrewView, pool: list, rng: np.random.Generator) -> lis
             pool[:] = left
             return kept
     raise InvalidArgumentError("inconsistent view: the known Crew Pile cards do not fit")
+
+
+def _sampled_event(s: AllHandsCrewState, event: tuple, rng: np.random.Generator) -> list:
+    """A view's event as the state records it: who knows its card (a Snatch: the two
+    involved; a hire's count of cards put back: everyone); a Snatch's card the viewer did
+    not see is drawn from the snatcher's sampled Crew Pile (any kind if it laid it out)."""
+    who, what, arg, kind = event
+    if what == "hire":
+        return [who, what, arg, kind, (1 << s.game.num_players) - 1]
+    if what != "snatch":
+        return [who, what, arg, kind, 0]
+    if kind < 0:
+        held = [k for k in range(NUM_KINDS) for _ in range(s.crew[who][k])]
+        kind = held[int(rng.integers(len(held)))] if held else int(rng.integers(NUM_KINDS))
+    return [who, what, arg, kind, (1 << who) | (1 << arg)]

@@ -49,7 +49,8 @@ class CrewView(NamedTuple):
     next_double: tuple       # actions due next round (laid this round)
     next_spy: tuple
     next_short: tuple
-    events: tuple            # this round: (seat, what, arg, kind or -1)
+    events: tuple            # this round: (seat, what, arg, kind or -1); a hire's 4th entry
+                             # is how many cards went back on the pile
 
     def pile(self, seat: int) -> list:
         """Pile ``seat`` bottom->top as (knower mask, kind or -1 if unknown to me)."""
@@ -127,7 +128,7 @@ def describe_view(game, v: CrewView) -> str:
             elif what in ("curse", "short_rations"):
                 text.append(f"{seat} {what.replace('_', ' ')} on {arg}")
             elif what == "hire":
-                text.append(f"{seat} hired {arg}")
+                text.append(f"{seat} hired {arg}, put back {kind}")
             elif what == "forfeit":
                 text.append(f"{seat} forfeited {arg.replace('_', ' ')}")
         rows.append("this round: " + "; ".join(text))

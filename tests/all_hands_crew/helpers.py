@@ -45,6 +45,24 @@ def make_state(n=2, piles=None, crews=None, start=0, open_stock=False, seed=0):
     return s
 
 
+def lay_pairs(state, seat, kind, count=1):
+    """Record ``count`` pairs of ``kind`` as laid out by ``seat`` earlier (so that a test
+    may grant the actions they give); the cards come out of the game, else off the
+    bottom of the Drawing Piles."""
+    g = state.game
+    (ci,) = [i for i, cb in enumerate(g.combos)
+             if cb.category == "pair" and cb.counts[kind] == 2]
+    for _ in range(2 * count):
+        if state.out[kind]:
+            state.out[kind] -= 1
+            continue
+        pile = next(p for p in state.piles if kind in p)
+        i = pile.index(kind)
+        del pile[i]
+        del state.pile_known[state.piles.index(pile)][i]
+    state.laid[seat] += [ci] * count
+
+
 def act(state, player, name_or_index):
     """Apply one action of ``player`` (an index, or a name as ``Game.action_name`` gives)."""
     g = state.game

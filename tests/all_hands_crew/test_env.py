@@ -16,6 +16,8 @@ from plunder.envs.all_hands_crew.components import partitioner
 from plunder.envs.all_hands_crew_v0 import Game, raw_env
 from plunder.envs.core.errors import IllegalActionError
 
+from .helpers import COOK, lay_pairs
+
 
 def _random_step(env, rng):
     """One random legal action of the selected agent (None once it is done)."""
@@ -84,6 +86,9 @@ def test_aec_double_hire_picks_and_passes_stay_hidden():
     game = Game(3)
     state = game.new_initial_state(np.random.default_rng(2))
     state.keep = [2, 2, 2]                 # everyone laid a Cook pair last round
+    for seat in range(3):
+        lay_pairs(state, seat, COOK)
+    state.validate()
     rng = np.random.default_rng(0)
     while state.phase != "hire":
         state.apply_joint({p: int(rng.choice(np.flatnonzero(state.legal_actions_mask(p))))

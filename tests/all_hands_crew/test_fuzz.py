@@ -10,6 +10,7 @@ from plunder.envs.all_hands_crew.components import NUM_KINDS
 from plunder.envs.all_hands_crew_v0 import Game, parallel_env, raw_env
 from plunder.envs.core.rewards import rank_rewards
 from ..conftest import MaskedSamplingParallelEnv
+from .helpers import COOK, lay_pairs
 
 
 def check_invariants(s):
@@ -118,6 +119,7 @@ def test_validate_rejects_broken_states():
         broken.validate()
     broken = s.clone()
     broken.hire_step, broken.keep[0] = 1, 2
+    lay_pairs(broken, 0, COOK)           # the Cook pair that gave the Double hire
     broken.hired = [[0, 0], [0], [0]]    # the same stock card hired twice
     with pytest.raises(AssertionError):
         broken.validate()

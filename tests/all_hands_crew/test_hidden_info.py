@@ -26,6 +26,8 @@ import pytest
 from plunder.envs.all_hands_crew.components import NUM_KINDS
 from plunder.envs.all_hands_crew_v0 import Game
 
+from .helpers import COOK, lay_pairs
+
 
 class Knowledge:
     """The test's own record of who knows which cards."""
@@ -266,7 +268,10 @@ def test_double_hire_pending_picks_are_hidden(n, open_stock):
     checked = 0
     for seed in range(40):
         s = game.new_initial_state(np.random.default_rng(seed))
-        s.keep = [2 + (q % 2) for q in range(n)]         # everyone laid a Cook pair
+        s.keep = [2, 3, 2, 1][:n]                 # Cook pairs laid last round
+        for q in range(n):
+            lay_pairs(s, q, COOK, s.keep[q] - 1)
+        s.validate()
         know = Knowledge(s)
         while s.phase != "hire":
             s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
