@@ -168,6 +168,10 @@ class Game(ABC):
         """Text rendering of what one player sees."""
         return repr(view)
 
+    def seat_name(self, seat: int) -> str:
+        """A seat's name in text (``player_k``; games with env-driven seats name those)."""
+        return f"player_{seat}"
+
 
 class GameState(ABC):
     """One position of a game. Subclasses keep their fields plain (ints, lists, dicts)."""
@@ -252,6 +256,14 @@ class GameState(ABC):
         tie-breaks return (score, tie-break, ...).
         """
         return [(s,) for s in self.scores()]
+
+    def score_breakdown(self) -> list[tuple[str, list[float]]]:
+        """Rows ``(label, value per scoring seat)`` explaining the final scores (public at
+        the end); rows labelled ``tie-break...`` rank ties, the others add up to the score
+        where the game's score is a sum. Written per game in ``envs/<game>/movelog.py``
+        (see ``core.movelog``); the default is one row "score"."""
+        from .movelog import score_breakdown
+        return score_breakdown(self)
 
     def validate(self) -> None:
         """Raise AssertionError if an invariant of the rules is broken (components created
