@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from plunder.envs.core.movelog import who
+from plunder.envs.core.movelog import who, whose
 
 from .engine import AIM, CLAIM, CREW, DISCARD, SELECT, TURN
 
-_SEAT = re.compile(r"\bP(\d+)\b")
+_SEAT = re.compile(r"\bP(\d+)\b('s)?")
 
 
 def action_is_public(game, view, seat, action) -> bool:
@@ -41,7 +41,9 @@ def describe_step(game, before, after, actors, public_actions, observer) -> list
     lines: list[str] = []
     (seat, action), = ((s, public_actions.get(s)) for s in actors)
     d = before.decision
-    if action is not None:
+    if action is None:             # a crew card put aboard face down
+        lines.append(f"{name(seat)} puts a crew card aboard face down")
+    else:
         if d in (TURN, DISCARD) and A.master <= action < A.crew:
             lines.append(f"{name(seat)} launches a ship under "
                          f"{game.card_name(action - A.master)}")
@@ -54,7 +56,8 @@ def describe_step(game, before, after, actors, public_actions, observer) -> list
             slot = action - A.select
             master = game.card_name(before.ships[seat][slot].master)
             lines.append(f"{name(seat)} attacks with ship {slot + 1} ({master})")
-    lines.extend(_SEAT.sub(lambda m: name(int(m.group(1))), e)
+    lines.extend(_SEAT.sub(lambda m: whose(game, int(m.group(1)), observer) if m.group(2)
+                           else name(int(m.group(1))), e)
                  for e in new_events(before, after))
     if after.round == before.round:
         claimed = set(after.known_with[observer]) | {before.reserved[observer]}
@@ -74,7 +77,7 @@ def _spy_lines(game, before, after, name) -> list[str]:
             was = before.ships[q][j] if j < len(before.ships[q]) else None
             if ship.spied and ship.crew is not None and (was is None or not was.spied):
                 crew = ", ".join(game.card_name(c) for c in ship.crew)
-                lines.append(f"{name(after.player)}'s Spy sees {name(q)}'s ship {j + 1}: "
+                lines.append(f"your Spy sees {whose(game, q, after.player)} ship {j + 1}: "
                              f"{crew}")
     return lines
 

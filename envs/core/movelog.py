@@ -53,6 +53,11 @@ def who(game: Any, seat: int, observer: int | None) -> str:
     return f"{name} (you)" if seat == observer else name
 
 
+def whose(game: Any, seat: int, observer: int | None) -> str:
+    """A seat's possessive in a log line: ``player_2's``, or ``your`` for the observer."""
+    return "your" if seat == observer else f"{game.seat_name(seat)}'s"
+
+
 def action_is_public(game: Any, view: Any, seat: int, action: int) -> bool:
     """Whether the player of ``view`` sees ``seat`` choose ``action`` (see the module doc)."""
     if seat == view_player(view):

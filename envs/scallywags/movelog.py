@@ -9,7 +9,7 @@ card's effect (or a block that cancels it) shows up as the coins that moved.
 
 from __future__ import annotations
 
-from plunder.envs.core.movelog import who
+from plunder.envs.core.movelog import who, whose
 
 from .components import AVAST, BLOW, CARD_NAMES, HANDS_OFF, LAND_HO, NUM_CARDS
 from .engine import BLOCK, CHOOSE, MIDDLE, TARGET
@@ -28,7 +28,7 @@ def place_text(game, view, coin: int, observer: int) -> str:
     seat = view.coin_owner[coin]
     if seat == MIDDLE:
         return "the middle"
-    return "your take" if seat == observer else f"{game.seat_name(seat)}'s take"
+    return f"{whose(game, seat, observer)} take"
 
 
 def describe_step(game, before, after, actors, public_actions, observer) -> list[str]:
