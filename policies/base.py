@@ -88,6 +88,9 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         return heuristic_class(env_id)(game, seed=seed)
     if kind == "search":
         from .search import SearchPolicy
+        if arg and not (arg.isdigit() and int(arg) > 0):
+            raise InvalidArgumentError(f"search:SAMPLES needs a positive whole number of "
+                                       f"samples, got {spec!r}")
         samples = int(arg) if arg else 6
         return SearchPolicy(game, seed=seed, samples=samples)
     if kind in TRAINED_KINDS:

@@ -44,7 +44,7 @@ def test_a_person_can_play_a_whole_game_against_bots():
     assert len(scores) == 3
     assert any("seen by player_1" in s for s in shown)
     assert not any("omniscient" in s for s in shown)
-    assert "Game over" in shown[-1]
+    assert "\nGame over." in shown and shown[-1].startswith("Scores:")
 
 
 def test_play_command_stops_cleanly_without_input():
@@ -53,9 +53,78 @@ def test_play_command_stops_cleanly_without_input():
     assert "no more input" in out.output
 
 
-def test_play_rejects_an_unknown_game():
-    out = CliRunner().invoke(main, ["play", "monopoly"])
-    assert out.exit_code != 0 and "unknown game" in out.output
+@pytest.mark.parametrize("args,message", [
+    (["monopoly"], "unknown game 'monopoly'"),
+    (["scallywags", "--players", "9"], "2-6 players, got 9"),
+    (["scallywags", "--players", "1"], "2-6 players, got 1"),
+    (["scallywags", "--players", "two"], "'two' is not a valid integer"),
+    (["scallywags", "--seat", "5"], "--seat must be 0..1"),
+    (["scallywags", "--seat", "-1"], "--seat must be 0..1"),
+    (["scallywags", "--players", "3", "--bots", "random,random,random"],
+     "3 players need 2 bots"),
+    (["scallywags", "--bots", "pirate"], "unknown bot 'pirate'"),
+    (["scallywags", "--bots", "random,"], "--bots has an empty entry"),
+    (["scallywags", "--bots", "search:lots"], "search:SAMPLES needs a positive"),
+    (["scallywags", "--bots", "trained:no/such/bot.onnx"], "no bot file at no/such/bot.onnx"),
+    (["scallywags", "--seed", "-1"], "--seed must be 0 or more"),
+])
+def test_play_mistakes_are_one_error_line(args, message):
+    out = CliRunner().invoke(main, ["play", *args], input="")
+    assert out.exit_code in (1, 2), out.output
+    errors = [line for line in out.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and message in errors[0], out.output
+    assert "Traceback" not in out.output and not isinstance(out.exception, Exception) or \
+        isinstance(out.exception, SystemExit)
+
+
+def _answers(env_id, seed):
+    """The answers (first legal move, by number) of seat 0 in a 2-player game against a
+    heuristic bot: the game is seeded, so the same answers replay it exactly."""
+    shown, answers = [], []
+
+    def ask(prompt):
+        idx = max(i for i, line in enumerate(shown) if line == "Your move:")
+        answers.append(shown[idx + 1].split()[0])
+        return answers[-1]
+
+    play(env_id, seat=0, bots=["heuristic"], num_players=2, seed=seed, ask=ask,
+         say=shown.append)
+    return answers
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_plunder_play_a_whole_game_from_typed_input(env_id):
+    game = env_id.rsplit("_v", 1)[0]
+    answers = _answers(env_id, seed=2)
+    out = CliRunner().invoke(main, ["play", game, "--players", "2", "--seed", "2"],
+                             input="\n".join(answers) + "\n")
+    assert out.exit_code == 0, out.output
+    text = out.output
+    assert "no more input" not in text and "Game over." in text
+    assert "Since your last move:" in text
+    # the other player's moves are told (its seat's name starts log lines)
+    log = [line for line in text.splitlines() if line.startswith("  player_1")
+           or line.startswith("  capn")]
+    assert log, text[-3000:]
+    assert "total" in text and "* you" in text
+    assert all(len(line) <= 80 for line in text.splitlines()), \
+        [line for line in text.splitlines() if len(line) > 80][:3]
+
+
+def test_wide_tables_and_tile_rows_fit_80_columns():
+    from plunder.training.play import fit
+
+    table = "| seat | coins | " + " | ".join(f"A{i}" for i in range(1, 15)) + " |\n" \
+        + "|---|" * 16 + "\n| player_0 (you) | 3 | " + " | ".join(["rope"] * 14) + " |"
+    text = fit(table)
+    assert all(len(x) <= 80 for x in text.splitlines())
+    assert text.startswith("- seat: player_0 (you); coins: 3; A1: rope;")
+    tiles = "\n".join("".join(f"X{k} .  C{k}".ljust(11) for k in range(1, 10))
+                      for _ in range(3))
+    bands = fit(tiles).split("\n\n")
+    assert len(bands) == 2 and all(len(x) <= 80 for b in bands for x in b.splitlines())
+    assert bands[0].splitlines()[0].endswith("X7 .  C7")       # cut between tiles
+    assert fit("short line") == "short line"
 
 
 def test_bench_prints_a_table():
@@ -77,4 +146,5 @@ def test_every_game_can_be_played_by_a_person(env_id):
                   say=shown.append, max_turns=15)
     assert len(scores) == 2
     assert any(line == "Your move:" for line in shown)
-    assert "Game over" in shown[-1]
+    assert ("\nThe turn limit is reached." in shown or "\nGame over." in shown)
+    assert shown[-1].startswith("Scores:")

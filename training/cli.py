@@ -38,7 +38,8 @@ def _env_id(game: str) -> str:
     matches = [e for e in ENV_IDS if e.rsplit("_v", 1)[0] == game]
     if len(matches) == 1:
         return matches[0]
-    raise click.BadParameter(f"unknown game {game!r}; games: {', '.join(ENV_IDS)}")
+    raise click.BadParameter(f"unknown game {game!r}; games: {', '.join(ENV_IDS)}",
+                             param_hint="'GAME'")
 
 
 @main.command()
