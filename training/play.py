@@ -215,8 +215,8 @@ def ask_move(env, game, obs, ask, say) -> int | None:
     legal = np.flatnonzero(obs["action_mask"]).tolist()
     names = {a: game.action_name(a) for a in legal}
     say("Your move:")
-    for a in legal:
-        say(wrap(f"{a:4d}  {names[a]}"))
+    for line in move_columns([f"{a:4d}  {names[a]}" for a in legal]):
+        say(line)
     while True:
         try:
             answer = ask("> ")
@@ -226,6 +226,18 @@ def ask_move(env, game, obs, ask, say) -> int | None:
         if choice is not None:
             return choice
         say("type the number of a legal action, or a unique start of its name")
+
+
+def move_columns(entries: list[str], width: int = WIDTH) -> list[str]:
+    """The legal moves, one per line, or side by side in columns (filled down) when there
+    are many short ones."""
+    col = max(len(e) for e in entries) + 4
+    per_line = max(1, (width - 2) // col) if len(entries) > 10 else 1
+    if per_line == 1:
+        return [wrap(e) for e in entries]
+    rows = -(-len(entries) // per_line)
+    return ["  " + "".join(entries[r + k * rows].ljust(col) for k in range(per_line)
+                           if r + k * rows < len(entries)).rstrip() for r in range(rows)]
 
 
 def main_play(env_id, seat, bots, players, seed):
