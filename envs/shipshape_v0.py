@@ -43,7 +43,8 @@ Action space
 
 Observation
     ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (18,)))``; the size
-    depends on the number of seats and the stack: 688 (2-3 players), 896 (4), 898 (5-6).
+    depends on the number of seats and the stack: 688 (2-3 players), 896 (4), 1312 (5-6;
+    six seats also see the other group's stack, ``other_stack``).
     Built from the player's view only (everything is public except pending bids and the
     Cap'n's deck order). Seats are relative: slot 0 is you, then the next seats round the
     table (the Cap'n is the seat after ``player_{n-1}``). A 3x3 tile is 9 cells, row-major,
@@ -61,7 +62,10 @@ Rewards
     (seat ``n`` is the Cap'n).
 
 Version history
-    v0: first release.
+    v0: first release. Revised before any published six-seat bot: with six seats (5-6
+    players) the observation also holds the other group's crate stack (``other_stack``,
+    ``other_stack_present``; 898 -> 1312 floats), since every stack is public; saved
+    states are checked field by field on loading.
 """
 
 from plunder.envs.core.env import make_env_functions

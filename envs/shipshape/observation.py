@@ -43,6 +43,11 @@ def build_layout(game) -> ObservationLayout:
     b.add("stack", L * TILE,
           f"your group's crate stack, top first, as the crates lie ({L} slots x 9 cells x 5)")
     b.add("stack_present", L, "1 for each stack slot still holding a crate")
+    if game.six_seat:   # every stack is public: the other group's too (rulebook: setup)
+        b.add("other_stack", L * TILE, f"the other group's crate stack, top first, as the "
+              f"crates lie ({L} slots x 9 cells x 5)")
+        b.add("other_stack_present", L, "1 for each slot of the other group's stack still "
+              "holding a crate")
     b.add("seat_is_capn", S, "per seat slot (0 = you, then round the table): the Cap'n")
     b.add("seat_in_my_group", S, "per seat slot: bids in your group this voyage")
     b.add("seat_coins", S, f"per seat slot: coins / {COIN_SCALE:g}", high=3.0)
@@ -239,6 +244,8 @@ def encode(game, view) -> np.ndarray:
     obs[sl["my_hand"]] = d["hands"][p]
     if d["stacks"]:
         obs[sl["stack"].start:sl["stack_present"].stop] = d["stacks"][k]
+        if game.six_seat:
+            obs[sl["other_stack"].start:sl["other_stack_present"].stop] = d["stacks"][1 - k]
     obs[T.seat_start:] = d["seat"][T.seat_perm[p]]
     obs[sl["seat_in_my_group"]] = T.in_group[voyage][p]
     return obs

@@ -133,5 +133,43 @@ def test_a_person_can_play_against_the_bots():
 
     scores = play("shipshape_v0", seat=0, bots=["heuristic"], num_players=2, seed=3,
                   ask=ask, say=shown.append)
-    assert len(scores) == 2 and "Game over" in shown[-1]
+    assert len(scores) == 2 and "\nGame over." in shown and shown[-1].startswith("Scores:")
     assert any("player_0 (you)" in s for s in shown)
+
+
+@pytest.mark.parametrize("n", [5, 6])
+def test_six_seats_see_the_other_groups_stack(n):
+    """Every crate stack is public (rulebook: look down through it): with six seats each
+    seat's observation holds the other group's stack too, under ``other_stack``, and
+    follows the groups when they change between voyages."""
+    game = ShipShapeGame(n)
+    assert game.six_seat and {"other_stack", "other_stack_present"} <= set(game.layout.names())
+    s = game.new_initial_state(np.random.default_rng(n))
+    rng = np.random.default_rng(0)
+    lay = game.layout
+    checked_voyages = set()
+    while not s.is_terminal():
+        if s.decision(0) == "bid" and s.stage[0] == 1 and s.voyage not in checked_voyages:
+            checked_voyages.add(s.voyage)
+            for p in range(n):
+                other = 1 - s.group_of(p)
+                obs = s.observation(p)
+                lying = decode_tiles(lay.read(obs, "other_stack").reshape(-1, 45))
+                stack = s.stacks[other]
+                assert [tuple(t) for t in lying[:len(stack)]] == \
+                    [game.oriented(c, o) for c, o in stack]
+                assert lay.read(obs, "other_stack_present").sum() == len(stack)
+                # turn the other group's top crate and swap its next two: p sees it
+                changed = s.clone()
+                (c0, o0), (c1, o1), (c2, o2) = stack[:3]
+                new = ((c0, (o0 + 1) % 8), (c2, o2), (c1, o1)) + stack[3:]
+                changed.stacks = tuple(new if k == other else st
+                                       for k, st in enumerate(s.stacks))
+                changed.validate()
+                after = changed.observation(p)
+                assert not np.array_equal(after, obs)
+                assert np.array_equal(lay.read(after, "stack"), lay.read(obs, "stack"))
+                assert not np.array_equal(lay.read(after, "other_stack"),
+                                          lay.read(obs, "other_stack"))
+        s.apply_joint(random_joint(s, rng))
+    assert checked_voyages == {0, 1, 2}

@@ -4,7 +4,9 @@ What a player cannot know in ShipShape: the card another player has picked but n
 revealed (in the AEC form, an earlier decider's pending pick), the order of the Cap'n's
 face-down deck, and the future (which crates and holds the next voyages draw). Everything
 else is on the table: the crate stack ("you may look down through it"), every hold, coins,
-and the revealed bids (so every hand is public knowledge).
+and the revealed bids (so every hand is public knowledge). With six seats (6 players, or
+5 and the Cap'n) each of the two groups bids for its own stack, yet both stacks lie on the
+table for everyone to see.
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ def test_future_draws_are_hidden(n):
 def test_public_facts_are_seen(n):
     """Changing what everyone knows changes every seat's observation."""
     game, states = _states(n, seed=30 + n, every=5)
+    checked_stacks = set()
     for state in states[:-1]:
         for p in range(n):
             base = _seen(state, p)
@@ -123,20 +126,23 @@ def test_public_facts_are_seen(n):
             other = state.clone()
             other.coins = tuple(c + (s == q) for s, c in enumerate(other.coins))
             assert _seen(other, p) != base
-            # the orientation of the top crate of p's group stack
-            k = state.group_of(p)
-            if state.stacks[k]:
-                other = state.clone()
-                c, o = other.stacks[k][0]
-                stack = ((c, (o + 2) % 8),) + other.stacks[k][1:]
-                other.stacks = other.stacks[:k] + (stack,) + other.stacks[k + 1:]
-                assert _seen(other, p) != base
+            # the orientation of the top crate of every stack: each group's stack is
+            # public to every seat, not only to the group that bids for it
+            for k, stack in enumerate(state.stacks):
+                if stack:
+                    other = state.clone()
+                    c, o = stack[0]
+                    turned = ((c, (o + 2) % 8),) + stack[1:]
+                    other.stacks = other.stacks[:k] + (turned,) + other.stacks[k + 1:]
+                    assert _seen(other, p) != base, f"seat {p} misses stack {k}"
+                    checked_stacks.add(k)
             # another seat's hold as seen from above
             other = state.clone()
             vis = list(other.visible[q])
             vis[4] = 1 if vis[4] != 1 else 2
             other.visible = other.visible[:q] + (tuple(vis),) + other.visible[q + 1:]
             assert _seen(other, p) != base
+    assert checked_stacks == set(range(2 if n in (5, 6) else 1))
 
 
 @pytest.mark.parametrize("n", [2, 5])
