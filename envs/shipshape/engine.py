@@ -24,11 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.state_io import (
+    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
+    check_list,
+)
 
 from .components import NUM_CRATES, VOYAGE_HOLDS, Components, load_components
-from .geometry import COMPOSE, ORIENTATION_NAMES, SCORE_PARTS, orient, score_voyage
+from .geometry import (
+    COMPOSE, FULL_SHIP_BONUS, ORIENTATION_NAMES, SCORE_PARTS, orient, score_voyage,
+)
 from .view import PublicTable, ShipShapeView
 
 NUM_CARDS = 10
@@ -134,16 +139,48 @@ class ShipShapeGame(Game):
         return state
 
     def _load_state(self, data: dict) -> "ShipShapeState":
-        if data.get("num_players") != self.num_players:
-            raise InvalidArgumentError(
-                f"state is for {data.get('num_players')} players, this game has "
-                f"{self.num_players}"
-            )
+        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one entry
+        per seat / group / voyage, ids of existing crates, holds and cards); ``validate``
+        then checks the rules."""
+        check_keys(data, f"{self.env_id()} state",
+                   ShipShapeState.FIELDS + ("num_players", "turns", "rng"))
+        check_choice(data["num_players"], "num_players", [self.num_players])
+        data = {key: _listify(value) for key, value in data.items()}   # to_dict() has tuples
+        S, groups = self.num_seats, len(self.groups(0))
+        crates = len(self.components.crates)
         state = ShipShapeState(self, rng_from_dict(data["rng"]))
-        for key in ShipShapeState.FIELDS:
-            setattr(state, key, _tuplify(data[key]))
-        state.turns = data["turns"]
-        state.visible = tuple(state.compute_visible(s) for s in range(self.num_seats))
+        state.turns = check_int(data["turns"], "turns", 0, VOYAGES * TURNS_PER_VOYAGE)
+        state.voyage = check_int(data["voyage"], "voyage", 0, VOYAGES - 1)
+        state.turn = check_int(data["turn"], "turn", 0, TURNS_PER_VOYAGE)
+        state.done = check_bool(data["done"], "done")
+        state.hands = _tuplify(check_int_lists(data["hands"], "hands", S, None, 1, NUM_CARDS,
+                                               max_inner=NUM_CARDS))
+        state.discards = _tuplify(check_int_lists(data["discards"], "discards", S, None, 1,
+                                                  NUM_CARDS, max_inner=NUM_CARDS))
+        state.coins = _tuplify(check_int_list(data["coins"], "coins", S, 0))
+        history = check_list(data["hold_history"], "hold_history", None, 1, VOYAGES)
+        state.hold_history = _tuplify(check_int_lists(history, "hold_history", None, S, 1,
+                                                      len(self.components.holds)))
+        crate = ((1, crates), (0, NUM_ORIENTATIONS - 1))     # [crate id, orientation]
+        state.placed = _tuplify(_check_row_lists(data["placed"], "placed", S, crate,
+                                                 TURNS_PER_VOYAGE))
+        state.stacks = _tuplify(_check_row_lists(data["stacks"], "stacks", groups, crate,
+                                                 self.stack_size))
+        state.unused = _tuplify(check_int_list(data["unused"], "unused", None, 1, crates,
+                                               max_len=crates))
+        state.need = _tuplify(check_int_lists(data["need"], "need", groups, None, 0, S - 1,
+                                              max_inner=self.group_size))
+        state.stage = _tuplify(check_int_list(data["stage"], "stage", groups, 1, 2))
+        state.placing = _tuplify(_check_row_lists(     # [seat, crate id, orientation]
+            data["placing"], "placing", groups, ((0, S - 1),) + crate, self.group_size))
+        state.bids = _tuplify(_check_rows(              # [voyage, turn, stage, seat, card]
+            data["bids"], "bids", ((0, VOYAGES - 1), (0, TURNS_PER_VOYAGE - 1), (1, 2),
+                                   (0, S - 1), (1, NUM_CARDS)),
+            VOYAGES * TURNS_PER_VOYAGE * 2 * S))
+        scores = check_list(data["voyage_scores"], "voyage_scores", max_len=VOYAGES)
+        state.voyage_scores = _tuplify(_check_row_lists(
+            scores, "voyage_scores", len(scores), ((None, None),) * len(SCORE_PARTS), rows=S))
+        state.visible = tuple(state.compute_visible(s) for s in range(S))
         return state
 
     def sample_state(self, view: ShipShapeView, rng: np.random.Generator) -> "ShipShapeState":
@@ -174,6 +211,35 @@ class ShipShapeGame(Game):
             mask.setflags(write=False)
             self._mask_cache[key] = mask
         return mask
+
+
+def _check_rows(rows, where: str, bounds: tuple[tuple[int | None, int | None], ...],
+                max_rows: int | None = None, length: int | None = None) -> list:
+    """A list of ``length`` (or up to ``max_rows``) rows, each a list of ints within
+    ``bounds`` (one (low, high) per column), e.g. one seat's placed crates
+    ``[[crate, orientation], ...]``."""
+    check_list(rows, where, length, max_len=max_rows)
+    for j, row in enumerate(rows):
+        check_list(row, f"{where}[{j}]", len(bounds))
+        for k, (low, high) in enumerate(bounds):
+            check_int(row[k], f"{where}[{j}][{k}]", low, high)
+    return rows
+
+
+def _check_row_lists(value, where: str, length: int, bounds, max_rows: int | None = None,
+                     rows: int | None = None) -> list:
+    """``length`` lists of rows (one per seat, group or voyage), each as ``_check_rows``."""
+    check_list(value, where, length)
+    for i, inner in enumerate(value):
+        _check_rows(inner, f"{where}[{i}]", bounds, max_rows, rows)
+    return value
+
+
+def _listify(x):
+    """Tuples (as ``to_dict`` gives them) as lists (as JSON gives them), all the way down."""
+    if isinstance(x, (list, tuple)):
+        return [_listify(v) for v in x]
+    return x
 
 
 def _tuplify(x):
@@ -412,15 +478,17 @@ class ShipShapeState(GameState):
     def validate(self) -> None:
         """Assert the rules' invariants: each seat's ten crew cards are in its hand or
         discards, every crate drawn this voyage is in exactly one place (stack, being
-        placed, on a hold), holds are dealt legally, coins add up."""
+        placed, on a hold), holds are dealt legally, coins add up, bids are consistent."""
         g = self.game
         S = g.num_seats
         groups = g.groups(self.voyage)
         assert 0 <= self.voyage < VOYAGES and 0 <= self.turn <= TURNS_PER_VOYAGE
-        assert (self.turn == TURNS_PER_VOYAGE) == self.done, "a voyage ended mid-game"
+        assert (self.turn == TURNS_PER_VOYAGE) == self.done, \
+            "turn: a voyage ended mid-game (or the game ended mid-voyage)"
         if self.done:
-            assert self.voyage == VOYAGES - 1
-        assert self.turns == TURNS_PER_VOYAGE * self.voyage + self.turn
+            assert self.voyage == VOYAGES - 1, "done: the game ended before voyage 3"
+        assert self.turns == TURNS_PER_VOYAGE * self.voyage + self.turn, \
+            "turns: not the turns played so far"
         # crew cards: hand + discards are the ten cards; a player keeps at least 2 in hand
         all_cards = list(range(1, NUM_CARDS + 1))
         assert len(self.hands) == len(self.discards) == len(self.coins) == S
@@ -428,8 +496,10 @@ class ShipShapeState(GameState):
             assert sorted(self.hands[seat] + self.discards[seat]) == all_cards, (
                 f"seat {seat}'s crew cards were created or lost")
             if seat != g.capn:
-                assert len(self.hands[seat]) >= 2
-                assert list(self.hands[seat]) == sorted(self.hands[seat])
+                assert len(self.hands[seat]) >= 2, \
+                    f"hands: seat {seat} holds fewer than 2 cards (it takes its discards back)"
+                assert list(self.hands[seat]) == sorted(self.hands[seat]), \
+                    f"hands: seat {seat}'s hand is kept sorted"
         # crates: this voyage's draw is in the stacks, being placed or on holds, once
         assert len(self.stacks) == len(self.need) == len(self.stage) == len(self.placing) \
             == len(groups)
@@ -437,52 +507,98 @@ class ShipShapeState(GameState):
         in_play = ([c for st in self.stacks for c, _ in st]
                    + [x[1] for grp in self.placing for x in grp]
                    + [c for p in self.placed for c, _ in p])
-        assert len(in_play) == len(set(in_play)) == TURNS_PER_VOYAGE * S, "crate lost"
+        assert len(in_play) == len(set(in_play)), "a crate is in two places"
+        assert len(in_play) == TURNS_PER_VOYAGE * S, "a crate of this voyage was created or lost"
         assert set(in_play).isdisjoint(self.unused), "a crate both drawn and unused"
         assert len(set(self.unused)) == len(self.unused) == \
-            NUM_CRATES - TURNS_PER_VOYAGE * S * (self.voyage + 1)
-        assert set(in_play) | set(self.unused) <= set(range(1, NUM_CRATES + 1))
+            len(g.components.crates) - TURNS_PER_VOYAGE * S * (self.voyage + 1), \
+            "unused: not the crates left after this many voyages"
+        assert set(in_play) | set(self.unused) <= set(range(1, len(g.components.crates) + 1))
         orients = [o for st in self.stacks for _, o in st] + \
             [x[2] for grp in self.placing for x in grp] + [o for p in self.placed for _, o in p]
         assert all(0 <= o < NUM_ORIENTATIONS for o in orients)
         # each seat takes one crate per turn, from its own group's stack
         for k, grp in enumerate(groups):
             assert len(self.stacks[k]) + sum(len(self.placed[x]) for x in grp) \
-                + len(self.placing[k]) == TURNS_PER_VOYAGE * len(grp)
-            assert set(self.need[k]) <= set(grp) and self.stage[k] in (1, 2)
+                + len(self.placing[k]) == TURNS_PER_VOYAGE * len(grp), \
+                f"stacks: group {k}'s crates do not add up to its stack"
+            assert set(self.need[k]) <= set(grp), f"need: a seat outside group {k}"
+            assert self.stage[k] in (1, 2)
             takers = [x[0] for x in self.placing[k]]
-            assert set(takers) <= set(grp) and len(set(takers)) == len(takers)
-            assert g.capn not in takers, "the Cap'n places at once"
+            assert set(takers) <= set(grp) and len(set(takers)) == len(takers), \
+                f"placing: a seat outside group {k}, or twice"
+            assert g.capn not in takers, "placing: the Cap'n places at once"
             assert set(takers).isdisjoint(self.need[k]), "a seat both bids and places"
             if self.stage[k] == 1 and not self.done:
-                assert not takers and tuple(self.need[k]) == tuple(grp)
+                assert not takers and tuple(self.need[k]) == tuple(grp), \
+                    "need: the whole group bids at stage 1"
         for seat in range(S):
             taking = any(x[0] == seat for grp in self.placing for x in grp)
             have = len(self.placed[seat]) + taking
             if self.done:
-                assert have == TURNS_PER_VOYAGE
+                assert have == TURNS_PER_VOYAGE, "placed: three crates each at the end"
             else:
-                assert self.turn <= have <= self.turn + 1
+                assert self.turn <= have <= self.turn + 1, \
+                    f"placed: seat {seat} has a crate too many or too few"
                 needs = any(seat in nd for nd in self.need)
                 assert (have == self.turn + 1) != needs, "a seat without one crate a turn"
         if self.done:
             assert not any(self.need) and not any(self.placing)
         # holds: one per seat from each voyage's set, all different
-        assert len(self.hold_history) == self.voyage + 1
+        assert len(self.hold_history) == self.voyage + 1, \
+            "hold_history: not one entry per voyage so far"
         for voyage, holds in enumerate(self.hold_history):
-            assert len(holds) == len(set(holds)) == S
-            assert set(holds) <= set(VOYAGE_HOLDS[voyage])
+            assert len(holds) == len(set(holds)) == S, "hold_history: a hold dealt twice"
+            assert set(holds) <= set(VOYAGE_HOLDS[voyage]), \
+                f"hold_history: a hold outside the voyage {voyage + 1} set"
         assert self.visible == tuple(self.compute_visible(x) for x in range(S))
         # coins are the voyages' scoring; one score row per finished voyage
-        assert len(self.voyage_scores) == self.voyage + self.done
+        assert len(self.voyage_scores) == self.voyage + self.done, \
+            "voyage_scores: not one entry per finished voyage"
         assert all(len(v) == S for v in self.voyage_scores)
         coins_part = SCORE_PARTS.index("coins")
         assert list(self.coins) == [sum(v[x][coins_part] for v in self.voyage_scores)
-                                    for x in range(S)]
-        # revealed bids are of cards that exist, by seats that exist
-        for vo, tu, st, seat, card in self.bids:
-            assert 0 <= seat < S and 1 <= card <= NUM_CARDS and st in (1, 2)
-            assert (vo, tu) <= (self.voyage, self.turn)
+                                    for x in range(S)], "coins: not the voyages' scores"
+        # every voyage's score row adds up (coins are never lost: a negative total is 0)
+        parts = {name: i for i, name in enumerate(SCORE_PARTS)}
+        for row in (r for v in self.voyage_scores for r in v):
+            raw = sum(row[parts[x]] for x in ("gold", "cannons", "contraband", "full_ship"))
+            assert row[parts["raw"]] == raw and row[parts["coins"]] == max(0, raw), \
+                "voyage_scores: a row does not add up"
+            assert row[parts["cannons"]] >= 0 and row[parts["contraband"]] >= 0 \
+                and row[parts["full_ship"]] in (0, FULL_SHIP_BONUS), \
+                "voyage_scores: an impossible cannons, contraband or full-ship score"
+        for v in self.voyage_scores:
+            assert min(r[parts["cannons"]] for r in v) == 0, \
+                "voyage_scores: the lowest cannons must score 0"
+        self._validate_bids()
+
+    def _validate_bids(self) -> None:
+        """Revealed bids: in order, of cards that exist, by seats that exist, one per seat
+        and bidding stage; this turn's first bids decide who re-bids."""
+        S = self.game.num_seats
+        keys = [(vo, tu, st) for vo, tu, st, _, _ in self.bids]
+        assert keys == sorted(keys), "bids: not in the order they were revealed"
+        assert all((vo, tu) <= (self.voyage, self.turn) for vo, tu, _ in keys), \
+            "bids: a bid from a turn still to come"
+        assert len({b[:4] for b in self.bids}) == len(self.bids), \
+            "bids: a seat bid twice in one stage"
+        assert all(0 <= b[3] < S and 1 <= b[4] <= NUM_CARDS for b in self.bids)
+        if self.done:
+            return
+        for k, grp in enumerate(self.game.groups(self.voyage)):
+            now = [b for b in self.bids if (b[0], b[1]) == (self.voyage, self.turn)
+                   and b[3] in grp]
+            first = {b[3]: b[4] for b in now if b[2] == 1}
+            if self.stage[k] == 1:
+                assert not now, "bids: the group has bid although its turn has not begun"
+                continue
+            assert sorted(first) == sorted(grp), "bids: stage 2 without everyone's first bid"
+            values = list(first.values())
+            tied = {s for s, card in first.items() if values.count(card) > 1}
+            assert {b[3] for b in now if b[2] == 2} <= tied, "bids: a re-bid by an untied seat"
+            if self.need[k]:
+                assert set(self.need[k]) == tied, "need: not the seats tied in the first bids"
 
     def compute_visible(self, seat: int) -> tuple[int, ...]:
         """Top-down view of ``seat``'s hold, rebuilt from the hold and the placed crates."""
