@@ -74,14 +74,16 @@ Action space
     =======  ===============================================================
 
 Observation
-    ``Dict(observation=Box(float32, (N,)), action_mask=Box(int8, (193,)))`` with N = 1294
-    (2 players), 1646 (3) or 1998 (4). Built from the player's view only: everything
+    ``Dict(observation=Box(float32, (N,)), action_mask=Box(int8, (193,)))`` with N = 1326
+    (2 players), 1694 (3) or 2062 (4). Built from the player's view only: everything
     above deck, the pile's face-up tiles and face-down count, the supplies, coins, chests
     and parrots, the cards (fronts of this round's unrevealed cards until the captain's
     call, or always with ``perfect_recall``; the backs always), the public history of
-    revealed cards and choices, your own hidden tiles; others' tiles grabbed face down and
-    kept below deck appear as "unknown tile". Per-seat blocks are in relative order
-    (entry 0 is you). ``env.unwrapped.layout.describe()`` prints the table; read a field
+    revealed cards and choices, your whole ship. Another ship's below deck is behind its
+    screen: ``below_deck`` shows what went in and has not come out (tiles seen face up by
+    kind, how many tiles only its owner saw, cargo per colour), never where it lies; its
+    B1..C2 spaces in ``ships`` are zeros. Per-seat blocks are in relative order (entry 0
+    is you). ``env.unwrapped.layout.describe()`` prints the table; read a field
     with ``layout.read(obs, "coins")``. The table for 2 players:
 
 LAYOUT_TABLE
@@ -92,7 +94,12 @@ Rewards
     ``infos[agent]["scores"]`` holds every final score, ``["winners"]`` the winning seats.
 
 Version history
-    v0: first release.
+    v0: first release. Revised before any published bot: another ship's below deck is a
+    summary (``below_deck``, 16 per seat; the observation grew by 16n) instead of space by
+    space, so neither a below-deck space nor a storage taking cargo there is seen;
+    ``full`` counts only while loading; tiles are spent seen-before-secret and cargo is
+    paid from below deck first (choices that leak nothing); saved states are checked
+    field by field on loading.
 """
 
 from plunder.envs.anchors_aweigh.engine import AnchorsAweighGame

@@ -35,6 +35,8 @@ NUM_SPACES = 14
 ABOVE = tuple(range(8))
 ASSET_SPACES = tuple(range(12))
 CARGO_ONLY = (12, 13)
+#: below deck, behind the screen: B1-B4 and C1-C2
+BELOW = tuple(range(8, NUM_SPACES))
 
 #: card types (index = type id), in the order of the round mix
 CARD_TYPES = ("discovery", "trade", "pirates", "contract")

@@ -17,15 +17,21 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import InvalidArgumentError
+from plunder.envs.core.errors import InvalidArgumentError, InvalidStateError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.state_io import (
+    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
+    check_list,
+)
 
 from .components import (
-    ABOVE, ASSET_SPACES, COLOURS, CONTRACT, KINDS, MONKEY, NUM_BACKS, NUM_COLOURS, NUM_KINDS,
-    NUM_SPACES, PIRATES, SPACE_NAMES, STORAGE, Components, check_mix, load_components,
+    ABOVE, ASSET_SPACES, BELOW, COLOURS, CONTRACT, KINDS, MONKEY, NUM_BACKS, NUM_COLOURS,
+    NUM_KINDS, NUM_SPACES, PIRATES, SPACE_NAMES, STORAGE, Components, check_mix,
+    load_components,
 )
 from .view import (
-    CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, AnchorsAweighView, PublicView,
+    CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, AnchorsAweighView, BelowDeck,
+    PublicView,
 )
 
 # ---- ship cells in the state ------------------------------------------------------------
@@ -246,10 +252,58 @@ class AnchorsAweighGame(Game):
         return s
 
     def _load_state(self, data: dict) -> "AnchorsAweighState":
+        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one entry
+        per seat / space / tile, ids of existing tiles and cards, known phases and
+        actions); ``validate`` then checks the rules."""
+        check_keys(data, f"{self.env_id()} state", _FIELDS + ("rng",))
+        n, comp = self.num_players, self.comp
+        tiles, cards = self.num_tiles, len(self.cards)
+        data = {key: _listify(value) for key, value in data.items()}
         s = AnchorsAweighState(self, rng_from_dict(data["rng"]))
-        for key in _FIELDS:
-            setattr(s, key, _copy(data[key]))
-        s.pending = [int(x) for x in data["pending"]]
+        s.turns = check_int(data["turns"], "turns", 0)
+        s.phase = check_choice(data["phase"], "phase", range(len(PHASES)))
+        s.round = check_int(data["round"], "round", 1, 2)
+        s.captain = check_int(data["captain"], "captain", -1, n - 1)
+        s.ships = check_int_lists(data["ships"], "ships", n, NUM_SPACES, EMPTY, CHEST)
+        for p, ship in enumerate(s.ships):
+            for sp, c in enumerate(ship):
+                if tiles <= c < CARGO:
+                    raise InvalidStateError(
+                        f"ships[{p}][{sp}]: {c} is neither empty (-1), a tile (0-{tiles - 1}),"
+                        f" cargo ({CARGO}-{CARGO + NUM_COLOURS - 1}) nor a chest ({CHEST})")
+        s.stor = check_list(data["stor"], "stor", n)
+        for p, spaces in enumerate(s.stor):
+            check_int_lists(spaces, f"stor[{p}]", NUM_SPACES, None, 0, NUM_COLOURS - 1,
+                            max_inner=comp.storage_capacity)
+        s.hand = check_int_list(data["hand"], "hand", n, -1, tiles - 1)
+        s.secret = check_list(data["secret"], "secret", tiles)
+        for t, hidden in enumerate(s.secret):
+            check_bool(hidden, f"secret[{t}]")
+        s.pile_up = check_int_list(data["pile_up"], "pile_up", None, 0, tiles - 1,
+                                   max_len=tiles)
+        s.pile_down = check_int_list(data["pile_down"], "pile_down", None, 0, tiles - 1,
+                                     max_len=tiles)
+        s.supply = check_int_list(data["supply"], "supply", NUM_COLOURS, 0,
+                                  comp.cargo_per_colour)
+        s.chest_supply = check_int(data["chest_supply"], "chest_supply", 0, comp.chests)
+        s.parrot_supply = check_int(data["parrot_supply"], "parrot_supply", 0, comp.parrots)
+        s.coins = check_int_list(data["coins"], "coins", n, 0)
+        s.chests = check_int_list(data["chests"], "chests", n, 0, comp.chests)
+        s.parrots = check_int_list(data["parrots"], "parrots", n, 0, comp.parrots)
+        s.deck = check_int_list(data["deck"], "deck", None, 0, cards - 1, max_len=13)
+        s.queue = check_int_list(data["queue"], "queue", None, 0, cards - 1, max_len=13)
+        s.current = check_int(data["current"], "current", -1, cards - 1)
+        s.revealed = check_bool(data["revealed"], "revealed")
+        s.used = check_int_list(data["used"], "used", None, 0, cards - 1, max_len=26)
+        s.fronts_hidden = check_bool(data["fronts_hidden"], "fronts_hidden")
+        s.encounter = check_int_list(data["encounter"], "encounter", n, -1, 1)
+        s.outcome = check_int_list(data["outcome"], "outcome", n, 0, len(OUTCOMES) - 1)
+        s.pending = check_int_list(data["pending"], "pending", n, -1, NUM_ACTIONS - 1)
+        s.cargo_queue = check_int_lists(data["cargo_queue"], "cargo_queue", None, 2, 0, GREY)
+        for i, (p, _) in enumerate(s.cargo_queue):
+            check_int(p, f"cargo_queue[{i}][0]", 0, n - 1)
+        s.unit_colour = check_int(data["unit_colour"], "unit_colour", -1, NUM_COLOURS - 1)
+        s.cleansed = check_bool(data["cleansed"], "cleansed")
         return s
 
     def sample_state(self, view: AnchorsAweighView, rng: np.random.Generator):
@@ -261,13 +315,21 @@ class AnchorsAweighGame(Game):
         return render_view(self, view)
 
 
-_NO_STORAGE = ((),) * NUM_SPACES
+NUM_ABOVE = len(ABOVE)
+_NO_STORAGE = ((),) * NUM_ABOVE
 
 _FIELDS = ("turns", "phase", "round", "captain", "ships", "stor", "hand", "secret",
            "pile_up", "pile_down", "supply", "chest_supply", "parrot_supply", "coins",
            "chests", "parrots", "deck", "queue", "current", "revealed", "used",
            "fronts_hidden", "encounter", "outcome", "pending", "cargo_queue",
            "unit_colour", "cleansed")
+
+
+def _listify(x):
+    """Tuples as lists, all the way down (a dict from ``to_dict`` or from JSON alike)."""
+    if isinstance(x, (list, tuple)):
+        return [_listify(v) for v in x]
+    return x
 
 
 def _copy(x):
@@ -404,18 +466,30 @@ class AnchorsAweighState(GameState):
         self.ships[p][s] = EMPTY
         self._to_pile(tile)
 
+    def _spend_order(self, p: int) -> list[int]:
+        """Asset spaces in the order their tiles are spent or swapped: above deck A1..A8,
+        then below deck the tiles everyone has seen, then the secret ones (B1..B4 each).
+        What leaves is seen by all, so the order depends only on what all know: it never
+        gives away where tiles lie behind the screen, nor a secret tile while a seen one of
+        the same kind would do."""
+        ship, secret = self.ships[p], self.secret
+        below = [s for s in ASSET_SPACES if s not in ABOVE and 0 <= ship[s] < CARGO]
+        return list(ABOVE) + [s for s in below if not secret[ship[s]]] \
+            + [s for s in below if secret[ship[s]]]
+
     def _pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1) -> None:
-        """Spend the needed assets: the parrot first (if used), then real tiles (above deck
-        first, A1..B4), then wild monkeys for any shortfall."""
+        """Spend the needed assets: the parrot first (if used), then real tiles (in
+        ``_spend_order``), then wild monkeys for any shortfall."""
         need = Counter(needs)
         if parrot_kind >= 0:
             need[parrot_kind] -= 1
             self.parrots[p] -= 1
             self.parrot_supply += 1
         kind = self.game.tile_kind
+        order = self._spend_order(p)
         short = 0
         for k, count in sorted(need.items()):
-            for s in ASSET_SPACES:
+            for s in order:
                 if count <= 0:
                     break
                 c = self.ships[p][s]
@@ -423,7 +497,7 @@ class AnchorsAweighState(GameState):
                     self._remove_tile(p, s)
                     count -= 1
             short += max(0, count)
-        for s in ASSET_SPACES:
+        for s in order:
             if short <= 0:
                 break
             c = self.ships[p][s]
@@ -432,18 +506,23 @@ class AnchorsAweighState(GameState):
                 short -= 1
 
     def _take_cargo(self, p: int, colour: int) -> tuple[int, bool]:
-        """Remove one token of ``colour`` (storage assets first, then A1..C2) to the supply;
-        returns (space, was_on_storage)."""
-        for s in ASSET_SPACES:
-            if colour in self.stor[p][s]:
-                self.stor[p][s].remove(colour)
-                self.supply[colour] += 1
-                return s, True
-        for s in range(NUM_SPACES):
-            if self.ships[p][s] == CARGO + colour:
-                self.ships[p][s] = EMPTY
-                self.supply[colour] += 1
-                return s, False
+        """Remove one token of ``colour`` to the supply: below deck first (from a storage
+        tile, else from a space), then above deck (a storage tile, else A1..A8); returns
+        (space, was_on_storage). Whether a token leaves from above or below deck is seen
+        by all, so that choice rests on public counts only, never on where tokens lie
+        behind the screen."""
+        ship, stor = self.ships[p], self.stor[p]
+        for spaces in (BELOW, ABOVE):
+            for s in spaces:
+                if colour in stor[s]:
+                    stor[s].remove(colour)
+                    self.supply[colour] += 1
+                    return s, True
+            for s in spaces:
+                if ship[s] == CARGO + colour:
+                    ship[s] = EMPTY
+                    self.supply[colour] += 1
+                    return s, False
         raise AssertionError(f"player {p} has no {COLOURS[colour]} cargo")  # pragma: no cover
 
     def _order_from_captain(self) -> list[int]:
@@ -759,7 +838,8 @@ class AnchorsAweighState(GameState):
         if not avail:
             return  # another swapper took the last one this tick: nothing happens
         ship = self.ships[p]
-        spaces = [s for s in ASSET_SPACES if 0 <= ship[s] < CARGO and kind[ship[s]] == give][:2]
+        spaces = [s for s in self._spend_order(p)
+                  if 0 <= ship[s] < CARGO and kind[ship[s]] == give][:2]
         t = avail[int(self.rng.integers(len(avail)))]
         self.pile_up.remove(t)
         first = spaces[0]
@@ -819,9 +899,10 @@ class AnchorsAweighState(GameState):
             if self.ships[p][s] == EMPTY:
                 self.ships[p][s] = CARGO + c
             else:
+                # a storage below deck stays as secret as it was: the others see the
+                # token go behind the screen, not where (rulebook: below deck is hidden)
                 self.stor[p][s].append(c)
                 self.stor[p][s].sort()
-                self.secret[self.ships[p][s]] = False   # everyone sees it is a storage
         elif A_TOSS_ASSET <= a < A_TOSS_CARGO:
             s = a - A_TOSS_ASSET
             self._remove_tile(p, s)
@@ -900,6 +981,118 @@ class AnchorsAweighState(GameState):
     def scores(self) -> list[float]:
         return [float(self.coins[p] + 10 * self.chests[p]) for p in range(self.game.num_players)]
 
+    def validate(self) -> None:
+        """Assert the rules' invariants, each naming what is broken: every tile, cargo
+        token, chest, parrot and card exactly once; tiles, cargo and chests only where the
+        ship allows them; secrets only in hands and below deck; the phase's bookkeeping."""
+        g = self.game
+        n, comp = g.num_players, g.comp
+        kind = g.tile_kind
+        # components: nothing created or lost
+        tiles = self.pile_up + self.pile_down + [t for t in self.hand if t >= 0] + [
+            c for ship in self.ships for c in ship if 0 <= c < CARGO]
+        assert sorted(tiles) == list(range(g.num_tiles)), "a tile was created or lost"
+        cargo = list(self.supply)
+        for p in range(n):
+            for sp, c in enumerate(self.ships[p]):
+                if CARGO <= c < CHEST:
+                    cargo[c - CARGO] += 1
+                for colour in self.stor[p][sp]:
+                    cargo[colour] += 1
+        assert cargo == [comp.cargo_per_colour] * NUM_COLOURS, "cargo was created or lost"
+        assert self.chest_supply + sum(self.chests) == comp.chests, "a chest was created or lost"
+        assert self.parrot_supply + sum(self.parrots) == comp.parrots, \
+            "a parrot was created or lost"
+        cards = self.used + self.deck + self.queue + ([self.current] if self.current >= 0
+                                                       else [])
+        assert len(cards) == len(set(cards)), "cards: a card in two places"
+        assert len(cards) == 13 * self.round, "cards: not 13 adventure cards per round"
+        # what may lie where
+        for p in range(n):
+            ship, stor = self.ships[p], self.stor[p]
+            assert ship.count(CHEST) == self.chests[p], f"chests: seat {p}'s chests on board"
+            for sp, c in enumerate(ship):
+                where = f"ships[{p}][{sp}]"
+                assert c != CHEST or sp in ABOVE, f"{where}: a chest below deck"
+                assert not (0 <= c < CARGO) or sp in ASSET_SPACES, \
+                    f"{where}: an asset on a cargo-only space"
+                if stor[sp]:
+                    assert 0 <= c < CARGO and kind[c] == STORAGE, \
+                        f"stor[{p}][{sp}]: cargo on something that is not a storage tile"
+                    assert len(stor[sp]) <= comp.storage_capacity
+                    assert stor[sp] == sorted(stor[sp]), f"stor[{p}][{sp}]: kept sorted"
+            if p in g.monkey_seats and self.phase != SETUP:
+                assert any(0 <= c < CARGO and kind[c] == MONKEY for c in ship), \
+                    f"ships[{p}]: the Meddlesome Monkey left the ship"
+        below = {self.ships[p][sp] for p in range(n) for sp in BELOW}
+        for t, hidden in enumerate(self.secret):
+            assert not hidden or t in self.hand or t in below, \
+                f"secret[{t}]: a secret tile outside a hand and below deck"
+        if self.cleansed:   # only a Rough Seas swap brings a (face-up) starfish back
+            assert not any(0 <= c < CARGO and g.tile_star[c] and self.secret[c]
+                           for ship in self.ships for c in ship), \
+                "cleansed: a starfish tile is still on a ship"
+        assert not any(self.parrots) or self.round == 2, "parrots: given before round 2"
+        self._validate_phase()
+
+    def _validate_phase(self) -> None:
+        """The phase's bookkeeping: hands only while loading, the current card and its
+        decision, the cargo to hand out."""
+        g = self.game
+        n = g.num_players
+        kind = g.tile_kind
+        ph = self.phase
+        travel = ph in (DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE)
+        if ph == SETUP:
+            assert self.round == 1 and all((self.hand[p] >= 0) == (p in g.monkey_seats)
+                                           for p in range(n)), "hand: not the monkeys"
+        if ph in (SETUP, LOADING):
+            assert not any(any(sp) for sp in self.stor), "stor: cargo on storage while loading"
+            assert self.current < 0 and not self.queue and not self.cargo_queue
+            assert self.fronts_hidden == (self.captain >= 0), \
+                "fronts_hidden: the fronts are hidden exactly from the captain's call"
+            if self.captain >= 0:
+                assert EMPTY not in self.ships[self.captain], "captain: the ship is not full"
+            assert self._current_players(), "phase: loading with every ship full"
+        else:
+            assert not any(t >= 0 for t in self.hand), "hand: a tile held after loading"
+        if travel:
+            assert self.captain >= 0, "captain: travelling without a captain"
+            assert self.current >= 0, "current: no card in the travel phase"
+            pirates = g.cards[self.current].type == PIRATES
+            assert pirates == (ph == ENCOUNTER) or ph != DECIDE and ph != ENCOUNTER, \
+                "phase: the current card does not fit the decision"
+            assert self.revealed == (ph != ENCOUNTER), "revealed: the card's face"
+            if ph == PIRATE:
+                assert pirates and 1 in self.encounter and -1 not in self.encounter, \
+                    "encounter: resolving pirates nobody encountered"
+            elif not (pirates and ph in (COLOUR, PLACE)):
+                assert self.encounter == [-1] * n, "encounter: set outside a pirate card"
+        elif ph == OVER:
+            assert self.round == 2 and self.current < 0, "phase: over before round 2 ended"
+            assert not any(CARGO <= c < CHEST or (0 <= c < CARGO and kind[c] != MONKEY)
+                           for ship in self.ships for c in ship), \
+                "ships: cargo or assets left after the game"
+        if ph in (DECIDE, ENCOUNTER, PIRATE):
+            legal = {DECIDE: {A_SKIP, A_RESOLVE} | set(range(A_PARROT, A_ENCOUNTER)),
+                     ENCOUNTER: {A_ENCOUNTER, A_FLEE},
+                     PIRATE: {A_RESOLVE, A_PAY_NONE} | set(range(A_PARROT, A_ENCOUNTER))
+                     | set(range(A_PAY, A_COLOUR))}[ph]
+            for p, a in enumerate(self.pending):
+                assert a < 0 or a in legal, f"pending[{p}]: not a choice of this decision"
+                if ph == PIRATE and self.encounter[p] != 1:
+                    assert a < 0, f"pending[{p}]: a seat that fled has a choice pending"
+            assert self._current_players(), "pending: everyone has chosen, nothing applied"
+        else:
+            assert self.pending == [-1] * n, "pending: a choice outside a card decision"
+        assert bool(self.cargo_queue) == (ph in (COLOUR, PLACE)), \
+            "cargo_queue: cargo to hand out exactly while choosing colours and stowing"
+        if ph == PLACE:
+            assert self.unit_colour >= 0 and self.supply[self.unit_colour] > 0, \
+                "unit_colour: no token of that colour to stow"
+        else:
+            assert self.unit_colour < 0, "unit_colour: set outside stowing"
+
     # -- information ------------------------------------------------------------------------
     def touch(self) -> None:
         """Drop the cached public view and acting players (call after editing fields)."""
@@ -920,7 +1113,10 @@ class AnchorsAweighState(GameState):
                 if hidden:
                     lut[t] = CELL_UNKNOWN
         code = lut.__getitem__
-        ships = [tuple(map(code, ship)) for ship in self.ships]
+        above = tuple(tuple(map(code, ship[:NUM_ABOVE])) for ship in self.ships)
+        above_storage = tuple(
+            tuple(tuple(x) if x else () for x in sp[:NUM_ABOVE]) if any(sp[:NUM_ABOVE])
+            else _NO_STORAGE for sp in self.stor)
         hands = tuple(map(code, self.hand))
         pile_up = [0] * (2 * NUM_KINDS)
         for t in self.pile_up:
@@ -936,12 +1132,10 @@ class AnchorsAweighState(GameState):
             fronts = tuple(sorted(unrevealed))
         else:
             fronts = None
-        empty = ()
+        loading = self.phase in (SETUP, LOADING)
         pub = PublicView(
             n, self.round, self.phase, self.turns, self.current_players(), self.captain,
-            tuple(ships),
-            tuple(tuple(tuple(x) if x else empty for x in sp) if any(sp) else _NO_STORAGE
-                  for sp in self.stor),
+            above, above_storage, tuple(self._below_deck(p) for p in range(n)),
             hands, tuple(self.coins), tuple(self.chests), tuple(self.parrots),
             g.meddlesome_flags, tuple(pile_up), len(self.pile_down), tuple(self.supply),
             self.chest_supply, self.parrot_supply, fronts, self.fronts_hidden,
@@ -952,29 +1146,45 @@ class AnchorsAweighState(GameState):
             tuple(x >= 0 for x in self.pending),
             tuple((int(p), int(u)) for p, u in self.cargo_queue),
             self.unit_colour, self.cleansed,
+            tuple(loading and EMPTY not in ship for ship in self.ships),
         )
         self._pub = pub
         return pub
 
+    def _below_deck(self, p: int) -> BelowDeck:
+        """What everyone knows of player ``p``'s below deck: the tiles seen going there (by
+        look), how many nobody else has seen, and the cargo per colour; never where any
+        of it lies (the screen hides that; the rulebook: "everything below deck is hidden
+        from other players")."""
+        looks = [0] * (2 * NUM_KINDS)
+        cargo = [0] * NUM_COLOURS
+        unknown = 0
+        ship, stor = self.ships[p], self.stor[p]
+        look, secret = self.game.tile_look, self.secret
+        for sp in BELOW:
+            c = ship[sp]
+            if CARGO <= c < CHEST:
+                cargo[c - CARGO] += 1
+            elif 0 <= c < CARGO:
+                if secret[c]:
+                    unknown += 1
+                else:
+                    looks[look[c]] += 1
+                for colour in stor[sp]:
+                    cargo[colour] += 1
+        return BelowDeck(tuple(looks), unknown, tuple(cargo))
+
     def view(self, player: int) -> AnchorsAweighView:
         pub = self._public()
-        looks = self.game.tile_look
-        secret = self.secret
-        cells = pub.ships[player]
         own = self.ships[player]
-        flags = [False] * (NUM_SPACES + 1)
-        if CELL_UNKNOWN in cells:
-            cells = list(cells)
-            for s, c in enumerate(own):
-                if 0 <= c < CARGO and secret[c]:
-                    cells[s] = CELL_TILE + looks[c]
-                    flags[s] = True
-            cells = tuple(cells)
-        hand = pub.hands[player]
-        if hand == CELL_UNKNOWN:
-            hand = CELL_TILE + looks[self.hand[player]]
-            flags[NUM_SPACES] = True
-        return AnchorsAweighView(player, cells, hand, tuple(flags), self.pending[player], pub)
+        secret = self.secret
+        cells = tuple(map(self.game.cell_lut.__getitem__, own))
+        flags = [0 <= c < CARGO and secret[c] for c in own]
+        hand = self.hand[player]
+        flags.append(hand >= 0 and secret[hand])
+        return AnchorsAweighView(
+            player, cells, tuple(tuple(x) for x in self.stor[player]),
+            self.game.cell_lut[hand], tuple(flags), self.pending[player], pub)
 
     # -- copies and text --------------------------------------------------------------------
     def to_dict(self) -> dict:

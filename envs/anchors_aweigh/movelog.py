@@ -2,7 +2,9 @@
 
 What is public (docs/rules/anchors_aweigh.md, "What each player knows"): every loading
 action as it is applied (a tile grabbed face down is seen as a grab, not its face), the
-cargo decisions, Rough Seas swaps. A card decision (resolve, skip, encounter, flee, pay)
+cargo decisions, Rough Seas swaps; but a move behind a ship's screen is seen only as going
+below deck, never the space (placing a tile or stowing cargo there, returning or tossing a
+tile from there: the tile itself is seen when it comes out face up). A card decision (resolve, skip, encounter, flee, pay)
 waits hidden until everyone asked has chosen; the log then reads what each player did from
 the public ``outcome`` of the view after the step, and the coins, chests and parrots that
 changed. Tiles are named by their look (kind, ``*`` for a starfish) only where the
@@ -13,10 +15,11 @@ from __future__ import annotations
 
 from plunder.envs.core.movelog import who
 
-from .components import BACKS, COLOURS, KINDS, SPACE_NAMES
+from .components import BACKS, BELOW, COLOURS, KINDS, SPACE_NAMES
 from .engine import (
     A_CARGO, A_FLIP, A_GRAB_DOWN, A_GRAB_UP, A_PLACE, A_RETURN, A_SKIP, A_STAR_RETURN,
-    A_SWAP, DECIDE, ENCOUNTER, LOADING, O_NONE, OUTCOMES, OVER, PIRATE, SETUP, action_name,
+    A_STOW, A_SWAP, A_TOSS_ASSET, A_TOSS_CARGO, DECIDE, ENCOUNTER, LOADING, O_NONE,
+    OUTCOMES, OVER, PIRATE, SETUP, action_name,
 )
 from .view import CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN
 
@@ -25,8 +28,15 @@ SECRET_PHASES = (DECIDE, ENCOUNTER, PIRATE)
 
 
 def action_is_public(game, view, seat, action) -> bool:
-    """A card decision is secret until all have chosen; a swap and everything else is seen."""
-    return view.phase not in SECRET_PHASES or action >= A_SWAP
+    """A card decision is secret until all have chosen (a swap is seen at once); a move
+    naming a below-deck space is seen only as a move below deck; everything else is seen."""
+    if view.phase in SECRET_PHASES:
+        return action >= A_SWAP
+    for first, last in ((A_PLACE, A_RETURN), (A_STAR_RETURN, A_SKIP), (A_STOW, A_TOSS_ASSET),
+                        (A_TOSS_ASSET, A_TOSS_CARGO)):
+        if first <= action < last:
+            return action - first not in BELOW
+    return True
 
 
 def tile_text(code: int) -> str:
@@ -49,11 +59,12 @@ def describe_step(game, before, after, actors, public_actions, observer) -> list
     lines: list[str] = []
     phase = before.phase
     if phase == SETUP:
-        for seat, action in public_actions.items():
-            lines.append(f"{name(seat)} places the Meddlesome Monkey on "
-                         f"{SPACE_NAMES[action - A_PLACE]}")
+        for seat in actors:
+            action = public_actions.get(seat)
+            where = "below deck" if action is None else f"on {SPACE_NAMES[action - A_PLACE]}"
+            lines.append(f"{name(seat)} places the Meddlesome Monkey {where}")
     elif phase == LOADING:
-        lines.extend(_loading_lines(game, before, after, public_actions, name))
+        lines.extend(_loading_lines(game, before, after, actors, public_actions, name))
     elif phase in SECRET_PHASES:
         for seat in actors:
             action = public_actions.get(seat)
@@ -65,20 +76,49 @@ def describe_step(game, before, after, actors, public_actions, observer) -> list
                 lines.append(f"{name(seat)} has chosen (hidden until everyone has)")
         if _decision_done(after, actors, public_actions):
             lines.extend(_outcome_lines(game, before, after, name))
-    else:   # cargo colour or stowing: one player, public
-        for seat, action in public_actions.items():
+    else:   # cargo colour or stowing: one player, public but for a below-deck space
+        for seat in actors:
             colour = COLOURS[before.unit_colour] if before.unit_colour >= 0 else "grey"
-            lines.append(f"{name(seat)} ({colour} cargo): {action_name(action)}")
+            action = public_actions.get(seat)
+            if action is not None:
+                what = action_name(action)
+            elif sum(after.pile_up) > sum(before.pile_up):
+                what = f"toss {_came_up(before, after)} from below deck overboard for the cargo"
+            else:
+                what = "stow the cargo below deck"
+            lines.append(f"{name(seat)} ({colour} cargo): {what}")
     lines.extend(_table_lines(game, before, after, name))
     return lines
 
 
-def _loading_lines(game, before, after, public_actions, name) -> list[str]:
+def _cell_of(view, seat, space) -> int:
+    """What ``view``'s player sees on ``seat``'s ``space`` (below deck: only its own)."""
+    if space < len(view.above[seat]):
+        return view.above[seat][space]
+    return view.own_ship[space] if seat == view.player else CELL_UNKNOWN
+
+
+def _came_up(before, after) -> str:
+    """The tile(s) that came face up onto the pile in this step, as words."""
+    return " and ".join(tile_text(CELL_TILE + lk)
+                        for lk, (old, new) in enumerate(zip(before.pile_up, after.pile_up))
+                        for _ in range(new - old)) or "a tile"
+
+
+def _loading_lines(game, before, after, actors, public_actions, name) -> list[str]:
     """One line per loading action, with what the observer can see of its result."""
     lines = []
-    for seat, action in sorted(public_actions.items()):
+    for seat in actors:
+        action = public_actions.get(seat)
         held = after.hands[seat]
-        if action == A_GRAB_DOWN:
+        if action is None:      # behind the screen: a placement, or a starfish return
+            if before.hands[seat] != CELL_EMPTY:
+                lines.append(f"{name(seat)} places {tile_text(before.hands[seat])} "
+                             "below deck")
+            else:
+                lines.append(f"{name(seat)} returns a starfish tile from below deck to "
+                             "the pile")
+        elif action == A_GRAB_DOWN:
             got = f" ({tile_text(held)})" if held not in (CELL_EMPTY, CELL_UNKNOWN) else ""
             lost = " but none is left" if held == CELL_EMPTY else ""
             lines.append(f"{name(seat)} grabs a face-down tile{got}{lost}")
@@ -90,7 +130,7 @@ def _loading_lines(game, before, after, public_actions, name) -> list[str]:
             lines.append(f"{name(seat)} flips a face-down tile")
         elif A_PLACE <= action < A_RETURN:
             space = action - A_PLACE
-            lines.append(f"{name(seat)} places {tile_text(after.ships[seat][space])} on "
+            lines.append(f"{name(seat)} places {tile_text(_cell_of(after, seat, space))} on "
                          f"{SPACE_NAMES[space]}")
         elif action == A_RETURN:
             lines.append(f"{name(seat)} returns {tile_text(before.hands[seat])} face up")
@@ -98,7 +138,7 @@ def _loading_lines(game, before, after, public_actions, name) -> list[str]:
             lines.append(f"{name(seat)} takes {COLOURS[action - A_CARGO]} cargo")
         elif A_STAR_RETURN <= action < A_SKIP:
             space = action - A_STAR_RETURN
-            lines.append(f"{name(seat)} returns {tile_text(before.ships[seat][space])} "
+            lines.append(f"{name(seat)} returns {tile_text(_cell_of(before, seat, space))} "
                          f"from {SPACE_NAMES[space]} to the pile")
     flipped = [lk for lk, (old, new) in enumerate(zip(before.pile_up, after.pile_up))
                for _ in range(new - old)]

@@ -25,6 +25,10 @@ CARD_FEATURES = tuple(f"type {t}" for t in CARD_TYPES) + tuple(f"back {b}" for b
     + tuple(f"needs {k}" for k in KINDS[:8]) + tuple(f"needs {c}" for c in COLOURS) \
     + ("coins",) + tuple(f"gives {c}" for c in COLOURS) + ("gives grey",)
 CF = len(CARD_FEATURES)                # 31
+BELOW_FEATURES = tuple(f"{k} tiles seen" for k in KINDS) + ("starfish tiles seen",
+                                                            "tiles not seen") + tuple(
+    f"{c} cargo" for c in COLOURS)
+BF = len(BELOW_FEATURES)               # 16
 NUM_OUTCOMES = 6
 
 
@@ -69,14 +73,18 @@ def build_layout(game) -> ObservationLayout:
     b.add("own_secret", NUM_SPACES + 1, "your spaces A1..C2 and hand holding a tile the "
           "others have not seen")
     b.add("ships", n * NUM_SPACES * SF, "per relative seat, per space A1..C2: "
-          + ", ".join(SPACE_FEATURES) + " (storage counts / 2)", high=2)
+          + ", ".join(SPACE_FEATURES) + " (storage counts / 2); another seat's B1..C2 are "
+          "all 0 (behind its screen: see below_deck)", high=2)
     b.add("hands", n * HF, "per relative seat, the tile in hand: " + ", ".join(HAND_FEATURES))
-    b.add("full", n, "per relative seat: 1 if the ship has no empty space")
+    b.add("full", n, "per relative seat: 1 while loading once the ship is full (it waits)")
     b.add("cargo_held", NUM_COLOURS * n, "per relative seat: cargo on the ship per colour / 8",
           high=4)
-    b.add("assets_seen", NUM_KINDS * n, "per relative seat: visible tiles on the ship per "
-          "kind / 4", high=4)
-    b.add("unknown_tiles", n, "per relative seat: tiles on the ship you cannot see / 12")
+    b.add("assets_seen", NUM_KINDS * n, "per relative seat: tiles on the ship per kind that "
+          "you have seen / 4 (yours: all)", high=4)
+    b.add("unknown_tiles", n, "per relative seat: tiles on the ship you have not seen / 12")
+    b.add("below_deck", n * BF, "per relative seat, what everyone knows of the ship's below "
+          "deck, not where it lies: " + ", ".join(BELOW_FEATURES) + " (tiles / 4, cargo / 8)",
+          high=4)
     b.add("coins", n, "per relative seat: coins / 10", high=100)
     b.add("chests", n, "per relative seat: treasure chests / 8", high=4)
     b.add("parrots", n, "per relative seat: parrots held", high=3)
@@ -141,7 +149,7 @@ class _Tables:
 PER_SEAT = {"ships": NUM_SPACES * SF, "hands": HF, "coins": 1, "chests": 1, "parrots": 1,
             "captain": 1, "full": 1, "meddlesome": 1, "acting": 1, "decided": 1,
             "encounter": 2, "outcome": NUM_OUTCOMES, "cargo_held": NUM_COLOURS,
-            "assets_seen": NUM_KINDS, "unknown_tiles": 1}
+            "assets_seen": NUM_KINDS, "unknown_tiles": 1, "below_deck": BF}
 
 
 def _setup(game):
@@ -169,13 +177,13 @@ def _setup(game):
     a0 = start["current_card"]
     a1 = layout.slice("used").stop
     b0 = start["ships"]
-    b1 = layout.slice("unknown_tiles").stop
+    b1 = layout.slice("below_deck").stop
     names = layout.names()
     assert names[names.index("current_card"):names.index("used") + 1] == [
         "current_card", "current_back", "round_cards", "round_asset_needs",
         "round_cargo_needs", "backs_left", "queue", "queue_next", "used"]
-    assert names[names.index("ships"):names.index("unknown_tiles") + 1] == [
-        "ships", "hands", "full", "cargo_held", "assets_seen", "unknown_tiles"]
+    assert names[names.index("ships"):names.index("below_deck") + 1] == [
+        "ships", "hands", "full", "cargo_held", "assets_seen", "unknown_tiles", "below_deck"]
     game._obs_segments = (a0, a1, b0, b1)
     return tables
 
@@ -204,22 +212,18 @@ def encode(game, view) -> np.ndarray:
         if pub.cargo_queue[0][0] == me:
             obs[st["unit_mine"]] = 1
         obs[st["my_units_left"]] = sum(1 for q, _ in pub.cargo_queue if q == me) / 8
+    # your own ship, every space and tile (the public part shows only what others see)
+    rows, sums = _ship_rows(tables, view.own_ship, view.own_storage)
+    s0 = st["ships"]
+    obs[s0:s0 + NUM_SPACES * SF] = rows
+    s0 = st["assets_seen"]
+    obs[s0:s0 + NUM_KINDS] = sums[3:13] / 4
+    obs[st["unknown_tiles"]] = 0
     secret = view.own_secret
     if any(secret):
         s0 = st["own_secret"]
-        ships0 = st["ships"]
-        seen0 = st["assets_seen"]
-        unknown = 0
-        for sp in range(NUM_SPACES):
-            if secret[sp]:
-                code = view.own_ship[sp]
-                obs[s0 + sp] = 1
-                obs[ships0 + sp * SF:ships0 + (sp + 1) * SF] = tables.cell[code]
-                obs[seen0 + tables.cell_kind[code]] += 0.25
-                unknown += 1
-        obs[st["unknown_tiles"]] -= unknown / 12
+        obs[s0:s0 + NUM_SPACES + 1] = secret
         if secret[NUM_SPACES]:
-            obs[s0 + NUM_SPACES] = 1
             h0 = st["hands"]
             obs[h0:h0 + HF] = tables.hand[view.own_hand]
     return obs
@@ -288,7 +292,7 @@ def _encode_public(game, tables, view) -> np.ndarray:
     if memo is None or memo[0] != key:
         memo = game._obs_memo_cards = (key, _encode_cards(game, tables, view, a0, a1))
     obs[a0:a1] = memo[1]
-    key = (view.ships, view.storage, view.hands)
+    key = (view.above, view.above_storage, view.below, view.hands, view.full)
     memo = game._obs_memo_ships
     if memo is None or memo[0] != key:
         memo = game._obs_memo_ships = (key, _encode_ships(game, tables, view, b0, b1))
@@ -325,40 +329,68 @@ def _encode_cards(game, tables, view, a0, a1) -> np.ndarray:
     return obs
 
 
-def _seat_rows(game, tables, q, cells, stor):
-    """(ship features (14, SF), their column sums) of one seat, memoised per seat."""
-    memo = game._obs_memo_seats
-    key = (cells, stor)
-    hit = memo[q]
-    if hit is not None and hit[0] == key:
-        return hit[1]
+def _ship_rows(tables, cells, stor):
+    """(features of the given spaces (len(cells) x SF, flat), their column sums)."""
     rows = tables.cell[list(cells)]
     if any(stor):
         for sp, lst in enumerate(stor):
             for c in lst:
                 rows[sp, 18 + c] += 0.5
-    out = (rows.ravel(), rows.sum(0))
+    return rows.ravel(), rows.sum(0)
+
+
+def _seat_rows(game, tables, q, cells, stor):
+    """``_ship_rows`` of one seat's above-deck spaces, memoised per seat."""
+    memo = game._obs_memo_seats
+    key = (cells, stor)
+    hit = memo[q]
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    out = _ship_rows(tables, cells, stor)
     memo[q] = (key, out)
     return out
 
 
+def _below_row(below) -> np.ndarray:
+    """The ``below_deck`` features of one seat's public below-deck summary."""
+    row = np.zeros(BF, np.float32)
+    looks = below.looks
+    for lk, count in enumerate(looks):
+        if count:
+            k, star = divmod(lk, 2)
+            row[k] += count / 4
+            if star:
+                row[NUM_KINDS] += count / 4
+    row[NUM_KINDS + 1] = below.unknown / 4
+    row[NUM_KINDS + 2:] = np.asarray(below.cargo, np.float32) / 8
+    return row
+
+
 def _encode_ships(game, tables, view, b0, b1) -> np.ndarray:
-    """The ship fields (ships .. unknown_tiles) as one block, absolute seat order."""
+    """The ship fields (ships .. below_deck) as one block, absolute seat order, as every
+    player sees them: above deck space by space, below deck as its summary."""
     st = game._obs_start
     n = view.num_players
     obs = np.zeros(b1 - b0, np.float32)
-    parts = [_seat_rows(game, tables, q, view.ships[q], view.storage[q]) for q in range(n)]
+    parts = [_seat_rows(game, tables, q, view.above[q], view.above_storage[q])
+             for q in range(n)]
     s0 = st["ships"] - b0
-    obs[s0:s0 + n * NUM_SPACES * SF] = np.concatenate([p[0] for p in parts])
+    w = NUM_SPACES * SF
+    for q, (rows, _) in enumerate(parts):
+        obs[s0 + q * w:s0 + q * w + len(rows)] = rows
     s0 = st["hands"] - b0
     obs[s0:s0 + n * HF] = tables.hand[list(view.hands)].ravel()
     sums = np.stack([p[1] for p in parts])                          # (n, SF)
+    below = np.stack([_below_row(b) for b in view.below])           # (n, BF)
     s0 = st["full"] - b0
-    obs[s0:s0 + n] = sums[:, 0] == 0
+    obs[s0:s0 + n] = view.full
     s0 = st["cargo_held"] - b0
-    obs[s0:s0 + n * NUM_COLOURS] = ((sums[:, 14:18] + 2 * sums[:, 18:22]) / 8).ravel()
+    obs[s0:s0 + n * NUM_COLOURS] = ((sums[:, 14:18] + 2 * sums[:, 18:22]) / 8
+                                    + below[:, NUM_KINDS + 2:]).ravel()
     s0 = st["assets_seen"] - b0
-    obs[s0:s0 + n * NUM_KINDS] = (sums[:, 3:13] / 4).ravel()
+    obs[s0:s0 + n * NUM_KINDS] = (sums[:, 3:13] / 4 + below[:, :NUM_KINDS]).ravel()
     s0 = st["unknown_tiles"] - b0
-    obs[s0:s0 + n] = sums[:, 2] / 12
+    obs[s0:s0 + n] = (sums[:, 2] + 4 * below[:, NUM_KINDS + 1]) / 12
+    s0 = st["below_deck"] - b0
+    obs[s0:s0 + n * BF] = below.ravel()
     return obs

@@ -26,6 +26,19 @@ def _cell(code: int, stored=()) -> str:
     return text
 
 
+def _below_text(below) -> str:
+    """Another ship's below deck as everyone knows it: tiles seen, unseen, cargo."""
+    parts = []
+    for lk, count in enumerate(below.looks):
+        if count:
+            k, star = divmod(lk, 2)
+            parts.append(f"{count}x {ABBR[k]}" + ("*" if star else ""))
+    if below.unknown:
+        parts.append(f"{below.unknown}x ??")
+    cargo = ", ".join(f"{count}x {CABBR[c]}" for c, count in enumerate(below.cargo) if count)
+    return (", ".join(parts) or "no tiles") + "; cargo: " + (cargo or "none")
+
+
 def _table(game, rows) -> list[str]:
     head = "| seat | coins | chests | parrot | hand | " + " | ".join(SPACE_NAMES) + " |"
     out = [head, "|" + "---|" * (5 + len(SPACE_NAMES))]
@@ -53,7 +66,7 @@ def _header(game, who, rnd, phase, turns, captain, acting) -> list[str]:
     act = ", ".join(f"player_{p}" for p in acting) or "-"
     return [f"Anchors Aweigh! - {who}; round {rnd}, {PHASES[phase]}, turn {turns}",
             f"captain: {cap}; to act: {act}   (* = starfish, ?? = unseen tile, "
-            "stor[..] = cargo on storage)"]
+            "stor[..] = cargo on storage, ~ = behind the screen)"]
 
 
 def render_view(game, view) -> str:
@@ -78,12 +91,19 @@ def render_view(game, view) -> str:
         lines.append("cargo to hand out: " + ", ".join(
             f"player_{p}:{'grey' if u == 4 else COLOURS[u]}" for p, u in view.cargo_queue))
     rows = []
+    below_lines = []
     for q in range(view.num_players):
         name = f"player_{q}" + (" (you)" if q == view.player else "")
-        cells = [_cell(c, view.storage[q][s]) for s, c in enumerate(view.ships[q])]
+        if q == view.player:
+            cells = [_cell(c, view.own_storage[s]) for s, c in enumerate(view.own_ship)]
+        else:
+            cells = [_cell(c, view.above_storage[q][s]) for s, c in enumerate(view.above[q])]
+            cells += ["~"] * (len(SPACE_NAMES) - len(cells))
+            below_lines.append(f"player_{q} below deck: {_below_text(view.below[q])}")
         rows.append([name, view.coins[q], view.chests[q], view.parrots[q],
                      _cell(view.hands[q])] + cells)
     lines += _table(game, rows)
+    lines += below_lines
     lines.append("last: " + ", ".join(f"player_{q} {OUTCOMES[o]}"
                                       for q, o in enumerate(view.outcome)))
     return "\n".join(lines)

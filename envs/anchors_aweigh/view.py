@@ -3,10 +3,15 @@
 Ship cells and hands use small codes (see ``CELL_*``): a tile is shown by its *look*
 (kind and starfish), never by its id, so tiles that look alike are interchangeable.
 
+Below deck (B1-B4, C1-C2) is behind the ship's screen: the others see what goes in and
+comes out (a tile seen face up, cargo of a public colour, a tile returned face up), never
+where it lies. So a ship is public as its eight above-deck spaces plus a :class:`BelowDeck`
+summary, and only its owner sees the 14 spaces (``own_ship``, ``own_storage``).
+
 A view is the player's own secrets plus a :class:`PublicView` that is the same object for
 every player of one position (built once per position, so observing n players costs one
 public build). Attribute access falls through to the public part: ``view.coins``;
-``view.ships`` and ``view.hands`` are the public ones with the player's own row filled in.
+``view.hands`` is the public one with the player's own hand filled in.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import NamedTuple
 
 #: ship cell codes in a view
 CELL_EMPTY = 0
-CELL_UNKNOWN = 1      # a tile this player cannot see (grabbed face down, below deck)
+CELL_UNKNOWN = 1      # a tile this player cannot see (grabbed face down and held)
 CELL_CHEST = 2
 CELL_TILE = 3         # + look (kind * 2 + starfish), 20 looks
 CELL_CARGO = 23       # + colour
@@ -28,6 +33,20 @@ def look(kind: int, star: bool) -> int:
     return kind * 2 + int(star)
 
 
+class BelowDeck(NamedTuple):
+    """What everyone knows of one ship's below deck (B1-B4, C1-C2): its contents, not where
+    they lie."""
+
+    looks: tuple[int, ...]           # tiles everyone has seen there, count per look (20)
+    unknown: int                     # tiles only the owner has seen (grabbed face down)
+    cargo: tuple[int, ...]           # cargo per colour, on spaces or on storage tiles
+
+    @property
+    def tiles(self) -> int:
+        """Tiles below deck, seen or not."""
+        return sum(self.looks) + self.unknown
+
+
 class PublicView(NamedTuple):
     """What everybody knows. Seats are absolute; hidden tiles show as CELL_UNKNOWN."""
 
@@ -37,8 +56,9 @@ class PublicView(NamedTuple):
     turns: int
     acting: tuple[int, ...]          # who must decide now (public)
     captain: int                     # -1 before the captain's call
-    ships: tuple[tuple[int, ...], ...]          # per seat: 14 cell codes, as others see them
-    storage: tuple[tuple[tuple[int, ...], ...], ...]  # per seat, per space: colours on storage
+    above: tuple[tuple[int, ...], ...]          # per seat: cell codes of A1-A8
+    above_storage: tuple[tuple[tuple[int, ...], ...], ...]  # per seat, A1-A8: storage cargo
+    below: tuple[BelowDeck, ...]                # per seat: what is known below deck
     hands: tuple[int, ...]           # per seat: hand code, as others see it
     coins: tuple[int, ...]
     chests: tuple[int, ...]
@@ -62,6 +82,7 @@ class PublicView(NamedTuple):
     cargo_queue: tuple[tuple[int, int], ...]   # (seat, unit) rewards still to hand out
     unit_colour: int                 # colour of the unit being stowed (-1 none)
     cleansed: bool                   # the starfish tiles left the ships this round
+    full: tuple[bool, ...]           # per seat: ship full while loading (it waits)
 
 
 class AnchorsAweighView(NamedTuple):
@@ -69,6 +90,7 @@ class AnchorsAweighView(NamedTuple):
 
     player: int
     own_ship: tuple[int, ...]        # own 14 cells, own hidden tiles shown
+    own_storage: tuple[tuple[int, ...], ...]   # own 14 spaces: colours on a storage tile
     own_hand: int                    # own hand code
     own_secret: tuple[bool, ...]     # own spaces (14) + hand: tiles the others cannot see
     own_pending: int                 # own pending action (-1 none)
@@ -80,13 +102,8 @@ class AnchorsAweighView(NamedTuple):
         return getattr(self.pub, name)
 
     @property
-    def ships(self) -> tuple[tuple[int, ...], ...]:
-        s = list(self.pub.ships)
-        s[self.player] = self.own_ship
-        return tuple(s)
-
-    @property
     def hands(self) -> tuple[int, ...]:
+        """Every seat's hand code as this player sees it (its own tile shown)."""
         h = list(self.pub.hands)
         h[self.player] = self.own_hand
         return tuple(h)

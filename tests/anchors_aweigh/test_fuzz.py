@@ -20,6 +20,7 @@ CONFIGS = [
 
 
 def check_invariants(s):
+    s.validate()                       # the engine's own invariants, and these:
     g = s.game
     n = g.num_players
     tiles = list(s.pile_up) + list(s.pile_down) + [t for t in s.hand if t >= 0]
@@ -122,6 +123,7 @@ def test_sample_state_is_consistent_with_the_view(n, options):
             for p in range(n):
                 view = s.view(p)
                 t = game.sample_state(view, rng)
+                t.validate()
                 assert t.view(p) == view
                 assert t.current_players() == s.current_players()
                 assert np.array_equal(t.legal_actions_mask(p), s.legal_actions_mask(p))

@@ -1,15 +1,20 @@
 """Hidden information, written from the rulebook and independent of the view code.
 
 What a player may not know (rulebook + completion): tiles grabbed face down by others
-(in hand, or kept below deck behind the screen), the pile's face-down tiles, the order of
-the adventure deck, and the card fronts once the captain has called "Anchors aweigh!"
-(players cannot look at them; option ``perfect_recall`` keeps them). Everything else is
-public: the pile's face-up tiles, everything above deck, tiles seen face up (known by kind
-wherever they go), cargo, coins, chests, parrots, revealed cards and choices.
+(in hand, or kept below deck behind the screen), where anything lies below another ship's
+deck ("everything below deck is hidden from other players": a tile or token is seen going
+behind the screen, not the space it goes to; a storage tile taking cargo there is not seen
+either), the pile's face-down tiles, the order of the adventure deck, and the card fronts
+once the captain has called "Anchors aweigh!" (players cannot look at them; option
+``perfect_recall`` keeps them). Everything else is public: the pile's face-up tiles,
+everything above deck, tiles seen face up (known by kind wherever they go), cargo (every
+token comes from and goes back to the public supply), coins, chests, parrots, revealed
+cards and choices.
 
 A tracker follows random games and records which tiles everyone has seen (face up in the
-pile, above deck, a storage seen taking cargo). For player p, the tiles nobody showed p
-are exchanged between their places; the deck is reshuffled; hidden card fronts are
+pile, above deck). For player p, the tiles nobody showed p are exchanged between their
+places; another ship's below deck is rearranged (its tiles over B1-B4, its cargo over the
+free spaces and storage tiles there); the deck is reshuffled; hidden card fronts are
 replaced by other cards with the same back. p's observation and mask must not change.
 Changing something p knows must change them.
 """
@@ -20,7 +25,7 @@ import numpy as np
 import pytest
 
 from plunder.envs.anchors_aweigh.components import ABOVE, STORAGE
-from plunder.envs.anchors_aweigh.engine import CARGO, AnchorsAweighGame
+from plunder.envs.anchors_aweigh.engine import CARGO, EMPTY, AnchorsAweighGame
 
 CONFIGS = [(2, {}), (3, {}), (4, {}), (3, {"rough_seas": True}),
            (4, {"meddlesome_monkey": [1]}), (2, {"perfect_recall": True})]
@@ -46,7 +51,7 @@ def _tracked_states(n, options, seed, every=3):
         seen |= set(s.pile_up)
         for p in range(n):
             for sp, c in enumerate(s.ships[p]):
-                if 0 <= c < CARGO and (sp in ABOVE or s.stor[p][sp]):
+                if 0 <= c < CARGO and sp in ABOVE:
                     seen.add(c)
         if game.monkey_seats:
             seen |= {s.ships[p][sp] for p in range(n) for sp in range(12)
@@ -72,7 +77,8 @@ def _slots(s, p, seen):
             out.append(("hand", q))
         for sp in range(12):
             c = s.ships[q][sp]
-            if 0 <= c < CARGO and c not in seen:
+            # (a storage holding cargo stays one: another tile there would be no position)
+            if 0 <= c < CARGO and c not in seen and not s.stor[q][sp]:
                 out.append(("ship", q, sp))
     return out
 
@@ -116,6 +122,44 @@ def _swap_unseen(s, p, seen, rng):
     return False
 
 
+BELOW = tuple(range(8, 14))
+B_SPACES = tuple(range(8, 12))
+
+
+def _rearrange_below_deck(s, q, rng):
+    """Move what lies below ``q``'s deck to other places there, as the rules allow: tiles
+    on B1-B4; while loading, cargo stays on C1/C2 (cargo-only spaces, all that loading
+    fills); later, every token on any free space or storage tile with room. False when
+    nothing could move."""
+    g = s.game
+    ship, stor = s.ships[q], s.stor[q]
+    before = ([ship[sp] for sp in BELOW], [list(stor[sp]) for sp in BELOW])
+    tiles = [ship[sp] for sp in B_SPACES if 0 <= ship[sp] < CARGO]
+    tokens = [c for sp in BELOW for c in stor[sp]]
+    loading = s.phase in (0, 1)
+    if not loading:
+        tokens += [ship[sp] - CARGO for sp in BELOW if ship[sp] >= CARGO]
+    for sp in BELOW:
+        stor[sp] = []
+        if sp in B_SPACES or not loading:
+            ship[sp] = EMPTY
+    order = list(rng.permutation(B_SPACES))
+    for t in tiles:
+        ship[order.pop()] = t
+    places = [(sp, False) for sp in BELOW if ship[sp] == EMPTY]
+    places += [(sp, True) for sp in B_SPACES if 0 <= ship[sp] < CARGO
+               and g.tile_kind[ship[sp]] == STORAGE for _ in range(g.comp.storage_capacity)]
+    places = [places[i] for i in rng.permutation(len(places))]
+    for colour, (sp, on_storage) in zip(tokens, places):
+        if on_storage:
+            stor[sp] = sorted(stor[sp] + [colour])
+        else:
+            ship[sp] = CARGO + colour
+    s.touch()
+    s.validate()
+    return ([ship[sp] for sp in BELOW], [list(stor[sp]) for sp in BELOW]) != before
+
+
 def _swap_hidden_fronts(s, rng):
     """Replace an unrevealed card of this round by an unused card with the same back."""
     g = s.game
@@ -142,7 +186,7 @@ def _swap_hidden_fronts(s, rng):
 @pytest.mark.parametrize("n,options", CONFIGS)
 def test_unseen_tiles_deck_order_and_hidden_fronts_do_not_leak(n, options):
     rng = np.random.default_rng(n)
-    checked = {"tiles": 0, "deck": 0, "fronts": 0}
+    checked = {"tiles": 0, "below deck": 0, "deck": 0, "fronts": 0}
     for seed in range(2):
         for s, seen in _tracked_states(n, options, seed):
             for p in range(n):
@@ -151,6 +195,11 @@ def test_unseen_tiles_deck_order_and_hidden_fronts_do_not_leak(n, options):
                 if _swap_unseen(t, p, seen, rng):
                     assert _same(before, _obs(t, p)), "an unseen tile leaked"
                     checked["tiles"] += 1
+                q = (p + 1 + int(rng.integers(n - 1))) % n
+                t = s.clone()
+                if _rearrange_below_deck(t, q, rng):
+                    assert _same(before, _obs(t, p)), "where things lie below deck leaked"
+                    checked["below deck"] += 1
                 if len(s.deck) > 1:
                     t = s.clone()
                     t.deck = [t.deck[i] for i in rng.permutation(len(t.deck))]
@@ -230,17 +279,23 @@ def test_perfect_recall_shows_fronts_after_the_call():
     assert done
 
 
-def test_storage_taking_cargo_is_seen():
-    """Cargo placed on a storage below deck shows everyone that it is a storage."""
+def test_storage_taking_cargo_below_deck_is_not_seen():
+    """Cargo stowed on a storage tile grabbed face down and kept below deck does not show
+    the others that it is a storage: they see a token go behind the screen, as it would
+    onto an empty below-deck space."""
     from .helpers import build
     from plunder.envs.anchors_aweigh.engine import A_RESOLVE, A_SKIP, A_STOW
     s = build(2, ships={0: ["shovel"] + [None] * 7 + ["storage"] + [None] * 3
                         + ["blue", "white"], 1: [None] * 12 + ["blue", "white"]},
               deck=["D01", "D02"])
-    stor = s.ships[0][8]
-    s.secret[stor] = True
+    storage = s.ships[0][8]
+    s.secret[storage] = True
     s.touch()
-    assert s.view(1).ships[0][8] == 1                    # unknown to player 1
     s.apply_joint({0: A_RESOLVE, 1: A_SKIP})
-    s.apply_joint({0: A_STOW + 8})
-    assert s.game.tile_kind[stor] == STORAGE and s.view(1).ships[0][8] != 1
+    seen = {}
+    for space in (8, 9):                  # the storage on B1, or the empty B2
+        t = s.clone()
+        t.apply_joint({0: A_STOW + space})
+        seen[space] = _obs(t, 1)
+        assert t.secret[storage]
+    assert _same(seen[8], seen[9])

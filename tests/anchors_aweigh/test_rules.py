@@ -13,7 +13,7 @@ from plunder.envs.anchors_aweigh.engine import (
     LOADING, O_FLED, O_PAID, O_RESOLVED, O_SKIPPED, OVER, PIRATE, PLACE, SETUP,
     AnchorsAweighGame,
 )
-from plunder.envs.anchors_aweigh.view import CELL_TILE, CELL_UNKNOWN
+from plunder.envs.anchors_aweigh.view import CELL_CARGO, CELL_TILE, CELL_UNKNOWN
 from plunder.envs.core import IllegalActionError, InvalidArgumentError
 
 from .helpers import assets_of, build, cargo_of, everyone, legal, new_state, play_random
@@ -64,8 +64,9 @@ def test_grab_face_down_is_secret_and_place_below_deck_stays_hidden():
     assert s.view(1).hands[0] == CELL_UNKNOWN
     assert s.view(0).hands[0] == CELL_TILE + s.game.tile_look[t]
     s.apply_joint({0: A_PLACE + 8, 1: A_CARGO + 1})         # B1: below deck
-    assert s.ships[0][8] == t and s.view(1).ships[0][8] == CELL_UNKNOWN
-    assert s.view(0).ships[0][8] == CELL_TILE + s.game.tile_look[t]
+    assert s.ships[0][8] == t and s.secret[t]
+    assert s.view(1).below[0].unknown == 1 and not any(s.view(1).below[0].looks)
+    assert s.view(0).own_ship[8] == CELL_TILE + s.game.tile_look[t]
 
 
 def test_place_above_deck_reveals_the_tile():
@@ -73,7 +74,7 @@ def test_place_above_deck_reveals_the_tile():
     s.apply_joint({0: A_GRAB_DOWN, 1: A_CARGO})
     t = s.hand[0]
     s.apply_joint({0: A_PLACE + 0, 1: A_CARGO})
-    assert not s.secret[t] and s.view(1).ships[0][0] == CELL_TILE + s.game.tile_look[t]
+    assert not s.secret[t] and s.view(1).above[0][0] == CELL_TILE + s.game.tile_look[t]
 
 
 def test_grab_face_up_by_kind_and_flip():
@@ -424,6 +425,149 @@ def test_each_card_once_and_gone():
     c = s.current
     s.apply_joint({0: A_RESOLVE, 1: A_SKIP})
     assert c in s.used and s.current != c
+
+
+# ----------------------------------------------------------------------- below deck ----
+def _onlooker(s, p):
+    """All that player ``p`` gets of a position: observation, mask and text view."""
+    return (s.observation(p).tobytes(), s.legal_actions_mask(p).tobytes(),
+            s.game.describe_view(s.view(p)))
+
+
+def _log(before, joint, after, observer):
+    from plunder.envs.core.movelog import describe_step
+    return describe_step(before.game, before, joint, after, observer)
+
+
+def _hide(s, p, *spaces):
+    """Make the tiles on ``p``'s ``spaces`` ones grabbed face down (only ``p`` saw them)."""
+    for sp in spaces:
+        s.secret[s.ships[p][sp]] = True
+    s.touch()
+
+
+def test_stowing_below_deck_looks_the_same_whichever_space():
+    """Rulebook: "everything below deck is hidden from other players". Cargo stowed on an
+    empty B or C space, on a storage tile grabbed face down or on one everyone saw shows
+    the others only a token going behind the screen; above deck they see where it lies."""
+    s = build(2, ships={0: ["shovel", "map", "rope", "rope", "compass", "compass", "sailor",
+                            None, "storage", "storage", "rope", None, None, "white"],
+                        1: ship()}, deck=["D01", "D02"])
+    _hide(s, 0, 8, 10)                      # B1 storage and B3 rope grabbed face down
+    s.apply_joint({0: A_RESOLVE, 1: A_SKIP})
+    assert s.phase == PLACE and s.unit_colour == C["blue"]
+    assert {A_STOW + sp for sp in (0, 7, 8, 9, 11, 12)} == legal(s, 0)
+    seen, logs, own = set(), set(), set()
+    for sp in (8, 9, 11, 12):               # B1 secret storage, B2 seen storage, B4, C1
+        t = s.clone()
+        t.apply_joint({0: A_STOW + sp})
+        assert t.secret[t.ships[0][8]], "the storage stays secret"
+        below = t.view(1).below[0]
+        assert below.unknown == 2 and below.cargo == (1, 1, 0, 0)
+        assert below.looks[2 * K["storage"]] == 1 and sum(below.looks) == 1
+        seen.add(_onlooker(t, 1))
+        logs.add(tuple(_log(s, {0: A_STOW + sp}, t, 1)))
+        own.add(_onlooker(t, 0))
+    assert len(seen) == 1 and len(logs) == 1 and len(own) == 4
+    assert any("stow the cargo below deck" in x for x in logs.pop())
+    t = s.clone()
+    t.apply_joint({0: A_STOW + 7})          # A8: in plain sight
+    assert _onlooker(t, 1) not in seen and t.view(1).above[0][7] == CELL_CARGO + C["blue"]
+
+
+def test_placing_below_deck_looks_the_same_whichever_space():
+    """Loading: a tile placed below deck is seen going behind the screen (by its face if
+    it was grabbed face up), not the space it goes to."""
+    for grab in (A_GRAB_DOWN, A_GRAB_UP + K["rope"]):
+        s = new_state(2, seed=6)
+        s.pile_up.append(next(t for t in s.pile_down if s.game.tile_kind[t] == K["rope"]))
+        s.pile_down.remove(s.pile_up[-1])
+        s.touch()
+        s.apply_joint({0: grab, 1: A_CARGO + C["blue"]})
+        seen, logs = set(), set()
+        for sp in (8, 9, 11):
+            t = s.clone()
+            t.apply_joint({0: A_PLACE + sp, 1: A_CARGO + C["white"]})
+            seen.add(_onlooker(t, 1))
+            logs.add(tuple(_log(s, {0: A_PLACE + sp, 1: A_CARGO + C["white"]}, t, 1)))
+        assert len(seen) == 1 and len(logs) == 1
+        below = t.view(1).below[0]
+        if grab == A_GRAB_DOWN:
+            assert below.unknown == 1 and not any(below.looks)
+        else:
+            assert below.unknown == 0 and below.looks[2 * K["rope"]] == 1
+        assert any(x.startswith("player_0 places") and x.endswith("below deck")
+                   for x in logs.pop())
+
+
+def test_tossing_a_secret_storage_overboard_shows_it():
+    """What the rules force into the open: a tile thrown overboard lands face up on the
+    pile and its cargo goes back to the supply, so a secret storage is seen then, with
+    what it held."""
+    full = ["shovel"] + FILL[:7] + ["storage", "rope", "map", "map", "blue", "white"]
+    s = build(2, ships={0: full, 1: ship()}, deck=["D07", "D01"],
+              stor={(0, 8): ["orange", "purple"]})
+    _hide(s, 0, 8)
+    storage = s.ships[0][8]
+    s.apply_joint({0: A_RESOLVE, 1: A_SKIP})         # shovel -> orange x2; A1 freed
+    s.apply_joint({0: A_STOW + 0})
+    assert A_TOSS_ASSET + 8 in legal(s, 0) and not any(
+        A_STOW <= a < A_TOSS_ASSET for a in legal(s, 0))
+    before = s.view(1)
+    assert before.below[0].unknown == 1 and before.below[0].cargo == (1, 1, 1, 1)
+    t = s.clone()
+    t.apply_joint({0: A_TOSS_ASSET + 8})
+    after = t.view(1)
+    storage_look = 2 * K["storage"] + int(s.game.tile_star[storage])
+    assert not t.secret[storage] and storage in t.pile_up
+    assert after.pile_up[storage_look] == before.pile_up[storage_look] + 1
+    assert after.below[0].unknown == 0 and after.below[0].cargo == (1, 1, 1, 0)
+    assert [a - b for a, b in zip(after.supply, before.supply)] == [0, 0, 0, 1]
+    assert any("toss a storage from below deck overboard" in x
+               for x in _log(s, {0: A_TOSS_ASSET + 8}, t, 1))
+
+
+def test_a_seen_tile_is_spent_before_a_secret_one():
+    """Spent tiles go face up to the pile, seen by all: of two below-deck shovels the one
+    everyone saw goes first, so where each lies and the secret one's face stay hidden;
+    a secret tile is shown only when no seen one will do."""
+    seen = set()
+    for secret_space in (8, 9):
+        s = build(2, ships={0: ship(*FILL[:8], "shovel", "shovel"), 1: ship()},
+                  deck=["D01", "D07", "D02"])
+        _hide(s, 0, secret_space)
+        hidden = s.ships[0][secret_space]
+        s.apply_joint({0: A_RESOLVE, 1: A_SKIP})
+        assert s.ships[0][secret_space] == hidden and s.secret[hidden]
+        below = s.view(1).below[0]
+        assert below.unknown == 1 and below.looks[2 * K["shovel"]] == 0
+        while s.phase == PLACE:                      # blue and white: below deck
+            s.apply_joint({0: min(legal(s, 0))})
+        seen.add(_onlooker(s, 1))
+        s.apply_joint({0: A_RESOLVE, 1: A_SKIP})     # D07: now only the secret shovel
+        assert hidden in s.pile_up and not s.secret[hidden]
+        assert s.view(1).below[0].unknown == 0
+    assert len(seen) == 1
+
+
+def test_cargo_paid_from_below_deck_first_wherever_it_lies():
+    """A paid token leaves below deck first (storage, then spaces), then above deck:
+    whether it was on a secret storage or on a below-deck space, the others see the same
+    before and after."""
+    seen = set()
+    for on_storage in (True, False):
+        s = build(2, ships={0: ["blue"] + FILL[:7] + ["storage"] + [None] * 5,
+                            1: ship()}, deck=["T01", "D01"],
+                  stor={(0, 8): ["blue"]} if on_storage else None)
+        if not on_storage:
+            s.ships[0][9] = CARGO + C["blue"]
+            s.supply[C["blue"]] -= 1
+        _hide(s, 0, 8)
+        first = _onlooker(s, 1)
+        s.apply_joint({0: A_RESOLVE, 1: A_SKIP})
+        assert s.ships[0][0] == CARGO + C["blue"], "the above-deck token stays"
+        seen.add((first, _onlooker(s, 1)))
+    assert len(seen) == 1
 
 
 # --------------------------------------------------------------------- end of round ----
