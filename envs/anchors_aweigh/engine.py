@@ -1100,6 +1100,8 @@ class AnchorsAweighState(GameState):
         self._acting = None
 
     def _public(self) -> PublicView:
+        """What everybody knows (cached until the next change): above deck space by space,
+        below deck as ``_below_deck``, hands held face down as unknown."""
         pub = self.__dict__.get("_pub")
         if pub is not None:
             return pub
@@ -1175,6 +1177,8 @@ class AnchorsAweighState(GameState):
         return BelowDeck(tuple(looks), unknown, tuple(cargo))
 
     def view(self, player: int) -> AnchorsAweighView:
+        """The public table plus ``player``'s own ship (every space, every face), hand,
+        secrets and pending choice."""
         pub = self._public()
         own = self.ships[player]
         secret = self.secret
