@@ -23,6 +23,11 @@ HEURISTICS: dict[str, str] = {
 #: spec kinds of an exported bot: greedy (``trained``, ``onnx``) or sampling (``sampled``)
 TRAINED_KINDS = ("trained", "onnx", "sampled")
 
+#: every kind of bot spec ``make_bot`` takes, as ``plunder eval --help`` and
+#: ``plunder play --help`` list them (``onnx:PATH`` is an alias of ``trained:PATH``)
+BOT_SPECS = ("random", "heuristic", "search[:SAMPLES]", "trained:PATH.onnx",
+             "sampled:PATH.onnx", "netsearch:PATH.onnx[:SAMPLES]")
+
 
 @runtime_checkable
 class Policy(Protocol):
@@ -77,9 +82,19 @@ def heuristic_class(env_id: str):
 
 
 def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, **options):
-    """A bot from a spec: ``random``, ``heuristic``, ``search[:SAMPLES]``,
-    ``trained:PATH.onnx`` (its likeliest legal action) or ``sampled:PATH.onnx`` (an action
-    drawn from its masked probabilities, seeded)."""
+    """A bot from a spec (``BOT_SPECS``):
+
+    - ``random``: uniformly random legal moves;
+    - ``heuristic``: the game's hand-written bot;
+    - ``search[:SAMPLES]``: determinized search with random rollouts (default 6 sampled
+      states per move; :mod:`plunder.policies.search`);
+    - ``trained:PATH.onnx``: an exported network's likeliest legal action;
+    - ``sampled:PATH.onnx``: an action drawn from its masked probabilities (seeded);
+    - ``netsearch:PATH.onnx[:SAMPLES]``: determinized search guided by that network — its
+      top-3 moves tried in SAMPLES sampled states (default 8), network rollouts, network
+      value at the leaves (:mod:`plunder.policies.netsearch`; needs a file with a value
+      output, as ``plunder export`` writes them).
+    """
     game = game_class(env_id)(num_players, **options)
     kind, _, arg = spec.partition(":")
     if kind == "random":
@@ -93,13 +108,30 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
                                        f"samples, got {spec!r}")
         samples = int(arg) if arg else 6
         return SearchPolicy(game, seed=seed, samples=samples)
+    if kind == "netsearch":
+        path, samples = _path_and_count(spec, arg)
+        from .netsearch import NetSearchPolicy
+        from .onnx_policy import OnnxPolicy
+        net = OnnxPolicy(path, env_id=env_id, num_players=num_players, options=options,
+                         seed=seed)
+        return NetSearchPolicy(game, net, seed=seed,
+                               **({} if samples is None else {"samples": samples}))
     if kind in TRAINED_KINDS:
         if not arg:
             raise InvalidArgumentError(f"trained bots need a path: {kind}:PATH.onnx")
         from .onnx_policy import OnnxPolicy
         return OnnxPolicy(arg, env_id=env_id, num_players=num_players, options=options,
                           seed=seed, greedy=kind != "sampled")
-    raise InvalidArgumentError(
-        f"unknown bot {spec!r}; use random, heuristic, search[:SAMPLES], trained:PATH.onnx "
-        "or sampled:PATH.onnx"
-    )
+    raise InvalidArgumentError(f"unknown bot {spec!r}; use one of {', '.join(BOT_SPECS)}")
+
+
+def _path_and_count(spec: str, arg: str) -> tuple[str, int | None]:
+    """``PATH.onnx`` or ``PATH.onnx:N`` -> (path, N or None); N must be a positive int."""
+    if not arg:
+        raise InvalidArgumentError(f"{spec!r} needs a path: netsearch:PATH.onnx[:SAMPLES]")
+    head, sep, tail = arg.rpartition(":")
+    if not sep or not tail.isdigit():
+        return arg, None
+    if int(tail) < 1:
+        raise InvalidArgumentError(f"{spec!r}: SAMPLES must be a positive whole number")
+    return head, int(tail)

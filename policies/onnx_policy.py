@@ -9,6 +9,12 @@ for (or whose observation layout changed since) is refused with a ``ModelFileErr
 says what differs, as is a damaged file. By default the bot plays the most likely legal
 action (``greedy=True``); with ``greedy=False`` it samples from the masked probabilities
 with its own seeded generator.
+
+Formats: ``plunder-bot/2`` files (written since the value output was added) also output
+``value``, the critic's estimate of the seat's discounted reward from its observation
+(what :mod:`plunder.policies.netsearch` evaluates positions with); ``plunder-bot/1``
+files have no value output and still play as ``trained:`` / ``sampled:`` bots. Any other
+format is refused.
 """
 
 from __future__ import annotations
@@ -21,7 +27,10 @@ import numpy as np
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError, ModelFileError, PlunderError
 
-BOT_FORMAT = "plunder-bot/1"
+#: the format ``plunder export`` writes
+BOT_FORMAT = "plunder-bot/2"
+#: formats this loader reads -> whether the graph has the ``value`` output
+BOT_FORMATS = {"plunder-bot/1": False, "plunder-bot/2": True}
 
 
 def read_metadata(path: str | Path) -> dict:
@@ -52,13 +61,15 @@ def _open(path: Path):
         meta = json.loads(raw)
     except json.JSONDecodeError:
         raise ModelFileError(f"{path}: the plunder metadata is damaged") from None
-    if not isinstance(meta, dict) or meta.get("format") != BOT_FORMAT:
+    if not isinstance(meta, dict) or meta.get("format") not in BOT_FORMATS:
         raise ModelFileError(f"{path}: unsupported bot format "
                              f"{meta.get('format') if isinstance(meta, dict) else meta!r}; "
-                             f"expected {BOT_FORMAT}")
+                             f"expected one of {sorted(BOT_FORMATS)}")
     names = {i.name for i in session.get_inputs()}
     outs = {o.name for o in session.get_outputs()}
-    if names != {"observation", "action_mask"} or not {"action", "action_probs"} <= outs:
+    needed = {"action", "action_probs", "value"} if BOT_FORMATS[meta["format"]] \
+        else {"action", "action_probs"}
+    if names != {"observation", "action_mask"} or not needed <= outs:
         raise ModelFileError(f"{path}: unexpected graph inputs {sorted(names)} / outputs "
                              f"{sorted(outs)}")
     return session, meta
@@ -82,6 +93,8 @@ class OnnxPolicy:
         self.greedy = greedy
         self.rng = np.random.default_rng(seed)
         self.name = f"trained:{self.path}"
+        #: whether the file has the critic's ``value`` output (format plunder-bot/2)
+        self.has_value = BOT_FORMATS[self.meta["format"]]
 
     def _check(self, cls, game) -> None:
         m, where = self.meta, str(self.path)
@@ -112,6 +125,19 @@ class OnnxPolicy:
     def probs(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """Masked action probabilities for a batch."""
         return self._run(observations, action_masks)[1]
+
+    def evaluate(self, observations: np.ndarray,
+                 action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Masked action probabilities and the critic's values for a batch (one run)."""
+        if not self.has_value:
+            raise ModelFileError(
+                f"{self.path} has no value output (format {self.meta['format']}, exported "
+                f"before values were added); re-export it with `plunder export RUN`")
+        obs = np.asarray(observations, np.float32)
+        masks = np.asarray(action_masks).astype(np.int8, copy=False)
+        probs, values = self.session.run(["action_probs", "value"],
+                                         {"observation": obs, "action_mask": masks})
+        return probs, values
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One legal action per row."""

@@ -12,6 +12,8 @@ Two kinds, matching the two policy networks (``policy.kind`` in the training con
 
 ``actor_from_policy`` and ``actor_from_arrays`` pick the kind; ``to_arrays`` gives a flat
 dict of arrays (checkpoints, worker processes) whose ``kind`` entry says which.
+:class:`Critic` holds the value network's own weights (its layers after the trunk the
+actor computes, and its output) for the ONNX export's ``value`` output.
 """
 
 from __future__ import annotations
@@ -296,6 +298,29 @@ def _numbered(arrays, w: str, b: str) -> Layers:
     return out
 
 
+class Critic:
+    """The value network's weights after the shared input: hidden layers and the linear
+    output. Its input is the observation (MLP) or the entity network's MLP input (the
+    observation outside the groups and the groups' mean member codes, computed by the
+    encoders the actor and critic share)."""
+
+    def __init__(self, layers: Layers, activation: str, head: tuple[np.ndarray, np.ndarray]):
+        if activation not in ("tanh", "relu"):
+            raise InvalidArgumentError(f"activation must be tanh or relu, got {activation!r}")
+        self.layers = _as_layers(layers)
+        self.activation = activation
+        self.head = (np.ascontiguousarray(head[0], np.float32),
+                     np.asarray(head[1], np.float32))
+        if self.head[0].shape[1] != 1:
+            raise InvalidArgumentError(f"a critic has one output, not {self.head[0].shape[1]}")
+
+    @classmethod
+    def from_policy(cls, policy) -> "Critic":
+        """Copy the critic of a (Maskable)ActorCriticPolicy (MLP or entity extractor)."""
+        layers, activation = _torch_layers(policy.mlp_extractor.value_net)
+        return cls(layers, activation or "tanh", _linear(policy.value_net))
+
+
 ACTOR_KINDS = {cls.kind: cls for cls in (MlpActor, EntityActor)}
 
 
@@ -306,6 +331,11 @@ def actor_from_policy(policy) -> Actor:
     if isinstance(policy.mlp_extractor, EntityExtractor):
         return EntityActor.from_policy(policy)
     return MlpActor.from_policy(policy)
+
+
+def critic_from_policy(policy) -> Critic:
+    """The numpy copy of a trained SB3 policy's value network."""
+    return Critic.from_policy(policy)
 
 
 def actor_from_arrays(arrays) -> Actor:

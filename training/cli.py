@@ -47,9 +47,12 @@ def _env_id(game: str) -> str:
 @click.option("--seat", default=0, show_default=True, help="Your seat (0 moves first in "
               "seat order; the first player may be drawn at random by the rules).")
 @click.option("--bots", default="heuristic", show_default=True,
-              help="Comma-separated bots for the other seats: random, heuristic, "
-                   "search[:SAMPLES], trained:PATH.onnx, sampled:PATH.onnx (one name fills "
-                   "every seat).")
+              help="Comma-separated bots for the other seats, each one of: random, "
+                   "heuristic, search[:SAMPLES], trained:PATH.onnx, sampled:PATH.onnx, "
+                   "netsearch:PATH.onnx[:SAMPLES]. One name fills every seat; trained plays "
+                   "the network's likeliest move, sampled draws from its probabilities, "
+                   "search and netsearch search sampled states (netsearch guided by the "
+                   "network; docs/training.md).")
 @click.option("--players", type=int, default=None, help="Number of players.")
 @click.option("--seed", type=int, default=None, help="Seed for a reproducible game.")
 def play(game, seat, bots, players, seed):
@@ -105,12 +108,17 @@ def train(game, config_path, overrides, steps, players, seed, run_dir, resume, o
 
 @main.command("eval")
 @click.argument("game")
-@click.option("--bots", required=True, help="Comma-separated bots: random, heuristic, "
-              "search[:SAMPLES], trained:PATH.onnx (greedy), sampled:PATH.onnx (samples "
-              "its moves); with fewer bots than seats the last fills the rest.")
+@click.option("--bots", required=True, help="Comma-separated bots, each one of: random, "
+              "heuristic, search[:SAMPLES], trained:PATH.onnx, sampled:PATH.onnx, "
+              "netsearch:PATH.onnx[:SAMPLES]. With fewer bots than seats the last fills the "
+              "rest; trained plays the network's likeliest move, sampled draws from its "
+              "probabilities, search and netsearch search sampled states (netsearch guided "
+              "by the network; docs/training.md).")
 @click.option("--games", type=int, default=200, show_default=True, help="Games to play.")
 @click.option("--players", type=int, default=None, help="Number of players.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Tournament seed (game g is dealt from env seed (2*SEED+1)*2**64+g, "
+                   "apart from every seed training uses).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A variant option of the game (repeatable).")
 @click.option("--max-turns", type=int, default=None, help="Turn limit per game.")

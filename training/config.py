@@ -21,7 +21,10 @@ from typing import Any
 
 from plunder.envs.core import ConfigError
 from plunder.envs.core.config import load_yaml, parse_yaml
-from plunder.policies.base import TRAINED_KINDS
+from plunder.policies.base import BOT_SPECS, TRAINED_KINDS
+
+#: the kinds of bot spec (``heuristic``, ``trained``, ...) an evaluation opponent may be
+BOT_KINDS = {s.partition(":")[0].partition("[")[0] for s in BOT_SPECS} | set(TRAINED_KINDS)
 
 
 def _f(default, doc: str, **kw):
@@ -97,8 +100,8 @@ class EvalConfig:
     every: int = _f(100_000, "learner steps between evaluations during training (0: none)",
                     low=0)
     games: int = _f(100, "games per opponent kind in each periodic evaluation", low=1)
-    final_games: int = _f(400, "games per opponent kind in the final evaluation table",
-                          low=1)
+    final_games: int = _f(1000, "games per opponent kind in the final evaluation table "
+                                "(its 95% interval is about ±3 points at 1,000)", low=1)
     opponents: list[str] = _f(["random", "heuristic"], "bots filling the other seats, one "
                                                         "evaluation each")
 
@@ -129,7 +132,10 @@ class TrainConfig:
                           choices=("rank", "win", "score"))
     max_turns: int | None = _f(None, "truncation limit in game turns (null: game default)",
                                low=1)
-    seed: int = _f(0, "seed of everything (envs, opponents, network init, sampling)", low=0)
+    seed: int = _f(0, "seed of everything (envs, opponents, network init, sampling) and the "
+                      "final evaluation's tournament seed, whose games are seeded apart from "
+                      "all of training's (docs/training.md#evaluation)", low=0,
+                   high=2**32 - 1)
     total_timesteps: int = _f(500_000, "learner env-steps to train for", low=1)
     n_envs: int = _f(16, "games played side by side", low=1)
     vec_env: str = _f("batched", "batched (one process, opponents' forward passes batched "
@@ -285,7 +291,7 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
         raise ConfigError(f"{where}: league.weights: at least one usable kind needs a "
                           "positive weight")
     for opp in cfg.eval.opponents:
-        if opp.partition(":")[0] not in ("random", "heuristic", *TRAINED_KINDS):
+        if opp.partition(":")[0] not in BOT_KINDS:
             raise ConfigError(f"{where}: eval.opponents: unknown bot {opp!r}")
     # exported opponents are loaded (and checked against this game) before any training
     for i, path in enumerate(cfg.league.onnx_opponents):

@@ -14,7 +14,16 @@ counts 1/number of winners), a Wilson 95% confidence interval, its mean score, i
 reward under ``rank`` mode, and an OpenSkill (Plackett-Luce) rating updated after every
 game with the seats ranked by the game's rank keys (a bot in several seats of one game gets
 the mean of its seats' updates). Games are played through the engine API exactly as the
-AEC env plays them (seed -> game mapping included).
+AEC env plays them (seed -> game mapping included); a bot that plays from the seat's view
+rather than the observation vector (``needs_view``, e.g. the search bots) gets the view.
+
+Seeds. A tournament with seed ``T`` plays game ``g`` from the env seed
+``game_seed(T, g) = (2T + 1) * 2**64 + g`` (``env.reset(seed=game_seed(T, g))`` deals the same
+game) and seeds bot ``b`` in seat ``s`` with ``bot_seed(T, b, s) = (2T + 2) * 2**64 + 256 b
++ s``. These are distinct for distinct (T, g) and (T, b, s), and all are at least
+``EVAL_SEED_FLOOR = 2**64``; a training run seeds everything below 2**64 (its seed is
+below 2**32; see :mod:`plunder.training.train`), so no evaluation game is one that
+training played or imitated, by construction.
 """
 
 from __future__ import annotations
@@ -31,6 +40,32 @@ from plunder.envs.core import InvalidArgumentError
 from plunder.envs.core.rewards import rank_rewards, winners
 
 Factory = Callable[[int], Any]
+
+#: every tournament seed (games and bots) is at least this; training seeds stay below it
+EVAL_SEED_FLOOR = 2**64
+
+
+def game_seed(seed: int, game: int) -> int:
+    """The env seed of game ``game`` of the tournament with seed ``seed``."""
+    _check_seed(seed)
+    if not 0 <= game < EVAL_SEED_FLOOR:
+        raise InvalidArgumentError(f"game index must be 0..2**64-1, got {game}")
+    return (2 * seed + 1) * EVAL_SEED_FLOOR + game
+
+
+def bot_seed(seed: int, bot: int, seat: int) -> int:
+    """The seed of bot ``bot`` in seat ``seat`` of the tournament with seed ``seed``."""
+    _check_seed(seed)
+    if not 0 <= seat < 256 or not 0 <= bot < EVAL_SEED_FLOOR // 256:
+        raise InvalidArgumentError(f"bot {bot} / seat {seat} out of range")
+    return (2 * seed + 2) * EVAL_SEED_FLOOR + 256 * bot + seat
+
+
+def _check_seed(seed) -> None:
+    """A tournament seed is a non-negative int."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InvalidArgumentError(f"a tournament seed must be a non-negative int, "
+                                   f"got {seed!r}")
 
 
 @dataclass
@@ -130,7 +165,8 @@ def schedule(num_bots: int, num_players: int) -> list[tuple[int, ...]]:
 
 
 def play_game(game, policies: list, seed: int, max_turns: int) -> tuple[Any, bool]:
-    """Play one game with one Policy per seat; returns (final state, truncated)."""
+    """Play one game with one Policy per seat; returns (final state, truncated). A bot
+    with ``needs_view`` is asked ``act_view(view, mask)``, the others ``act(obs, mask)``."""
     state = game.new_game(np.random.default_rng(seed))
     for pol in policies:
         pol.reset()
@@ -139,9 +175,13 @@ def play_game(game, policies: list, seed: int, max_turns: int) -> tuple[Any, boo
             return state, True
         joint = {}
         for p in state.current_players():
-            obs = game.encode(state.view(p))
+            view = state.view(p)
             mask = state.legal_actions_mask(p)
-            joint[p] = int(policies[p].act(obs, mask))
+            pol = policies[p]
+            if getattr(pol, "needs_view", False):
+                joint[p] = int(pol.act_view(view, mask))
+            else:
+                joint[p] = int(pol.act(game.encode(view), mask))
         state.apply_joint(joint)
     return state, False
 
@@ -150,14 +190,17 @@ def run_tournament(env_id: str, num_players: int, bots: list[tuple[str, Factory]
                    games: int, seed: int = 0, options: dict | None = None,
                    max_turns: int | None = None, rate: bool = True,
                    progress: Callable[[int], None] | None = None) -> Tournament:
-    """Play ``games`` games of ``env_id`` among ``bots`` ((name, factory(seed)) pairs)."""
+    """Play ``games`` games of ``env_id`` among ``bots`` ((name, factory(seed)) pairs),
+    seeded as the module doc says."""
+    _check_seed(seed)
+    if games < 0:
+        raise InvalidArgumentError(f"games must be >= 0, got {games}")
     options = dict(options or {})
     cls = game_class(env_id)
     game = cls(num_players, **options)
     max_turns = int(max_turns or cls.default_max_turns)
     stats = [BotStats(name) for name, _ in bots]
     lineups = schedule(len(bots), num_players)
-    rng = np.random.default_rng(seed)
     instances: dict[tuple[int, int], Any] = {}
     model = _openskill_model() if rate else None
     truncated = 0
@@ -167,9 +210,9 @@ def run_tournament(env_id: str, num_players: int, bots: list[tuple[str, Factory]
         for s, b in enumerate(lineup):
             key = (b, s)
             if key not in instances:
-                instances[key] = bots[b][1](int(rng.integers(2**31 - 1)))
+                instances[key] = bots[b][1](bot_seed(seed, b, s))
             seats.append(instances[key])
-        state, trunc = play_game(game, seats, int(rng.integers(2**63 - 1)), max_turns)
+        state, trunc = play_game(game, seats, game_seed(seed, g), max_turns)
         truncated += trunc
         keys = [tuple(k) for k in state.rank_keys()]
         scores = state.scores()
@@ -210,7 +253,7 @@ def _rate(model, stats, lineup, keys) -> None:
 
 def bot_factories(specs: list[str], env_id: str, num_players: int,
                   options: dict | None = None) -> list[tuple[str, Factory]]:
-    """(name, factory) pairs from bot specs (``random``, ``heuristic``, ``trained:PATH``)."""
+    """(name, factory) pairs from bot specs (any spec ``make_bot`` takes)."""
     from plunder.policies.base import make_bot
 
     options = dict(options or {})

@@ -4,15 +4,20 @@ The graph (opset 17) is built directly from the actor's weights (no torch export
 
 - inputs ``observation`` float32 ``[batch, obs_size]`` and ``action_mask`` int8
   ``[batch, num_actions]`` (the env's own dtypes; 1 = legal)
-- outputs ``action`` int64 ``[batch]`` (the most likely legal action) and ``action_probs``
+- outputs ``action`` int64 ``[batch]`` (the most likely legal action), ``action_probs``
   float32 ``[batch, num_actions]`` (softmax over legal actions; exactly 0 for illegal ones)
+  and ``value`` float32 ``[batch]`` (the critic's estimate of the observing seat's
+  discounted reward under the run's ``reward_mode``; it ignores the mask)
 
 It computes the actor's logits — ``head(act(...act(obs @ W0 + b0)...))`` for an MLP; for
 the entity network also the member encoders (Gather + MatMul), their mean, and the pointer
 scores added to the actions that name members — replaces illegal logits by -1e9 and takes
-argmax / softmax, the same as MaskablePPO's masked distribution.
+argmax / softmax, the same as MaskablePPO's masked distribution. The value is the critic's
+layers on the same trunk input (the observation, or the entity network's MLP input) and
+its linear output.
 
-Metadata (``custom_metadata_map`` in onnxruntime, key ``plunder``, JSON): format, env id,
+Metadata (``custom_metadata_map`` in onnxruntime, key ``plunder``, JSON): format
+(``plunder-bot/2``: with the value output), env id,
 game name and version, num_players, variant options (defaults filled in), observation and
 action sizes, the observation layout's field names and sizes, training steps, the final
 evaluation, the git commit and the training config. :class:`plunder.policies.onnx_policy.
@@ -30,10 +35,11 @@ import numpy as np
 from plunder.envs import game_class
 from plunder.envs.core import ModelFileError
 
-from .config import TrainConfig
-from .actors import Actor, EntityActor, actor_from_policy
+from plunder.policies.onnx_policy import BOT_FORMAT
 
-BOT_FORMAT = "plunder-bot/1"
+from .actors import Actor, Critic, EntityActor, actor_from_policy, critic_from_policy
+from .config import TrainConfig
+
 OPSET = 17
 
 
@@ -73,8 +79,9 @@ def _mlp_nodes(x: str, layers, activation: str, prefix: str, inits: list, nodes:
     return x
 
 
-def _logit_nodes(actor: Actor, inits: list, nodes: list) -> str:
-    """The network from ``observation`` to unmasked logits; returns the output name."""
+def _logit_nodes(actor: Actor, inits: list, nodes: list) -> tuple[str, str]:
+    """The network from ``observation`` to unmasked logits; returns the logits' name and
+    the name of the trunk input the actor's MLP (and the critic) read."""
     from onnx import helper, numpy_helper
 
     x = "observation"
@@ -119,16 +126,31 @@ def _logit_nodes(actor: Actor, inits: list, nodes: list) -> str:
                 helper.make_node("Add", [logits, q + "padded"], [out]),
             ]
             logits = out
-    return logits
+    return logits, x
 
 
-def build_model(actor: Actor, meta: dict):
-    """The ONNX ModelProto of ``actor`` (MLP or entity network) with ``meta`` attached."""
+def _value_nodes(critic: Critic, trunk: str, inits: list, nodes: list) -> str:
+    """The critic from the trunk input to ``value`` [batch]; returns its name."""
+    from onnx import helper, numpy_helper
+
+    hidden = _mlp_nodes(trunk, critic.layers, critic.activation, "v", inits, nodes)
+    hw, hb = critic.head
+    inits += [numpy_helper.from_array(hw, "Wvalue"), numpy_helper.from_array(hb, "Bvalue"),
+              numpy_helper.from_array(np.array([1], np.int64), "value_axis")]
+    nodes += [helper.make_node("Gemm", [hidden, "Wvalue", "Bvalue"], ["value_column"]),
+              helper.make_node("Squeeze", ["value_column", "value_axis"], ["value"])]
+    return "value"
+
+
+def build_model(actor: Actor, critic: Critic, meta: dict):
+    """The ONNX ModelProto of ``actor`` and ``critic`` (MLP or entity network) with
+    ``meta`` attached."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
     inits, nodes = [], []
-    logits = _logit_nodes(actor, inits, nodes)
+    logits, trunk = _logit_nodes(actor, inits, nodes)
+    _value_nodes(critic, trunk, inits, nodes)
     inits.append(numpy_helper.from_array(np.array(-1e9, np.float32), "illegal"))
     nodes += [
         helper.make_node("Cast", ["action_mask"], ["legal"], to=TensorProto.BOOL),
@@ -142,7 +164,8 @@ def build_model(actor: Actor, meta: dict):
         [helper.make_tensor_value_info("observation", TensorProto.FLOAT, ["batch", d]),
          helper.make_tensor_value_info("action_mask", TensorProto.INT8, ["batch", a])],
         [helper.make_tensor_value_info("action", TensorProto.INT64, ["batch"]),
-         helper.make_tensor_value_info("action_probs", TensorProto.FLOAT, ["batch", a])],
+         helper.make_tensor_value_info("action_probs", TensorProto.FLOAT, ["batch", a]),
+         helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch"])],
         initializer=inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
                               producer_name="plunder",
@@ -155,8 +178,8 @@ def build_model(actor: Actor, meta: dict):
 
 
 def export_actor(actor: Actor, cfg: TrainConfig, steps: int, evaluation: dict,
-                 out: str | Path, commit: str = "unknown") -> Path:
-    """Write ``actor`` as an ONNX bot to ``out`` (atomically)."""
+                 out: str | Path, commit: str = "unknown", *, critic: Critic) -> Path:
+    """Write ``actor`` and ``critic`` as an ONNX bot to ``out`` (atomically)."""
     from .train import atomic_write_bytes
 
     meta = bot_metadata(cfg, steps, evaluation, commit)
@@ -165,7 +188,7 @@ def export_actor(actor: Actor, cfg: TrainConfig, steps: int, evaluation: dict,
             f"the network ({actor.obs_size} inputs, {actor.num_actions} actions) does not "
             f"fit {cfg.env_id} with {cfg.num_players} players ({meta['obs_size']} inputs, "
             f"{meta['num_actions']} actions): the game changed since training")
-    model = build_model(actor, meta)
+    model = build_model(actor, critic, meta)
     out = Path(out)
     atomic_write_bytes(out, model.SerializeToString())
     return out
@@ -180,7 +203,7 @@ def export_run(run_dir: str | Path, out: str | Path | None = None,
     ckpt = load_checkpoint(Path(checkpoint)) if checkpoint else latest_checkpoint(run_dir)
     cfg = ckpt.config
     model = ckpt.load_model()
-    actor = actor_from_policy(model.policy)
+    actor, critic = actor_from_policy(model.policy), critic_from_policy(model.policy)
     steps = int(ckpt.meta["steps"])
     evaluation: dict = {}
     eval_file = run_dir / "eval.json"
@@ -192,7 +215,7 @@ def export_run(run_dir: str | Path, out: str | Path | None = None,
         last = ckpt.meta["evals"][-1]
         evaluation = dict(last.get("results", {}), at_steps=last.get("steps"))
     return export_actor(actor, cfg, steps, evaluation, out or run_dir / "bot.onnx",
-                        ckpt.meta.get("git_commit", "unknown"))
+                        ckpt.meta.get("git_commit", "unknown"), critic=critic)
 
 
 def export_command(run: str, out: str | None, checkpoint: str | None) -> Path:

@@ -24,6 +24,18 @@ collects results in env order. Not covered: identical numbers across torch build
 optimizer, step counter, pool and evaluation history, but the games in flight at the
 checkpoint are dropped and the env/torch seeds are re-derived from the step count, so it
 continues on a different (still seeded and repeatable) path than an uninterrupted run.
+
+Seeds. Everything a run with seed ``S`` (``0 <= S < 2**32``) draws is seeded below 2**64:
+the games and opponents of the vec env (``SeedSequence(S)`` and its children; worker
+processes get 32-bit seeds from it; ``S + steps`` on resume), the warm start's imitation
+games and minibatches (``S + 7``, ``S + 11``, ``S + 13 + k``, ``S + 17 + k``), the
+opponents' own generators (31-bit draws), torch and SB3 (``S``). Evaluations are
+tournaments (:mod:`plunder.training.evaluate`), whose game and bot seeds are 2**64 and
+above: the periodic evaluation at step ``k`` is the tournament ``S + k`` (``k >= 1``), the
+final evaluation the tournament ``S``, so it shares no game with training, the warm start
+or any periodic evaluation. The final evaluation plays the exported ``RUN/bot.onnx``
+through ``plunder eval``'s own code, and the summary prints the ``plunder eval`` command
+that replays it game for game (``final_eval_command``).
 """
 
 from __future__ import annotations
@@ -32,6 +44,7 @@ import contextlib
 import io
 import json
 import os
+import shlex
 import subprocess
 import tempfile
 import time
@@ -254,12 +267,9 @@ def add_snapshot(vec, pool: OpponentPool, actor: Actor, step: int) -> None:
 
 # -- evaluation ----------------------------------------------------------------------------
 
-def evaluate_actor(cfg: TrainConfig, actor: Actor, games: int, seed: int,
-                   opponents: list[str] | None = None, progress=None) -> dict[str, Any]:
-    """The greedy learner against each of ``opponents`` (others' seats all that bot)."""
-    from .evaluate import bot_factories, run_tournament
-
-    out = {}
+def eval_opponents(cfg: TrainConfig, opponents: list[str] | None = None) -> list[str]:
+    """The evaluation opponents (``cfg.eval.opponents`` by default) this game has."""
+    out = []
     for spec in opponents or cfg.eval.opponents:
         if spec == "heuristic":
             from plunder.policies.base import heuristic_class
@@ -267,10 +277,58 @@ def evaluate_actor(cfg: TrainConfig, actor: Actor, games: int, seed: int,
                 heuristic_class(cfg.env_id)
             except (ImportError, InvalidArgumentError):
                 continue
+        out.append(spec)
+    return out
+
+
+def evaluate_actor(cfg: TrainConfig, actor: Actor, games: int, seed: int,
+                   opponents: list[str] | None = None, progress=None) -> dict[str, Any]:
+    """The greedy learner against each of ``opponents`` (others' seats all that bot);
+    the periodic evaluations use it with the tournament seed ``cfg.seed + steps``."""
+    from .evaluate import bot_factories, run_tournament
+
+    out = {}
+    for spec in eval_opponents(cfg, opponents):
         bots = [("learner", lambda s: ActorPolicy(actor, greedy=True, seed=s))]
         bots += bot_factories([spec], cfg.env_id, cfg.num_players, cfg.options)
         out[spec] = run_tournament(cfg.env_id, cfg.num_players, bots, games, seed,
                                    cfg.options, cfg.max_turns, progress=progress)
+    return out
+
+
+def final_eval_seed(cfg: TrainConfig) -> int:
+    """The final evaluation's tournament seed: the run's seed (its games' seeds lie in the
+    evaluation range, apart from every training seed; periodic evaluations use
+    ``seed + steps`` with ``steps >= 1``)."""
+    return cfg.seed
+
+
+def final_eval_command(cfg: TrainConfig, bot_path: str | Path, opponent: str,
+                       games: int) -> str:
+    """The ``plunder eval`` command line that replays one cell of the final evaluation."""
+    parts = ["plunder", "eval", game_name(cfg.env_id), "--bots",
+             f"trained:{bot_path},{opponent}", "--players", str(cfg.num_players),
+             "--games", str(games), "--seed", str(final_eval_seed(cfg))]
+    for key, value in sorted(cfg.options.items()):
+        parts += ["--option", f"{key}={json.dumps(value)}"]
+    if cfg.max_turns is not None:
+        parts += ["--max-turns", str(cfg.max_turns)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def final_evaluation(cfg: TrainConfig, bot_path: str | Path, games: int,
+                     progress=None) -> dict[str, Any]:
+    """The exported bot (``trained:PATH``, greedy) against each evaluation opponent, built
+    and played exactly as ``plunder eval`` does (same bot specs, seed, options)."""
+    from .evaluate import bot_factories, run_tournament
+
+    out = {}
+    for spec in eval_opponents(cfg):
+        bots = bot_factories([f"trained:{bot_path}", spec], cfg.env_id, cfg.num_players,
+                             cfg.options)
+        out[spec] = run_tournament(cfg.env_id, cfg.num_players, bots, games,
+                                   final_eval_seed(cfg), cfg.options, cfg.max_turns,
+                                   progress=progress)
     return out
 
 
@@ -280,7 +338,7 @@ def summarize(results: dict) -> dict:
     for spec, t in results.items():
         me, opp = t.bots[0], t.bots[1]
         lo, hi = me.ci95
-        out[spec] = {"num_players": t.num_players, "games": t.games,
+        out[spec] = {"num_players": t.num_players, "games": t.games, "seed": t.seed,
                      "win_share": round(me.win_share, 4), "ci95": [round(lo, 4), round(hi, 4)],
                      "parity": round(1 / t.num_players, 4),
                      "mean_score": round(me.mean_score, 3),
@@ -315,6 +373,16 @@ def render_summary(cfg: TrainConfig, summary: dict, steps: int, console=None,
         if s.get("truncated_games"):
             console.print(f"[yellow]against {spec}: {s['truncated_games']} of {s['games']} "
                           "games hit the turn limit and were scored as they stood[/yellow]")
+    rows = [(spec, s) for spec, s in summary.items() if s.get("command")]
+    if rows:
+        console.print("The evaluation games are seeded apart from every game training saw. "
+                      "Replay a row (same games, same seeds, same numbers) with:",
+                      soft_wrap=True)
+        for spec, s in rows:
+            lo, hi = s["ci95"]
+            console.print(f"  # vs {spec}: {s['win_share']:.1%} (95% CI {lo:.1%}–{hi:.1%}, "
+                          f"{s['games']:,} games)\n  {s['command']}", soft_wrap=True,
+                          markup=False, highlight=False)
 
 
 # -- the training loop ---------------------------------------------------------------------
@@ -554,18 +622,25 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
              f"({(steps - steps0) / max(learn_s, 1e-9):,.0f} learner steps/s); "
              f"checkpoint {path}")
     summary: dict = {}
-    actor = actor_from_policy(model.policy)
+    from .actors import critic_from_policy
+    from .export import export_actor
+
+    actor, critic = actor_from_policy(model.policy), critic_from_policy(model.policy)
+    onnx_path = run_dir / "bot.onnx" if export else None
+    if onnx_path is not None:   # the final evaluation plays this very file
+        export_actor(actor, cfg, steps, {}, onnx_path, state["commit"], critic=critic)
     if final_eval:
-        results = evaluate_actor(cfg, actor, cfg.eval.final_games, cfg.seed + 10**9)
-        summary = summarize(results)
+        with tempfile.TemporaryDirectory() as tmp:
+            bot_path = onnx_path or export_actor(actor, cfg, steps, {}, Path(tmp) / "bot.onnx",
+                                                 state["commit"], critic=critic)
+            summary = summarize(final_evaluation(cfg, bot_path, cfg.eval.final_games))
+        if onnx_path is not None:
+            for spec, row in summary.items():
+                row["command"] = final_eval_command(cfg, onnx_path, spec, row["games"])
+            # the same weights again, now with the evaluation in the metadata
+            export_actor(actor, cfg, steps, summary, onnx_path, state["commit"], critic=critic)
         atomic_write_bytes(run_dir / "eval.json", json.dumps(
             {"steps": steps, "results": summary}, indent=2).encode())
-    onnx_path = None
-    if export:
-        from .export import export_actor
-
-        onnx_path = run_dir / "bot.onnx"
-        export_actor(actor, cfg, steps, summary, onnx_path, state["commit"])
     if final_eval:
         render_summary(cfg, summary, steps)
     total = state["wall"] + time.perf_counter() - state["t0"]

@@ -59,6 +59,7 @@ def scallywags_run(tmp_path_factory):
     res = run_cli(["train", "scallywags", "--steps", "2048", "--run-dir", str(run),
                    *set_args(TINY)])
     assert res.exit_code == 0, res.output
+    (run / "train-output.txt").write_text(res.output)   # what the user saw
     return run
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import numpy as np
 import pytest
 from conftest import run_cli
 
@@ -75,3 +76,194 @@ def test_training_summary_says_how_many_games_hit_the_turn_limit():
     text = out.getvalue()
     assert "against heuristic: 313 of 400 games hit the turn limit" in text
     assert "against random" not in text
+
+
+# -- seeds: evaluation games are never training games ----------------------------------
+
+def test_tournament_seeds_are_distinct_and_above_every_training_seed():
+    from plunder.training.evaluate import EVAL_SEED_FLOOR, bot_seed, game_seed
+
+    seeds = [game_seed(t, g) for t in range(4) for g in range(300)]
+    seeds += [bot_seed(t, b, s) for t in range(4) for b in range(5) for s in range(6)]
+    assert len(set(seeds)) == len(seeds)
+    assert min(seeds) >= EVAL_SEED_FLOOR
+    # the packaged config seeds are below 2**32; a larger one is refused
+    from plunder.envs.core import ConfigError
+    from plunder.training.config import load_config
+    with pytest.raises(ConfigError, match="seed"):
+        load_config("scallywags", overrides=[f"seed={2**32}"])
+    with pytest.raises(Exception, match="non-negative"):
+        game_seed(-1, 0)
+
+
+def test_tournament_game_is_the_env_game_of_its_seed(monkeypatch):
+    """Game g of tournament T is played from ``game_seed(T, g)``, which is what
+    ``env.reset(seed=game_seed(T, g))`` deals."""
+    from plunder.envs import game_class, make
+    from plunder.training import evaluate
+    from plunder.training.evaluate import game_seed, play_game
+
+    played = []
+    real_play = evaluate.play_game
+    monkeypatch.setattr(evaluate, "play_game",
+                        lambda game, pols, seed, mt: played.append(seed) or
+                        real_play(game, pols, seed, mt))
+    facs = bot_factories(["random"], "scallywags_v0", 2)
+    run_tournament("scallywags_v0", 2, facs, 3, seed=5, rate=False)
+    assert played == [game_seed(5, g) for g in range(3)]
+
+    seen = []
+
+    class First:
+        def reset(self):
+            pass
+
+        def act(self, obs, mask):
+            seen.append(obs.copy())
+            return int(np.flatnonzero(mask)[0])
+
+    play_game(game_class("scallywags_v0")(2), [First(), First()], played[2], 1)
+    env = make("scallywags_v0", raw=True, num_players=2)
+    env.reset(seed=played[2])
+    np.testing.assert_array_equal(seen[0], env.observe(env.agent_selection)["observation"])
+
+
+def test_final_evaluation_seeds_are_disjoint_from_every_training_seed(tmp_path, monkeypatch):
+    """Record every seed a tiny run uses (generators, torch, SB3's global numpy seed, the
+    periodic evaluations' games) and the final evaluation's game and bot seeds."""
+    import random
+
+    import torch
+
+    from plunder.training import evaluate, train as train_mod
+    from plunder.training.evaluate import EVAL_SEED_FLOOR
+
+    phase = ["training"]
+    entropy = {"training": set(), "final": set()}      # ints every generator came from
+    streams = {"training": set(), "final": set()}      # (entropy, spawn key) of each
+    tournament = {"training": [], "final": []}         # games' and bots' seeds
+
+    def note(seed, key=()):
+        entropy[phase[0]].add(int(seed))
+        streams[phase[0]].add((int(seed), tuple(key)))
+
+    real_rng, real_np_seed = np.random.default_rng, np.random.seed
+    real_torch_seed, real_random_seed = torch.manual_seed, random.seed
+
+    def recording_rng(seed=None):
+        if isinstance(seed, np.random.SeedSequence):
+            note(seed.entropy, seed.spawn_key)
+        elif not isinstance(seed, (np.random.Generator, np.random.BitGenerator)):
+            assert seed is not None, "an unseeded generator"
+            note(seed)
+        return real_rng(seed)
+
+    def recording(real):
+        def seed_fn(seed=None, *args, **kwargs):
+            if seed is not None:
+                note(seed)
+            return real(seed, *args, **kwargs)
+        return seed_fn
+
+    def recording_seeds(real):
+        def fn(*args):
+            value = real(*args)
+            tournament[phase[0]].append(value)
+            return value
+        return fn
+
+    real_final = train_mod.final_evaluation
+
+    def final_phase(*args, **kwargs):
+        phase[0] = "final"
+        return real_final(*args, **kwargs)
+
+    monkeypatch.setattr(np.random, "default_rng", recording_rng)
+    monkeypatch.setattr(np.random, "seed", recording(real_np_seed))
+    monkeypatch.setattr(torch, "manual_seed", recording(real_torch_seed))
+    monkeypatch.setattr(random, "seed", recording(real_random_seed))
+    monkeypatch.setattr(evaluate, "game_seed", recording_seeds(evaluate.game_seed))
+    monkeypatch.setattr(evaluate, "bot_seed", recording_seeds(evaluate.bot_seed))
+    monkeypatch.setattr(train_mod, "final_evaluation", final_phase)
+
+    from conftest import TINY, set_args
+    run = tmp_path / "run"
+    tiny = [o for o in TINY if not o.startswith(("eval.", "pretrain."))]
+    res = run_cli(["train", "scallywags", "--steps", "2048", "--run-dir", str(run),
+                   "--seed", "3", *set_args(tiny + [
+                       "eval.every=1024", "eval.games=4", "eval.final_games=6",
+                       "pretrain.samples=200", "pretrain.epochs=1",
+                       "pretrain.dagger_rounds=1"])])
+    assert res.exit_code == 0, res.output
+    assert phase == ["final"]
+    trained, periodic = entropy["training"], set(tournament["training"])
+    final = set(tournament["final"])
+    # both opponents' tournaments deal the same 6 games (seed 3); 2 bots x 2 seats
+    assert len(periodic) > 0 and len(final) == 6 + 4
+    assert 3 in trained and max(trained - periodic) < EVAL_SEED_FLOOR
+    assert not final & trained              # no seed of training, imitation or opponents
+    assert not final & periodic             # nor of a periodic evaluation
+    assert all(s >= EVAL_SEED_FLOOR for s in final)
+    # the final games' generators are streams that training never created
+    assert not {(s, ()) for s in final} & streams["training"]
+    eval_ = json.loads((run / "eval.json").read_text())
+    assert {r["seed"] for r in eval_["results"].values()} == {3}
+
+
+def test_printed_command_reproduces_the_final_evaluation_exactly(scallywags_run):
+    """The training summary's ``plunder eval`` lines replay its numbers game for game."""
+    import shlex
+
+    output = (scallywags_run / "train-output.txt").read_text()
+    results = json.loads((scallywags_run / "eval.json").read_text())["results"]
+    commands = [line.strip() for line in output.splitlines()
+                if line.strip().startswith("plunder eval ")]
+    assert sorted(commands) == sorted(r["command"] for r in results.values())
+    assert len(commands) == 2
+    for row in results.values():
+        args = shlex.split(row["command"])
+        assert args[:2] == ["plunder", "eval"] and "--seed" in args and "--games" in args
+        res = run_cli(args[1:] + ["--json"])
+        assert res.exit_code == 0, res.output
+        data = json.loads(res.output)
+        bot, opp = data["bots"]
+        assert bot["bot"] == f"trained:{scallywags_run / 'bot.onnx'}"
+        assert (data["games"], data["seed"], data["truncated_games"]) == \
+            (row["games"], row["seed"], row["truncated_games"])
+        assert bot["win_share"] == row["win_share"] and bot["ci95"] == row["ci95"]
+        assert bot["mean_score"] == row["mean_score"]
+        assert opp["mean_score"] == row["opponent_mean_score"]
+        assert [round(bot["rating_mu"], 2), round(opp["rating_mu"], 2)] == \
+            pytest.approx(row["rating"], abs=0.011)
+
+
+# -- every bot kind plays ---------------------------------------------------------------
+
+def _listed_bots(help_text: str) -> list[str]:
+    """The bot specs a ``--help`` text lists after 'each one of:'."""
+    text = " ".join(help_text.split())
+    return text.split("each one of: ", 1)[1].split(". ", 1)[0].split(", ")
+
+
+@pytest.mark.parametrize("command", ["eval", "play"])
+def test_help_lists_every_bot_kind(command):
+    from plunder.policies.base import BOT_SPECS
+
+    res = run_cli([command, "--help"])
+    assert _listed_bots(res.output) == list(BOT_SPECS)
+
+
+def test_every_bot_kind_the_help_lists_plays_a_tournament(scallywags_run):
+    """Including the view-based search bots (``plunder eval`` gives them the view)."""
+    path = scallywags_run / "bot.onnx"
+    listed = _listed_bots(run_cli(["eval", "--help"]).output)
+    assert {s.partition(":")[0].partition("[")[0] for s in listed} == \
+        {"random", "heuristic", "search", "trained", "sampled", "netsearch"}
+    for spec in listed:
+        concrete = spec.replace("PATH.onnx", str(path)).replace("[:SAMPLES]", ":2")
+        res = run_cli(["eval", "scallywags", "--bots", f"{concrete},random", "--games", "2",
+                       "--json"])
+        assert res.exit_code == 0, (spec, res.output)
+        data = json.loads(res.output)
+        assert data["bots"][0]["bot"] == concrete
+        assert [b["seat_games"] for b in data["bots"]] == [2, 2]

@@ -48,6 +48,13 @@ def test_onnx_matches_torch_policy_on_1000_observations(run, request):
         dist = model.policy.get_distribution(t_obs, action_masks=masks)
         t_probs = dist.distribution.probs.numpy()
     np.testing.assert_allclose(bot.probs(obs, masks), t_probs, atol=1e-5)
+    # the value output is the critic's
+    with torch.no_grad():
+        t_values = model.policy.predict_values(t_obs).numpy()[:, 0]
+    probs, values = bot.evaluate(obs, masks)
+    assert values.shape == (1000,) and np.ptp(values) > 0
+    np.testing.assert_allclose(values, t_values, atol=1e-5)
+    np.testing.assert_allclose(probs, t_probs, atol=1e-5)
     # the numpy snapshot copy agrees as well
     actor = actor_from_policy(model.policy)
     np.testing.assert_array_equal(actor.act_batch(obs, masks, greedy=True), torch_actions)
@@ -56,6 +63,7 @@ def test_onnx_matches_torch_policy_on_1000_observations(run, request):
 def test_metadata(scallywags_run):
     meta = read_metadata(scallywags_run / "bot.onnx")
     assert meta["env_id"] == "scallywags_v0" and meta["version"] == 0
+    assert meta["format"] == "plunder-bot/2"
     assert meta["num_players"] == 2 and meta["options"] == {}
     assert meta["obs_size"] > 0 and meta["num_actions"] == 65
     assert meta["training_steps"] == 2048
@@ -85,6 +93,9 @@ def test_refuses_other_game_players_version_variant(scallywags_run, tmp_path, to
         OnnxPolicy(bad, env_id="scallywags_v0", num_players=2)
     bad = _rewrite(src, tmp_path / "o.onnx", options={"something": True})
     with pytest.raises(ModelFileError, match="variant"):
+        OnnxPolicy(bad, env_id="scallywags_v0", num_players=2)
+    bad = _rewrite(src, tmp_path / "f.onnx", format="plunder-bot/9")
+    with pytest.raises(ModelFileError, match="unsupported bot format"):
         OnnxPolicy(bad, env_id="scallywags_v0", num_players=2)
     bad = _rewrite(src, tmp_path / "s.onnx", obs_size=3)
     with pytest.raises(ModelFileError, match="layout changed"):

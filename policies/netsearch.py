@@ -1,0 +1,196 @@
+"""Determinized search guided by a trained network: ``netsearch:PATH.onnx[:SAMPLES]``.
+
+Perfect Information Monte Carlo, as :mod:`plunder.policies.search` does, with an exported
+network (a ``plunder export`` file that has the ``value`` output) in place of random play:
+
+1. **Candidates** (prior-guided pruning): the network's masked probabilities for the bot's
+   own observation are its prior; only the ``top_k`` likeliest legal actions are searched.
+2. **Determinizations**: ``samples`` full states drawn with ``game.sample_state(view,
+   rng)``, each consistent with everything the bot's seat knows. In each, every candidate
+   is played, then every seat (the bot's included) plays moves drawn from the network's
+   probabilities for its own observation of that sampled world, until ``horizon`` more
+   turns of the game have passed and the bot's seat is to decide again, or the game ends.
+3. **Leaf values**: the network's value for the bot's observation at that decision (at a
+   game end, or at the turn limit, the game's reward under the network's ``reward_mode``).
+4. The candidate with the best mean leaf value is played; ties go to the higher prior.
+
+All rollouts of one move advance in lockstep and each round's observations go through one
+batched network run. Budget per move: ``samples`` × ``top_k`` rollouts (the spec's
+``SAMPLES`` sets ``samples``); ``max_seconds`` (Python API only) also stops adding
+determinizations once that much time is spent, which makes play depend on the machine's
+speed, so it is off by default.
+
+The bot reads nothing but its view (the game loops hand it the seat's view because it sets
+``needs_view``): a state that differs only in facts the seat cannot know, drawn with
+``sample_state`` from its view, gives the same choice with the same seed (tested).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from plunder.envs.core import InvalidArgumentError, ModelFileError
+from plunder.envs.core.rewards import final_rewards
+
+from .base import check_mask
+
+
+class NetSearchPolicy:
+    """PIMC search with network rollouts, network leaf values and top-k pruning."""
+
+    name = "netsearch"
+    needs_view = True
+
+    def __init__(self, game, net, seed=None, samples: int = 8, top_k: int = 3,
+                 horizon: int = 2, greedy_rollouts: bool = False,
+                 prior_weight: float = 0.0, confidence: float | None = None,
+                 zero_sum: bool = False, max_seconds: float | None = None,
+                 max_rounds: int = 200):
+        for label, value in (("samples", samples), ("top_k", top_k), ("horizon", horizon),
+                             ("max_rounds", max_rounds)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InvalidArgumentError(f"netsearch: {label} must be a positive int, "
+                                           f"got {value!r}")
+        if max_seconds is not None and not max_seconds > 0:
+            raise InvalidArgumentError(f"netsearch: max_seconds must be > 0, got {max_seconds!r}")
+        if not getattr(net, "has_value", False):
+            raise ModelFileError(
+                f"netsearch needs a network with a value output; {getattr(net, 'path', net)} "
+                "has none (exported before values were added): re-export it with "
+                "`plunder export RUN`")
+        self.game, self.net = game, net
+        self.samples, self.top_k, self.horizon = samples, top_k, horizon
+        self.max_seconds, self.max_rounds = max_seconds, max_rounds
+        self.greedy_rollouts, self.prior_weight = greedy_rollouts, prior_weight
+        self.confidence = confidence
+        self.reward_mode = (net.meta.get("config") or {}).get("reward_mode", "rank")
+        self.zero_sum = zero_sum and self.reward_mode == "rank"
+        self.max_turns = type(game).default_max_turns
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self) -> None:
+        """No memory between moves or games."""
+
+    def act(self, observation, action_mask) -> int:
+        """Not usable without a view: raises with an explanation."""
+        raise TypeError("NetSearchPolicy needs the player's view: call act_view(view, mask)")
+
+    def act_view(self, view, action_mask) -> int:
+        """The candidate with the best mean leaf value for this seat (see the module doc)."""
+        legal = check_mask(action_mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        mask = np.asarray(action_mask).astype(np.int8, copy=False)
+        probs, _ = self.net.evaluate(self.game.encode(view)[None], mask[None])
+        prior = probs[0]
+        candidates = legal[np.argsort(-prior[legal], kind="stable")][:self.top_k]
+        seat = view.player
+        values = []       # one row per determinization: each candidate's leaf value
+        start = time.perf_counter()
+        chunk = self.samples if self.max_seconds is None else 1
+        done = 0
+        while done < self.samples:
+            n = min(chunk, self.samples - done)
+            roots = [self.game.sample_state(view, self.rng) for _ in range(n)]
+            states = [root.clone() for root in roots for _ in candidates]
+            firsts = [int(c) for _ in roots for c in candidates]
+            values.append(self._rollouts(states, seat, firsts).reshape(n, -1))
+            done += n
+            if self.max_seconds is not None and time.perf_counter() - start >= self.max_seconds:
+                break
+        return int(candidates[self._choose(np.concatenate(values), prior[candidates])])
+
+    def _choose(self, values: np.ndarray, prior: np.ndarray) -> int:
+        """Index of the candidate to play: the network's favourite (0) unless another
+        beats it by more than ``confidence`` standard errors of the paired differences
+        (the candidates share their determinizations, so differences are paired)."""
+        if self.confidence is None:
+            scores = values.mean(axis=0) + self.prior_weight * prior
+            return int(np.argmax(scores))
+        diff = values[:, 1:] - values[:, :1]
+        mean = diff.mean(axis=0)
+        se = diff.std(axis=0, ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 \
+            else np.full(len(mean), np.inf)
+        ok = mean > self.confidence * se
+        if not ok.any():
+            return 0
+        return 1 + int(np.argmax(np.where(ok, mean, -np.inf)))
+
+    def _rollouts(self, states: list, seat: int, firsts: list[int]) -> np.ndarray:
+        """Leaf value for ``seat`` of each state after it plays ``firsts[i]`` there."""
+        values = np.zeros(len(states))
+        start_turns = [st.turns for st in states]
+        active = list(range(len(states)))
+        first_round = True
+        for _ in range(self.max_rounds):
+            if not active:
+                break
+            obs, masks, rows = [], [], []      # rows: (state index, player, is a leaf)
+            moving = []
+            for i in active:
+                st = states[i]
+                if st.is_terminal() or st.turns >= self.max_turns:
+                    values[i] = self._final_reward(st, seat)
+                    continue
+                players = st.current_players()
+                if not first_round and seat in players \
+                        and st.turns - start_turns[i] >= self.horizon:
+                    for p in (range(self.game.num_players) if self.zero_sum else (seat,)):
+                        rows.append((i, p, True))
+                        obs.append(self.game.encode(st.view(p)))
+                        masks.append(st.legal_actions_mask(p))
+                    continue
+                moving.append(i)
+                for p in players:
+                    if first_round and p == seat:
+                        if not st.legal_actions_mask(seat)[firsts[i]]:
+                            raise InvalidArgumentError(
+                                f"netsearch: {self.game.action_name(firsts[i])} is legal in "
+                                "the view but not in a state sampled from it")
+                        continue
+                    rows.append((i, p, False))
+                    obs.append(self.game.encode(st.view(p)))
+                    masks.append(st.legal_actions_mask(p))
+            joint: dict[int, dict[int, int]] = {i: {} for i in moving}
+            if first_round:
+                for i in moving:
+                    joint[i][seat] = firsts[i]
+            if rows:
+                masks_arr = np.asarray(masks, np.int8)
+                probs, leaf_values = self.net.evaluate(np.asarray(obs, np.float32), masks_arr)
+                drawn = self._draw(probs, masks_arr)
+                for r, (i, p, leaf) in enumerate(rows):
+                    if not leaf:
+                        joint[i][p] = int(drawn[r])
+                    elif not self.zero_sum:
+                        values[i] = float(leaf_values[r])
+                    else:   # rank rewards sum to 0: my value and minus the others', averaged
+                        values[i] += 0.5 * float(leaf_values[r]) * (1 if p == seat else -1)
+            for i in moving:
+                states[i].apply_checked(joint[i])
+            active = moving
+            first_round = False
+        for i in active:    # out of rounds: the value of where the seat stands now
+            obs_i = self.game.encode(states[i].view(seat))[None]
+            mask_i = np.ones((1, self.game.num_actions), np.int8)
+            values[i] = float(self.net.evaluate(obs_i, mask_i)[1][0])
+        return values
+
+    def _draw(self, probs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One legal action per row, drawn from the network's probabilities."""
+        if self.greedy_rollouts:
+            return probs.argmax(axis=1)
+        cdf = np.cumsum(probs, axis=1)
+        target = self.rng.random(len(probs))[:, None] * cdf[:, -1:]
+        drawn = np.minimum((cdf <= target).sum(axis=1), probs.shape[1] - 1)
+        rows = np.arange(len(drawn))
+        bad = masks[rows, drawn] == 0        # float round-off at the very edge of the cdf
+        drawn[bad] = np.where(masks[bad] > 0, probs[bad], -1.0).argmax(axis=1)
+        return drawn
+
+    def _final_reward(self, state, seat: int) -> float:
+        """The seat's reward for the game as it stands (finished or at the turn limit)."""
+        return final_rewards(self.reward_mode, state.rank_keys(), state.scores(),
+                             self.game.num_players)[seat]

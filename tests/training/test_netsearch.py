@@ -1,0 +1,134 @@
+"""The network-guided search bot (``netsearch:PATH.onnx[:SAMPLES]``): it reads only its
+view, plays legal moves, is seeded, and needs a network with a value output."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from plunder.envs import ENV_IDS, game_class
+from plunder.envs.core import InvalidArgumentError, ModelFileError
+from plunder.policies.base import make_bot
+from plunder.policies.netsearch import NetSearchPolicy
+from plunder.policies.onnx_policy import OnnxPolicy
+
+
+def random_network(env_id: str, n: int, path, seed: int = 0):
+    """An exported bot with random weights (for games no test trains)."""
+    from plunder.training.actors import Critic, MlpActor
+    from plunder.training.config import config_from_dict
+    from plunder.training.export import export_actor
+
+    game = game_class(env_id)(n)
+    d, a, h = game.layout.size, game.num_actions, 16
+    rng = np.random.default_rng(seed)
+    actor = MlpActor([(rng.normal(0, d ** -0.5, (d, h)), np.zeros(h))], "tanh",
+                     (rng.normal(0, 1, (h, a)), np.zeros(a)))
+    critic = Critic([(rng.normal(0, d ** -0.5, (d, h)), np.zeros(h))], "tanh",
+                    (rng.normal(0, 0.5, (h, 1)), np.zeros(1)))
+    cfg = config_from_dict({"game": env_id, "num_players": n})
+    return export_actor(actor, cfg, 0, {}, path, critic=critic)
+
+
+def decision_states(game, seed: int, count: int, min_legal: int = 2):
+    """States of a random playout where the acting seat has a real choice."""
+    rng = np.random.default_rng(seed)
+    state = game.new_game(rng)
+    out = []
+    while not state.is_terminal() and len(out) < count and state.turns < 2000:
+        players = state.current_players()
+        if any(np.count_nonzero(state.legal_actions_mask(p)) >= min_legal for p in players) \
+                and rng.random() < 0.3:
+            out.append(state.clone())
+        state.apply_joint({p: int(rng.choice(np.flatnonzero(state.legal_actions_mask(p))))
+                           for p in players})
+    return out
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_choice_depends_only_on_the_view(env_id, tmp_path):
+    """A state that differs only in what the seat cannot know (drawn with sample_state from
+    its own view) gets the same move from a bot with the same seed."""
+    n = game_class(env_id).min_players
+    game = game_class(env_id)(n)
+    path = random_network(env_id, n, tmp_path / "net.onnx")
+    rng = np.random.default_rng(1)
+    hidden_differed = 0
+    checked = 0
+    for state in decision_states(game, seed=2, count=8):
+        for p in state.current_players():
+            mask = state.legal_actions_mask(p)
+            if np.count_nonzero(mask) < 2:
+                continue
+            view = state.view(p)
+            other = game.sample_state(view, rng)          # same view, other hidden facts
+            assert other.view(p) == view
+            hidden_differed += other.to_dict() != state.to_dict()
+            choices = []
+            for st in (state, other):
+                bot = NetSearchPolicy(game, OnnxPolicy(path, env_id, n), seed=7, samples=2,
+                                      top_k=3, horizon=1, max_rounds=30)
+                choices.append(bot.act_view(st.view(p), st.legal_actions_mask(p)))
+            assert choices[0] == choices[1]
+            assert mask[choices[0]]
+            checked += 1
+    assert checked >= 3 and hidden_differed >= 1
+
+
+def test_trained_netsearch_plays_legal_seeded_moves(scallywags_run):
+    path = scallywags_run / "bot.onnx"
+    game = game_class("scallywags_v0")(2)
+    states = decision_states(game, seed=4, count=6)
+    for state in states:
+        p = state.current_players()[0]
+        view, mask = state.view(p), state.legal_actions_mask(p)
+        a = make_bot(f"netsearch:{path}:3", "scallywags_v0", 2, seed=5)
+        b = make_bot(f"netsearch:{path}:3", "scallywags_v0", 2, seed=5)
+        assert a.samples == 3
+        choice = a.act_view(view, mask)
+        assert mask[choice] and choice == b.act_view(view, mask)
+    with pytest.raises(TypeError, match="view"):
+        make_bot(f"netsearch:{path}", "scallywags_v0", 2).act(np.zeros(3), np.ones(3))
+
+
+def test_netsearch_spec_and_argument_errors(scallywags_run, tmp_path):
+    path = scallywags_run / "bot.onnx"
+    assert make_bot(f"netsearch:{path}", "scallywags_v0", 2).samples == 8
+    with pytest.raises(InvalidArgumentError, match="needs a path"):
+        make_bot("netsearch", "scallywags_v0", 2)
+    with pytest.raises(InvalidArgumentError, match="positive"):
+        make_bot(f"netsearch:{path}:0", "scallywags_v0", 2)
+    with pytest.raises(ModelFileError, match="no bot file"):
+        make_bot(f"netsearch:{tmp_path / 'missing.onnx'}:4", "scallywags_v0", 2)
+    with pytest.raises(ModelFileError, match="trained for 2 players"):
+        make_bot(f"netsearch:{path}", "scallywags_v0", 3)
+    net = OnnxPolicy(path, "scallywags_v0", 2)
+    with pytest.raises(InvalidArgumentError, match="top_k"):
+        NetSearchPolicy(game_class("scallywags_v0")(2), net, top_k=0)
+
+
+def test_netsearch_refuses_a_network_without_value_output(scallywags_run, tmp_path):
+    """A plunder-bot/1 file (no value output) still plays greedily but cannot search."""
+    import onnx
+
+    model = onnx.load(str(scallywags_run / "bot.onnx"))
+    keep = [o for o in model.graph.output if o.name != "value"]
+    del model.graph.output[:]
+    model.graph.output.extend(keep)
+    meta = json.loads({p.key: p.value for p in model.metadata_props}["plunder"])
+    meta["format"] = "plunder-bot/1"
+    onnx.helper.set_model_props(model, {"plunder": json.dumps(meta, sort_keys=True)})
+    old = tmp_path / "old.onnx"
+    old.write_bytes(model.SerializeToString())
+    bot = make_bot(f"trained:{old}", "scallywags_v0", 2)
+    assert not bot.has_value
+    with pytest.raises(ModelFileError, match="re-export"):
+        make_bot(f"netsearch:{old}", "scallywags_v0", 2)
+    # a format-2 file must have the value output
+    meta["format"] = "plunder-bot/2"
+    onnx.helper.set_model_props(model, {"plunder": json.dumps(meta, sort_keys=True)})
+    old.write_bytes(model.SerializeToString())
+    with pytest.raises(ModelFileError, match="unexpected graph"):
+        OnnxPolicy(old, "scallywags_v0", 2)
