@@ -140,12 +140,14 @@ def _shared_policy(agent_id, episode, **kwargs) -> str:
 def game_metrics(result: dict) -> dict[str, float]:
     """The numbers worth printing from one ``algo.train()`` result."""
     runners = result.get("env_runners", {})
+    learner = result.get("learners", {}).get(POLICY_ID, {})
     return {
         "env_steps": runners.get("num_env_steps_sampled_lifetime", 0),
         "games": runners.get("num_episodes_lifetime", 0),
         "illegal_action_endings": runners.get("illegal_action_endings", 0),
         "truncated_games": runners.get("truncated_games", 0),
         "mean_game_length": runners.get("episode_len_mean", float("nan")),
+        "trained_steps": learner.get("num_module_steps_trained_lifetime", 0),
     }
 
 
