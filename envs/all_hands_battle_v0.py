@@ -67,7 +67,8 @@ Rewards
     Zero until the game ends. ``rank``: (opponents beaten - opponents that beat you) /
     (n - 1) on the final totals; ``win``: 1 for the best total (ties share), else 0;
     ``score``: the final total. ``infos[agent]["scores"]`` holds every total,
-    ``["winners"]`` the winning seats.
+    ``["winner_mask"]`` one flag per
+    scoring seat, true for every seat sharing the win.
 
 Version history
     v0: first release (rulebook + completion; Prize Crew and Alternate Aargh! variants).

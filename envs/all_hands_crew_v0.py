@@ -119,7 +119,7 @@ Rewards
 At the end only. ``rank`` (default): (opponents beaten - opponents that beat you)/(n-1),
 ranking by (score, captains in the layout); ``win``: 1 for every player with the best key;
 ``score``: the final score. ``infos[agent]["scores"]`` holds the final scores and
-``infos[agent]["winners"]`` the winning seats.
+``infos[agent]["winner_mask"]`` one flag per scoring seat, true for every seat sharing the win.
 
 Rendering
 ---------

@@ -91,7 +91,8 @@ LAYOUT_TABLE
 Rewards
     Zero until the end. ``rank``: (opponents beaten - opponents that beat you) / (n - 1);
     ``win``: 1 for the best total (ties share), else 0; ``score``: coins + 10 per chest.
-    ``infos[agent]["scores"]`` holds every final score, ``["winners"]`` the winning seats.
+    ``infos[agent]["scores"]`` holds every final score, ``["winner_mask"]`` one flag per
+    scoring seat, true for every seat sharing the win.
 
 Version history
     v0: first release. Revised before any published bot: another ship's below deck is a

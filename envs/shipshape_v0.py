@@ -58,7 +58,8 @@ Rewards
     Zero until the end. ``rank``: (seats beaten - seats that beat you) / (seats - 1) over
     every scoring seat, the Cap'n included; ``win``: 1 for the best (ties share); ``score``:
     your coins. Ties in coins go to the higher-numbered voyage-3 hold.
-    ``infos[agent]["scores"]`` holds the agents' coins, ``["winners"]`` the winning seats
+    ``infos[agent]["scores"]`` holds the agents' coins, ``["winner_mask"]`` one flag per
+    scoring seat, true for every seat sharing the win
     (seat ``n`` is the Cap'n).
 
 Version history

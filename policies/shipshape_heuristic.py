@@ -176,7 +176,8 @@ def measure(num_players: int, games: int = 200, seed: int = 0) -> dict[str, floa
             acts = {a: bots[a].act(obs[a]["observation"], obs[a]["action_mask"])
                     for a in env.acting_agents()}
             obs, _, _, _, infos = env.step(acts)
-        winners = infos[env.possible_agents[0]]["winners"]
+        mask = infos[env.possible_agents[0]]["winner_mask"]
+        winners = [i for i, w in enumerate(mask) if w]
         share = 1.0 / len(winners)
         for w in winners:
             if w == me:

@@ -256,3 +256,24 @@ def test_module_functions_are_importable_by_name():
         module = env_module(env_id)
         assert pettingzoo.spec("aec", pettingzoo_id(env_id)).entry_point == \
             f"{module.__name__}:env"
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_final_infos_have_fixed_shapes(env_id):
+    """Every game's final infos have the same keys, lengths and types whoever wins, ties
+    included (Tianshou allocates its info buffers from the first values it sees)."""
+    shapes = set()
+    for seed in range(6):
+        env = make(env_id, num_players=3)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                break
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        mask = info["winner_mask"]
+        assert all(isinstance(w, bool) for w in mask) and any(mask)
+        assert all(isinstance(s, float) for s in info["scores"])
+        shapes.add((tuple(sorted(info)), len(mask), len(info["scores"])))
+    assert len(shapes) == 1

@@ -195,7 +195,7 @@ def play(env_id: str, seat: int = 0, bots: list[str] | None = None,
     say("\nGame over." if state.is_terminal() else "\nThe turn limit is reached.")
     say("\n".join(format_breakdown(game, state, width=WIDTH, you=seat)))
     say(_wrap_line("Scores: " + ", ".join(f"player_{i}: {s:g}" for i, s in enumerate(scores))
-                   + f"; winners: {', '.join(f'player_{w}' for w in info.get('winners', []))}",
+                   + f"; winners: {', '.join(f'player_{w}' for w in (i for i, w in enumerate(info.get('winner_mask', [])) if w))}",
                    WIDTH))
     return scores
 

@@ -190,7 +190,10 @@ class _EnvCommon:
         scores = self.game_state.scores()
         n = self.game.num_players
         rewards = final_rewards(self.reward_mode, keys, scores, n)
-        extra = {"scores": [float(s) for s in scores], "winners": winners(keys)}
+        # fixed shapes and dtypes (Tianshou's buffers need them): one flag per scoring seat
+        best = set(winners(keys))
+        extra = {"scores": [float(s) for s in scores],
+                 "winner_mask": [i in best for i in range(len(keys))]}
         return rewards, extra
 
     def _truncated(self) -> bool:

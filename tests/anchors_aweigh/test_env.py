@@ -54,7 +54,7 @@ def _play(n, seed, heuristic_seat, **options):
                 for a in env.acting_agents()}
         obs, _, terms, truncs, infos = env.step(acts)
     assert all(terms.values()) and not any(truncs.values())
-    return infos["player_0"]["winners"]
+    return [i for i, w in enumerate(infos["player_0"]["winner_mask"]) if w]
 
 
 @pytest.mark.parametrize("n,options", [(2, {}), (4, {"rough_seas": True}),

@@ -299,7 +299,7 @@ def test_game_ends_when_every_take_is_full_and_highest_total_wins():
         others = [x for j, x in enumerate(scores) if j != i]
         expected = (sum(scores[i] > o for o in others) - sum(scores[i] < o for o in others))
         assert env.rewards[a] == expected
-        assert (i in env.infos[a]["winners"]) == (scores[i] == best)
+        assert env.infos[a]["winner_mask"][i] == (scores[i] == best)
 
 
 def test_ties_share_the_win():

@@ -408,7 +408,8 @@ def test_final_tie_goes_to_the_highest_voyage3_hold():
     env.game_state = s
     rewards, extra = env._outcome()
     winner = 0 if h[0] > h[1] else 1
-    assert extra["winners"] == [winner] and rewards[winner] == 1.0 and rewards[2] == -1.0
+    assert extra["winner_mask"] == [i == winner for i in range(3)]
+    assert rewards[winner] == 1.0 and rewards[2] == -1.0
 
 
 def test_capn_scores_and_can_win():
@@ -422,5 +423,5 @@ def test_capn_scores_and_can_win():
     env.reset(seed=0)
     env.game_state = s
     rewards, extra = env._outcome()
-    assert extra["winners"] == [2]
+    assert extra["winner_mask"] == [False, False, True]
     assert rewards == [-1.0, 0.0]         # beaten by both / beats one, beaten by one
