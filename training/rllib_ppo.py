@@ -213,6 +213,7 @@ class RLlibPolicy:
 
 
 def _parse_args(argv):
+    """The command line's options, checked."""
     parser = argparse.ArgumentParser(
         prog="python -m plunder.training.rllib_ppo",
         description="Train a plunder game with RLlib PPO and action masking.")

@@ -23,10 +23,12 @@ TURN_BASED_IDS = [e for e in ENV_IDS if e not in SIMULTANEOUS_IDS]
 
 
 def _aec(env_id, **kwargs):
+    """An AEC env from PettingZoo's registry."""
     return pettingzoo.make("aec", pettingzoo_id(env_id), **kwargs)
 
 
 def _parallel(env_id, **kwargs):
+    """A parallel env from PettingZoo's registry."""
     return pettingzoo.make("parallel", pettingzoo_id(env_id), **kwargs)
 
 

@@ -81,6 +81,7 @@ def test_env_creator_errors():
 
 # -- PPO with action masking ---------------------------------------------------------------
 def _assert_trained(history, batch):
+    """Each iteration sampled ``batch`` env steps, no game ended illegally, PPO updated."""
     assert [h["env_steps"] for h in history] == [batch * (i + 1) for i in range(len(history))]
     assert all(h["illegal_action_endings"] == 0 for h in history)   # the module masks
     assert history[-1]["trained_steps"] > 0

@@ -42,7 +42,9 @@ class _RecordingEnv(PettingZooEnv):
 
 
 def _collect(env_id, num_players, steps, max_cycles=None):
+    """Random masked play through Tianshou's collector: (stats, buffer, the envs)."""
     def make_env():
+        """A recording Tianshou env over a registry-made plunder env."""
         return _RecordingEnv(pettingzoo.make("aec", pettingzoo_id(env_id),
                                              num_players=num_players, max_cycles=max_cycles))
 
@@ -60,10 +62,16 @@ def _collect(env_id, num_players, steps, max_cycles=None):
     return stats, buffer, [w.env for w in envs.workers]
 
 
-@pytest.mark.parametrize("env_id,max_cycles", [
-    ("scallywags_v0", None), ("shipshape_v0", None), ("all_hands_crew_v0", None),
-    ("anchors_aweigh_v0", 40), ("all_hands_battle_v0", 40),   # long games: truncated
-])
+#: (game, max_cycles): long games are truncated so that several end within the steps
+COLLECT_CASES = [("scallywags_v0", None), ("shipshape_v0", None), ("all_hands_crew_v0", None),
+                 ("anchors_aweigh_v0", 40), ("all_hands_battle_v0", 40)]
+
+
+def test_collect_cases_cover_every_game():
+    assert sorted(e for e, _ in COLLECT_CASES) == sorted(ENV_IDS)
+
+
+@pytest.mark.parametrize("env_id,max_cycles", COLLECT_CASES)
 def test_collector_stores_every_final_info_unchanged(env_id, max_cycles):
     """Tianshou sizes each info key's storage from its first value: every key must keep
     its shape (ties, truncations, every player count), or the collector crashes or cuts

@@ -21,23 +21,24 @@ GROUP = "agents"
 
 
 def _wrap(pz_env, **kwargs):
+    """TorchRL's wrapper as the docs use it: every agent in one group 'agents'."""
     return PettingZooWrapper(pz_env, use_mask=True, seed=0,
                              group_map=MarlGroupMapType.ALL_IN_ONE_GROUP, **kwargs)
-
-
-def _masked_policy(env):
-    """The docs' masked MLP policy."""
-    return run_doc_example_namespace()["masked_policy"](env)
 
 
 _DOC_NAMESPACE: dict = {}
 
 
-def run_doc_example_namespace() -> dict:
+def _doc_namespace() -> dict:
     """The docs' TorchRL example, run once for this module."""
     if not _DOC_NAMESPACE:
         _DOC_NAMESPACE.update(run_doc_example("torchrl"))
     return _DOC_NAMESPACE
+
+
+def _masked_policy(env):
+    """The docs' masked MLP policy."""
+    return _doc_namespace()["masked_policy"](env)
 
 
 def _chosen_legal(rollout):
@@ -89,7 +90,7 @@ def test_parallel_random_rollout_draws_from_masks(env_id):
 
 
 def test_doc_example_torchrl():
-    namespace = run_doc_example_namespace()
+    namespace = _doc_namespace()
     for name in ("aec_rollout", "par_rollout", "random_rollout"):
         assert namespace[name].batch_size == torch.Size([300])
     assert _chosen_legal(namespace["par_rollout"]).all()
