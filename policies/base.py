@@ -91,9 +91,10 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
     - ``trained:PATH.onnx``: an exported network's likeliest legal action;
     - ``sampled:PATH.onnx``: an action drawn from its masked probabilities (seeded);
     - ``netsearch:PATH.onnx[:SAMPLES]``: determinized search guided by that network — its
-      top-3 moves tried in SAMPLES sampled states (default 8), network rollouts, network
-      value at the leaves (:mod:`plunder.policies.netsearch`; needs a file with a value
-      output, as ``plunder export`` writes them).
+      top 3 moves each played in SAMPLES states sampled from the bot's view (default 16),
+      two turns of the network's own moves, its value at the leaf; the network's favourite
+      stands unless another move is clearly better (:mod:`plunder.policies.netsearch`;
+      needs a file with a value output, as ``plunder export`` writes them).
     """
     game = game_class(env_id)(num_players, **options)
     kind, _, arg = spec.partition(":")

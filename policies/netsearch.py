@@ -1,28 +1,37 @@
 """Determinized search guided by a trained network: ``netsearch:PATH.onnx[:SAMPLES]``.
 
 Perfect Information Monte Carlo, as :mod:`plunder.policies.search` does, with an exported
-network (a ``plunder export`` file that has the ``value`` output) in place of random play:
+network (a ``plunder export`` file, which has the critic's ``value`` output) in place of
+random play:
 
 1. **Candidates** (prior-guided pruning): the network's masked probabilities for the bot's
-   own observation are its prior; only the ``top_k`` likeliest legal actions are searched.
+   own observation are its prior; only the ``top_k`` likeliest legal actions are searched,
+   and the likeliest one is the *default*.
 2. **Determinizations**: ``samples`` full states drawn with ``game.sample_state(view,
    rng)``, each consistent with everything the bot's seat knows. In each, every candidate
-   is played, then every seat (the bot's included) plays moves drawn from the network's
-   probabilities for its own observation of that sampled world, until ``horizon`` more
-   turns of the game have passed and the bot's seat is to decide again, or the game ends.
+   is played; then every seat (the bot's included) plays the network's likeliest move for
+   its own observation of that sampled world (``greedy_rollouts``; else a move drawn from
+   the probabilities), until ``horizon`` more turns of the game have passed and the bot's
+   seat is to decide again, or the game ends.
 3. **Leaf values**: the network's value for the bot's observation at that decision (at a
-   game end, or at the turn limit, the game's reward under the network's ``reward_mode``).
-4. The candidate with the best mean leaf value is played; ties go to the higher prior.
+   game end, or at the game's turn limit, the game's reward under the network's
+   ``reward_mode``).
+4. **Choice**: the candidates share their determinizations, so their values are paired.
+   Another candidate replaces the default only if its mean advantage over it exceeds
+   ``confidence`` standard errors of the paired differences (the best such one); with
+   ``confidence=None`` the best mean wins. Without that test, search noise among
+   near-equal moves overrode the network too often: 54.5% against the trained bot
+   instead of 59.0% (docs/training.md#search-with-the-network-netsearch).
 
 All rollouts of one move advance in lockstep and each round's observations go through one
-batched network run. Budget per move: ``samples`` × ``top_k`` rollouts (the spec's
-``SAMPLES`` sets ``samples``); ``max_seconds`` (Python API only) also stops adding
-determinizations once that much time is spent, which makes play depend on the machine's
-speed, so it is off by default.
+batched network run. Budget per move: ``samples`` × ``top_k`` rollouts of about
+``horizon`` turns (the spec's ``SAMPLES`` sets ``samples``); ``max_seconds`` (Python API
+only) also stops adding determinizations once that much time is spent, which makes play
+depend on the machine's speed, so it is off by default.
 
 The bot reads nothing but its view (the game loops hand it the seat's view because it sets
 ``needs_view``): a state that differs only in facts the seat cannot know, drawn with
-``sample_state`` from its view, gives the same choice with the same seed (tested).
+``sample_state`` from its view, gets the same choice with the same seed (tested).
 """
 
 from __future__ import annotations
@@ -38,23 +47,25 @@ from .base import check_mask
 
 
 class NetSearchPolicy:
-    """PIMC search with network rollouts, network leaf values and top-k pruning."""
+    """PIMC search with network rollouts, network leaf values and top-k pruning (see the
+    module doc)."""
 
     name = "netsearch"
     needs_view = True
 
-    def __init__(self, game, net, seed=None, samples: int = 8, top_k: int = 3,
-                 horizon: int = 2, greedy_rollouts: bool = False,
-                 prior_weight: float = 0.0, confidence: float | None = None,
-                 zero_sum: bool = False, max_seconds: float | None = None,
+    def __init__(self, game, net, seed=None, samples: int = 16, top_k: int = 3,
+                 horizon: int = 2, confidence: float | None = 1.0,
+                 greedy_rollouts: bool = True, max_seconds: float | None = None,
                  max_rounds: int = 200):
         for label, value in (("samples", samples), ("top_k", top_k), ("horizon", horizon),
                              ("max_rounds", max_rounds)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidArgumentError(f"netsearch: {label} must be a positive int, "
                                            f"got {value!r}")
-        if max_seconds is not None and not max_seconds > 0:
-            raise InvalidArgumentError(f"netsearch: max_seconds must be > 0, got {max_seconds!r}")
+        for label, value in (("confidence", confidence), ("max_seconds", max_seconds)):
+            if value is not None and not value >= 0:
+                raise InvalidArgumentError(f"netsearch: {label} must be >= 0 or None, "
+                                           f"got {value!r}")
         if not getattr(net, "has_value", False):
             raise ModelFileError(
                 f"netsearch needs a network with a value output; {getattr(net, 'path', net)} "
@@ -62,11 +73,9 @@ class NetSearchPolicy:
                 "`plunder export RUN`")
         self.game, self.net = game, net
         self.samples, self.top_k, self.horizon = samples, top_k, horizon
+        self.confidence, self.greedy_rollouts = confidence, greedy_rollouts
         self.max_seconds, self.max_rounds = max_seconds, max_rounds
-        self.greedy_rollouts, self.prior_weight = greedy_rollouts, prior_weight
-        self.confidence = confidence
         self.reward_mode = (net.meta.get("config") or {}).get("reward_mode", "rank")
-        self.zero_sum = zero_sum and self.reward_mode == "rank"
         self.max_turns = type(game).default_max_turns
         self.rng = np.random.default_rng(seed)
 
@@ -78,7 +87,7 @@ class NetSearchPolicy:
         raise TypeError("NetSearchPolicy needs the player's view: call act_view(view, mask)")
 
     def act_view(self, view, action_mask) -> int:
-        """The candidate with the best mean leaf value for this seat (see the module doc)."""
+        """The network's likeliest move unless search finds a clearly better candidate."""
         legal = check_mask(action_mask)
         if len(legal) == 1:
             return int(legal[0])
@@ -100,15 +109,14 @@ class NetSearchPolicy:
             done += n
             if self.max_seconds is not None and time.perf_counter() - start >= self.max_seconds:
                 break
-        return int(candidates[self._choose(np.concatenate(values), prior[candidates])])
+        return int(candidates[self._choose(np.concatenate(values))])
 
-    def _choose(self, values: np.ndarray, prior: np.ndarray) -> int:
-        """Index of the candidate to play: the network's favourite (0) unless another
-        beats it by more than ``confidence`` standard errors of the paired differences
-        (the candidates share their determinizations, so differences are paired)."""
+    def _choose(self, values: np.ndarray) -> int:
+        """Index of the candidate to play given each determinization's leaf values (rows):
+        the default (0) unless another beats it by more than ``confidence`` standard
+        errors of the paired differences; the first best mean with ``confidence=None``."""
         if self.confidence is None:
-            scores = values.mean(axis=0) + self.prior_weight * prior
-            return int(np.argmax(scores))
+            return int(np.argmax(values.mean(axis=0)))
         diff = values[:, 1:] - values[:, :1]
         mean = diff.mean(axis=0)
         se = diff.std(axis=0, ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 \
@@ -137,10 +145,9 @@ class NetSearchPolicy:
                 players = st.current_players()
                 if not first_round and seat in players \
                         and st.turns - start_turns[i] >= self.horizon:
-                    for p in (range(self.game.num_players) if self.zero_sum else (seat,)):
-                        rows.append((i, p, True))
-                        obs.append(self.game.encode(st.view(p)))
-                        masks.append(st.legal_actions_mask(p))
+                    rows.append((i, seat, True))
+                    obs.append(self.game.encode(st.view(seat)))
+                    masks.append(st.legal_actions_mask(seat))
                     continue
                 moving.append(i)
                 for p in players:
@@ -162,12 +169,10 @@ class NetSearchPolicy:
                 probs, leaf_values = self.net.evaluate(np.asarray(obs, np.float32), masks_arr)
                 drawn = self._draw(probs, masks_arr)
                 for r, (i, p, leaf) in enumerate(rows):
-                    if not leaf:
-                        joint[i][p] = int(drawn[r])
-                    elif not self.zero_sum:
+                    if leaf:
                         values[i] = float(leaf_values[r])
-                    else:   # rank rewards sum to 0: my value and minus the others', averaged
-                        values[i] += 0.5 * float(leaf_values[r]) * (1 if p == seat else -1)
+                    else:
+                        joint[i][p] = int(drawn[r])
             for i in moving:
                 states[i].apply_checked(joint[i])
             active = moving
@@ -179,7 +184,7 @@ class NetSearchPolicy:
         return values
 
     def _draw(self, probs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """One legal action per row, drawn from the network's probabilities."""
+        """One legal action per row: the likeliest, or drawn from the probabilities."""
         if self.greedy_rollouts:
             return probs.argmax(axis=1)
         cdf = np.cumsum(probs, axis=1)

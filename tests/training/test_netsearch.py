@@ -95,7 +95,7 @@ def test_trained_netsearch_plays_legal_seeded_moves(scallywags_run):
 
 def test_netsearch_spec_and_argument_errors(scallywags_run, tmp_path):
     path = scallywags_run / "bot.onnx"
-    assert make_bot(f"netsearch:{path}", "scallywags_v0", 2).samples == 8
+    assert make_bot(f"netsearch:{path}", "scallywags_v0", 2).samples == 16
     with pytest.raises(InvalidArgumentError, match="needs a path"):
         make_bot("netsearch", "scallywags_v0", 2)
     with pytest.raises(InvalidArgumentError, match="positive"):
@@ -107,6 +107,18 @@ def test_netsearch_spec_and_argument_errors(scallywags_run, tmp_path):
     net = OnnxPolicy(path, "scallywags_v0", 2)
     with pytest.raises(InvalidArgumentError, match="top_k"):
         NetSearchPolicy(game_class("scallywags_v0")(2), net, top_k=0)
+    with pytest.raises(InvalidArgumentError, match="confidence"):
+        NetSearchPolicy(game_class("scallywags_v0")(2), net, confidence=-1.0)
+
+
+def test_the_network_favourite_stands_unless_another_is_clearly_better(scallywags_run):
+    bot = make_bot(f"netsearch:{scallywags_run / 'bot.onnx'}", "scallywags_v0", 2)
+    noisy = np.array([[0.0, 1.0, -0.5], [0.0, -0.8, 0.6], [0.0, 0.9, -0.4]])
+    assert bot._choose(noisy) == 0                     # mean +0.37, but se 0.58
+    clear = np.array([[0.0, 0.30, 0.1], [0.1, 0.35, 0.2], [-0.1, 0.25, 0.0]])
+    assert bot._choose(clear) == 1                     # +0.3 each time
+    bot.confidence = None                              # plain best mean
+    assert bot._choose(noisy) == 1
 
 
 def test_netsearch_refuses_a_network_without_value_output(scallywags_run, tmp_path):
