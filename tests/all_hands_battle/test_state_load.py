@@ -12,6 +12,7 @@ from plunder.envs.all_hands_battle.components import SPY
 from plunder.envs.all_hands_battle_v0 import Game
 from plunder.envs.core.errors import InvalidStateError
 
+from ..state_load import assert_refused, delete_field, set_field
 from ..conftest import random_playout_states
 
 
@@ -49,23 +50,6 @@ def _state(decision="turn", n=3, need=lambda s: True):
     return game, copy.deepcopy(data)
 
 
-def _set(path, value):
-    """A corruption that sets data[path[0]][path[1]]... to ``value``."""
-    def corrupt(data):
-        *head, last = path
-        target = data
-        for key in head:
-            target = target[key]
-        target[last] = value
-    return corrupt
-
-
-def _delete(key):
-    def corrupt(data):
-        del data[key]
-    return corrupt
-
-
 def _has_ship(state):
     return any(state.ships)
 
@@ -73,30 +57,30 @@ def _has_ship(state):
 # (corruption, words the error must contain); the state is a recruiting turn with a ship
 FIELD_ERRORS = {
     "totals of a fourth seat": (lambda d: d["totals"].append(0), "totals: expected 3 entries"),
-    "a negative total": (_set(("totals", 0), -5), "totals[0]: -5 is outside"),
-    "phase 99": (_set(("phase",), 99), "phase: 99 is not one of"),
-    "an unknown decision": (_set(("decision",), "dance"), "decision: 'dance' is not one of"),
-    "an actor who is no seat": (_set(("actor",), 3), "actor: 3 is outside"),
-    "round 0": (_set(("round",), 0), "round: 0 is outside"),
+    "a negative total": (set_field(("totals", 0), -5), "totals[0]: -5 is outside"),
+    "phase 99": (set_field(("phase",), 99), "phase: 99 is not one of"),
+    "an unknown decision": (set_field(("decision",), "dance"), "decision: 'dance' is not one of"),
+    "an actor who is no seat": (set_field(("actor",), 3), "actor: 3 is outside"),
+    "round 0": (set_field(("round",), 0), "round: 0 is outside"),
     "a seat's hand missing": (lambda d: d["hands"].pop(), "hands: expected 3 entries"),
-    "a hand as text": (_set(("hands", 0), "x"), "hands[0]: expected a list"),
-    "a card id out of the deck": (_set(("deck", 0), 999), "deck[0]: 999 is outside"),
-    "a reserved card -2": (_set(("reserved", 1), -2), "reserved[1]: -2 is outside"),
+    "a hand as text": (set_field(("hands", 0), "x"), "hands[0]: expected a list"),
+    "a card id out of the deck": (set_field(("deck", 0), 999), "deck[0]: 999 is outside"),
+    "a reserved card -2": (set_field(("reserved", 1), -2), "reserved[1]: -2 is outside"),
     "a ship of four parts": (lambda d: next(f for f in d["ships"] if f)[0].pop(),
                              "expected 5 entries"),
     "a ship kept by no seat": (lambda d: next(f for f in d["ships"] if f)[0].__setitem__(3, 7),
                                "(keeper): 7 is outside"),
     "a ship in play as 1": (lambda d: next(f for f in d["ships"] if f)[0].__setitem__(2, 1),
                             "(in play): expected true or false"),
-    "launched as 0": (_set(("launched",), 0), "launched: expected true or false"),
-    "passed as 0": (_set(("passed", 0), 0), "passed[0]: expected true or false"),
+    "launched as 0": (set_field(("launched",), 0), "launched: expected true or false"),
+    "passed as 0": (set_field(("passed", 0), 0), "passed[0]: expected true or false"),
     "an event that is no text": (lambda d: d["events"].append(5), "expected text"),
-    "a Spy look of two parts": (_set(("spied",), [[0, 1]]), "spied[0]: expected 3 entries"),
-    "a selected ship 9": (_set(("selected",), 9), "selected: 9 is outside"),
-    "negative turns": (_set(("turns",), -1), "turns: -1 is outside"),
-    "a missing field": (_delete("plunder"), "missing field(s) ['plunder']"),
-    "an unknown field": (_set(("extra",), 1), "unknown field(s) ['extra']"),
-    "a broken generator": (_set(("rng",), {"bit_generator": "nope"}), "rng"),
+    "a Spy look of two parts": (set_field(("spied",), [[0, 1]]), "spied[0]: expected 3 entries"),
+    "a selected ship 9": (set_field(("selected",), 9), "selected: 9 is outside"),
+    "negative turns": (set_field(("turns",), -1), "turns: -1 is outside"),
+    "a missing field": (delete_field("plunder"), "missing field(s) ['plunder']"),
+    "an unknown field": (set_field(("extra",), 1), "unknown field(s) ['extra']"),
+    "a broken generator": (set_field(("rng",), {"bit_generator": "nope"}), "rng"),
 }
 
 
@@ -104,11 +88,7 @@ FIELD_ERRORS = {
 def test_corrupted_field_is_named(name):
     corrupt, words = FIELD_ERRORS[name]
     game, data = _state("turn", need=_has_ship)
-    game.state_from_dict(copy.deepcopy(data))        # sound before the corruption
-    corrupt(data)
-    with pytest.raises(InvalidStateError) as info:
-        game.state_from_dict(data)
-    assert words in str(info.value)
+    assert_refused(game, data, corrupt, words)
 
 
 def _card_duplicated(d):
@@ -139,20 +119,20 @@ RULE_ERRORS = {
     "a card moved to another hand": ("turn", _card_moved_between_hands,
                                      "holds other than its deal"),
     "a hand out of order": ("turn", _hand_unsorted, "hands are kept sorted"),
-    "claims asked during a turn": ("turn", _set(("claim_queue",), [1]), "claim_queue"),
+    "claims asked during a turn": ("turn", set_field(("claim_queue",), [1]), "claim_queue"),
     "the target score reached, game running": ("turn", _target_reached, "totals"),
-    "a forced attack while recruiting": ("turn", _set(("forced",), True), "forced"),
-    "a launch already made at a turn's start": ("turn", _set(("launched",), True),
+    "a forced attack while recruiting": ("turn", set_field(("forced",), True), "forced"),
+    "a launch already made at a turn's start": ("turn", set_field(("launched",), True),
                                                 "launched"),
-    "last turns without a first fleet": ("turn", _set(("last_turns",), [1]), "last_turns"),
-    "a ship selected outside aiming": ("turn", _set(("selected",), 0), "selected"),
-    "nobody's turn in a running game": ("turn", _set(("turn_player",), -1),
+    "last turns without a first fleet": ("turn", set_field(("last_turns",), [1]), "last_turns"),
+    "a ship selected outside aiming": ("turn", set_field(("selected",), 0), "selected"),
+    "nobody's turn in a running game": ("turn", set_field(("turn_player",), -1),
                                         "not the turn player"),
     "a discarding player asked to claim": ("claim", lambda d: d.__setitem__(
         "claim_queue", d["claim_queue"][:1] + [d["turn_player"]]), "claim_queue"),
     "more Spy looks than Spies": ("aim", _too_many_spy_looks, "spies_used"),
-    "aiming with no ship selected": ("aim", _set(("selected",), -1), "selected"),
-    "a battle turn with recruiting decision": ("select", _set(("decision",), "turn"),
+    "aiming with no ship selected": ("aim", set_field(("selected",), -1), "selected"),
+    "a battle turn with recruiting decision": ("select", set_field(("decision",), "turn"),
                                                "decision does not fit the phase"),
 }
 
@@ -161,11 +141,7 @@ RULE_ERRORS = {
 def test_broken_rule_is_refused(name):
     decision, corrupt, words = RULE_ERRORS[name]
     game, data = _state(decision, need=_has_ship)
-    game.state_from_dict(copy.deepcopy(data))        # sound before the corruption
-    corrupt(data)
-    with pytest.raises(InvalidStateError) as info:
-        game.state_from_dict(data)
-    assert "breaks the rules" in str(info.value) and words in str(info.value)
+    assert_refused(game, data, corrupt, words, rule=True)
 
 
 def test_not_a_mapping_and_wrong_player_count():

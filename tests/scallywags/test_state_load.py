@@ -12,6 +12,7 @@ from plunder.envs.core.errors import InvalidStateError
 from plunder.envs.scallywags.components import HANDS_OFF
 from plunder.envs.scallywags.engine import ScallywagsGame
 
+from ..state_load import assert_refused, delete_field, set_field
 from ..conftest import random_playout_states
 
 
@@ -47,21 +48,8 @@ def _state_in(phase, n=3):
 
 
 def _set(path, value):
-    """A corruption that sets data[path[0]][path[1]]... to ``value`` ("actor": the
-    state's actor)."""
-    def corrupt(data):
-        *head, last = path
-        target = data
-        for key in head:
-            target = target[key]
-        target[last] = data["actor"] if value == "actor" else value
-    return corrupt
-
-
-def _delete(key):
-    def corrupt(data):
-        del data[key]
-    return corrupt
+    """set_field, where "actor" stands for the state's actor."""
+    return set_field(path, (lambda d: d["actor"]) if value == "actor" else value)
 
 
 def _append(key, value):
@@ -87,7 +75,7 @@ FIELD_ERRORS = {
     "a coin id out of range": (_set(("middle", 0), 40), "middle[0]: 40 is outside"),
     "a draw pile as text": (_set(("draw_pile",), "abc"), "draw_pile: expected a list"),
     "a take over the limit": (lambda d: d["takes"][0].extend(range(30)), "takes[0]:"),
-    "a missing field": (_delete("discard"), "missing field(s) ['discard']"),
+    "a missing field": (delete_field("discard"), "missing field(s) ['discard']"),
     "an unknown field": (_set(("extra",), 1), "unknown field(s) ['extra']"),
     "a broken generator": (_set(("rng",), {"bit_generator": "nope"}), "rng"),
 }
@@ -97,11 +85,7 @@ FIELD_ERRORS = {
 def test_corrupted_field_is_named(name):
     corrupt, words = FIELD_ERRORS[name]
     game, data = _state_in("choose")
-    game.state_from_dict(data)                       # sound before the corruption
-    corrupt(data)
-    with pytest.raises(InvalidStateError) as info:
-        game.state_from_dict(data)
-    assert words in str(info.value)
+    assert_refused(game, data, corrupt, words)
 
 
 def _coin_in_two_places(d):
@@ -180,11 +164,7 @@ RULE_ERRORS = {
 def test_broken_rule_is_refused(name):
     phase, corrupt, words = RULE_ERRORS[name]
     game, data = _state_in(phase)
-    game.state_from_dict(copy.deepcopy(data))        # sound before the corruption
-    corrupt(data)
-    with pytest.raises(InvalidStateError) as info:
-        game.state_from_dict(data)
-    assert "breaks the rules" in str(info.value) and words in str(info.value)
+    assert_refused(game, data, corrupt, words, rule=True)
 
 
 def test_not_a_mapping_and_wrong_player_count():
