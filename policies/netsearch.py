@@ -29,6 +29,10 @@ batched network run. Budget per move: ``samples`` × ``top_k`` rollouts of about
 only) also stops adding determinizations once that much time is spent, which makes play
 depend on the machine's speed, so it is off by default.
 
+Search is only as good as the value it maximises: in 2-player Scallywags, whose critic
+predicts results well, it beats the network alone; in All Hands crew, whose critic
+barely does, it loses to it (docs/training.md#search-with-the-network-netsearch).
+
 The bot reads nothing but its view (the game loops hand it the seat's view because it sets
 ``needs_view``): a state that differs only in facts the seat cannot know, drawn with
 ``sample_state`` from its view, gets the same choice with the same seed (tested).
