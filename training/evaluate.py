@@ -314,6 +314,7 @@ def _eval(game, bots, games, players, seed, options, as_json, max_turns):
     env_id = resolve_env_id(game)
     cls = game_class(env_id)
     players = players or cls.min_players
+    _check_seed(seed)
     opts = {}
     for text in options:
         path, value = parse_override(text)
