@@ -17,7 +17,7 @@ from plunder.envs import ENV_IDS, env_module, game_class, make, make_parallel, p
 from plunder.envs.core import IllegalActionError, InvalidArgumentError, NotActingError
 from plunder.envs.core.registry import _SIMULTANEOUS
 
-from .conftest import GAME_COUNTS, SIMULTANEOUS_COUNTS
+from .conftest import SIMULTANEOUS_COUNTS
 
 SIMULTANEOUS_IDS = [e for e in ENV_IDS if game_class(e).simultaneous]
 

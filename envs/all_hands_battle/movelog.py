@@ -14,7 +14,7 @@ import re
 
 from plunder.envs.core.movelog import who, whose
 
-from .engine import AIM, CLAIM, CREW, DISCARD, SELECT, TURN
+from .engine import CLAIM, CREW, DISCARD, SELECT, TURN
 
 _SEAT = re.compile(r"\bP(\d+)\b('s)?")
 

@@ -33,14 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import InvalidArgumentError, InvalidStateError
+from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.state_io import (
     check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
     check_list,
 )
 
-from .components import NUM_CAPTAINS, NUM_CREW, NUM_KINDS, TARGETED, load_components, partitioner
+from .components import NUM_CREW, NUM_KINDS, TARGETED, load_components, partitioner
 from .observation import Encoder, build_layout, encode_view
 from .view import CrewView, describe_view
 
@@ -859,7 +859,7 @@ def _describe_full(state: AllHandsCrewState) -> str:
         left = ", ".join(f"{c} {names[k]}" for k, c in enumerate(state.final_left[p]) if c)
         if state.phase == "over":
             lines.append(f"  left over: {left or '-'}")
-    lines.append(f"out of the game: " + ", ".join(
+    lines.append("out of the game: " + ", ".join(
         f"{c} {names[k]}" for k, c in enumerate(state.out) if c))
     return "\n".join(lines)
 

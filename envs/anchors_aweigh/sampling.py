@@ -26,8 +26,6 @@ _B_SPACES = tuple(sp for sp in BELOW if sp not in CARGO_ONLY)
 
 def sample_state(game, view, rng: np.random.Generator) -> AnchorsAweighState:
     """A state matching ``view`` with everything the player cannot know redrawn."""
-    n = game.num_players
-    me = view.player
     s = AnchorsAweighState(game, np.random.default_rng(int(rng.integers(2**63 - 1))))
     s.turns = view.turns
     s.phase = view.phase

@@ -30,7 +30,7 @@ from plunder.envs.core.state_io import (
     check_list,
 )
 
-from .components import NUM_CRATES, VOYAGE_HOLDS, Components, load_components
+from .components import VOYAGE_HOLDS, Components, load_components
 from .geometry import (
     COMPOSE, FULL_SHIP_BONUS, ORIENTATION_NAMES, SCORE_PARTS, orient, score_voyage,
 )
