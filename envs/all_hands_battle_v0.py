@@ -72,6 +72,10 @@ Rewards
 
 Version history
     v0: first release (rulebook + completion; Prize Crew and Alternate Aargh! variants).
+    Every env, before any release: final infos carry ``winner_mask`` (one bool per
+    scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
+    illegal move (-1) unless ``illegal_reward=None``; the engine state is
+    ``env.unwrapped.game_state`` and ``env.state()`` the global state.
 """
 
 from plunder.envs.all_hands_battle.engine import AllHandsBattleGame

@@ -135,6 +135,10 @@ Version history
   ``about_me_maybe_gone``: the observation grew by 2n); saved states carry
   ``crew_maybe_gone``, record a hire's count of cards put back as public, and are
   checked field by field on loading.
+- Every env, before any release: final infos carry ``winner_mask`` (one bool per scoring
+  seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an illegal
+  move (-1) unless ``illegal_reward=None``; the engine state is
+  ``env.unwrapped.game_state`` and ``env.state()`` the global state.
 """
 
 from plunder.envs.all_hands_crew.engine import AllHandsCrewGame

@@ -101,6 +101,10 @@ Version history
     ``full`` counts only while loading; tiles are spent seen-before-secret and cargo is
     paid from below deck first (choices that leak nothing); saved states are checked
     field by field on loading.
+    Every env, before any release: final infos carry ``winner_mask`` (one bool per
+    scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
+    illegal move (-1) unless ``illegal_reward=None``; the engine state is
+    ``env.unwrapped.game_state`` and ``env.state()`` the global state.
 """
 
 from plunder.envs.anchors_aweigh.engine import AnchorsAweighGame

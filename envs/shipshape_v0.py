@@ -67,6 +67,10 @@ Version history
     players) the observation also holds the other group's crate stack (``other_stack``,
     ``other_stack_present``; 898 -> 1312 floats), since every stack is public; saved
     states are checked field by field on loading.
+    Every env, before any release: final infos carry ``winner_mask`` (one bool per
+    scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
+    illegal move (-1) unless ``illegal_reward=None``; the engine state is
+    ``env.unwrapped.game_state`` and ``env.state()`` the global state.
 """
 
 from plunder.envs.core.env import make_env_functions
