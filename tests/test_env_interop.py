@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 
 import cloudpickle
 import numpy as np
@@ -277,3 +278,25 @@ def test_final_infos_have_fixed_shapes(env_id):
         assert all(isinstance(s, float) for s in info["scores"])
         shapes.add((tuple(sorted(info)), len(mask), len(info["scores"])))
     assert len(shapes) == 1
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize("action", [3.0, np.float64(0.0), np.float32(3.0), "3", None, [0]])
+def test_non_integer_action_is_reported_not_converted(env_id, action):
+    """A float, string, list or None is an illegal action whatever its value: the error
+    names it and the legal actions by name, and nothing changes."""
+    env = make(env_id, num_players=3, raw=True)
+    env.reset(seed=0)
+    state = env.game_state.to_json()
+    with pytest.raises(IllegalActionError) as info:
+        env.step(action)
+    message = str(info.value)
+    assert f"illegal action {action!r}" in message
+    assert re.search(r"legal actions: \[\d+ \(", message)   # indices with their names
+    assert env.game_state.to_json() == state                 # nothing happened
+    with pytest.raises(IllegalActionError, match="illegal action 3.0"):
+        st = env.game_state
+        joint = {p: st.legal_actions(p)[0] for p in st.current_players()}
+        joint[st.current_players()[0]] = 3.0
+        st.apply_joint(joint)
+    env.last()                                               # the env is still usable

@@ -1,30 +1,13 @@
-"""The env form of All Hands On Deck (battles): bad actions, pickling."""
+"""The env form of All Hands On Deck (battles): pickling (bad actions:
+tests/test_env_interop.py)."""
 
 from __future__ import annotations
 
 import pickle
 
 import numpy as np
-import pytest
 
 from plunder.envs import make
-from plunder.envs.all_hands_battle_v0 import raw_env
-from plunder.envs.core.errors import IllegalActionError
-
-
-@pytest.mark.parametrize("action", [3.0, np.float32(3.0), "3", None, [3]])
-def test_non_integer_action_is_reported_not_converted(action):
-    env = raw_env(num_players=3)
-    env.reset(seed=0)
-    state = env.unwrapped.game_state.to_json()
-    with pytest.raises(IllegalActionError) as info:
-        env.step(action)
-    message = str(info.value)
-    assert f"illegal action {action!r} for player" in message
-    assert "legal actions: [" in message and "(discard " in message
-    assert env.unwrapped.game_state.to_json() == state       # nothing happened
-    with pytest.raises(IllegalActionError, match="illegal action 3.0"):
-        env.unwrapped.game_state.apply_action(3.0)
 
 
 def test_pickled_mid_game_env_continues_identically_without_the_encoder_memo():
