@@ -1,4 +1,4 @@
-"""The `plunder` command line: list, play, bench (and train, eval, export)."""
+"""The `plunder` command line: list, play, serve, bench (and train, eval, export)."""
 
 from __future__ import annotations
 
@@ -142,6 +142,31 @@ def export(run, out, checkpoint):
 
     export_command(run, out, checkpoint)
 
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (the default is this machine only; another "
+                   "address lets others on the network play, and load bot files by path).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="TCP port.")
+@click.option("--models", "models_dir", type=click.Path(file_okay=False), default="runs",
+              show_default=True, help="Folder searched for trained bots (*.onnx) to offer.")
+@click.option("--max-games", type=click.IntRange(1), default=32, show_default=True,
+              help="Games the server holds at once.")
+@click.option("--idle-minutes", type=click.FloatRange(min=0, min_open=True), default=30.0,
+              show_default=True, help="A game left alone this long is closed.")
+def serve(host, port, models_dir, max_games, idle_minutes):
+    """Play, watch and replay the games in a browser (a local web server; docs/web.md)."""
+    try:
+        from .web import serve as run_server
+    except ImportError as exc:
+        raise click.ClickException(f"plunder serve needs the web extra "
+                                   f"(pip install 'plunder[web]'): {exc}") from None
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"plunder serve: open http://{shown}:{port}/ in a browser (Ctrl+C stops)")
+    run_server(host=host, port=port, models_dir=models_dir, max_games=max_games,
+               idle_minutes=idle_minutes)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,315 @@
+"""The HTTP API and the page of `plunder serve` (Starlette; docs/web.md).
+
+Every answer is JSON; a refused request gets ``{"error": "..."}`` with its status: 400 a
+malformed or invalid request (bad JSON, an illegal move, a bad setting), 403 a view the
+requester may not have (another seat of a game you play), 404 an unknown game or id, 409 a
+stale move or one out of turn, 503 a full server. A refused request changes nothing.
+
+=======  ===============================  ===================================================
+GET      /                                the page (static/index.html)
+GET      /api/catalog                     games, player counts, variant options, bot kinds,
+                                          the trained bots found under ``--models``
+POST     /api/games                       a new game: {game, mode: play|watch, players,
+                                          seat, bots, options, seed, max_turns}
+GET      /api/games/{id}?seat=K           the table from seat K (``omniscient``: all of it,
+                                          watch and replay only)
+POST     /api/games/{id}/move             play: {action, version}; the bots then move
+POST     /api/games/{id}/seek             watch/replay: {to, version}: show step ``to``
+                                          (a live watch plays the bots forward)
+GET      /api/games/{id}/replay           the replay file (JSON)
+DELETE   /api/games/{id}                  close the game
+POST     /api/replays                     open a replay file: a replay session
+=======  ===============================  ===================================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from plunder.envs import ENV_IDS, game_class
+from plunder.envs.core import PlunderError
+from plunder.policies.base import BOT_SPECS
+
+from .replays import open_replay
+from .sessions import (
+    PLAY, RequestError, SessionStore, bad_request, check_new_game, new_session,
+)
+
+STATIC = Path(__file__).parent / "static"
+#: the largest request body read (a long replay file is a few MB)
+MAX_BODY = 64 * 1024 * 1024
+#: host names a server bound to a loopback address answers to (DNS-rebinding guard)
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]", "testserver"]
+#: the games' display names
+TITLES = {
+    "scallywags_v0": "Scallywags",
+    "shipshape_v0": "ShipShape",
+    "anchors_aweigh_v0": "Anchors Aweigh!",
+    "all_hands_battle_v0": "All Hands On Deck (battle)",
+    "all_hands_crew_v0": "All Hands on Deck (crew)",
+}
+
+log = logging.getLogger("plunder.web")
+
+
+def api(handler):
+    """Turn a handler's refusals into JSON errors: RequestError keeps its status, a
+    PlunderError (bad input caught by the engine) is 400, anything else 500."""
+    @functools.wraps(handler)
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except RequestError as exc:
+            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        except PlunderError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        except Exception as exc:  # noqa: BLE001 - the page gets a JSON answer, the log the trace
+            log.exception("internal error in %s %s", request.method, request.url.path)
+            return JSONResponse({"error": f"internal error ({type(exc).__name__}: {exc})"},
+                                status_code=500)
+    return wrapped
+
+
+async def read_json(request: Request) -> Any:
+    """The request's JSON body (400 if it is not JSON, 413 if it is too large)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise RequestError(413, f"request body over {MAX_BODY // 2**20} MB")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise RequestError(413, f"request body over {MAX_BODY // 2**20} MB")
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise bad_request(f"malformed JSON in the request body ({exc})") from None
+
+
+def find_models(root: Path | None, limit: int = 200) -> tuple[list[dict], str]:
+    """The trained bots (``*.onnx``) under ``root`` with the game and player count their
+    metadata names, and a note when they cannot be read."""
+    if root is None or not root.is_dir():
+        return [], ""
+    try:
+        from plunder.policies.onnx_policy import read_metadata
+    except ImportError:
+        return [], "trained bots need onnxruntime (pip install 'plunder[onnx]')"
+    models = []
+    for path in sorted(root.rglob("*.onnx"))[:limit]:
+        try:
+            meta = read_metadata(path)
+        except ImportError:
+            return [], "trained bots need onnxruntime (pip install 'plunder[onnx]')"
+        except PlunderError as exc:
+            models.append({"path": str(path), "error": str(exc)})
+            continue
+        models.append({"path": str(path), "env_id": meta.get("env_id"),
+                       "num_players": meta.get("num_players"),
+                       "options": meta.get("options", {})})
+    return models, ""
+
+
+def option_type(default: Any) -> str:
+    """How the page asks for a variant option: bool, int, float, str, list (of whole
+    numbers) or json (anything else, e.g. an option whose default is None)."""
+    for kind, name in ((bool, "bool"), (int, "int"), (float, "float"), (str, "str"),
+                       ((list, tuple), "list")):
+        if isinstance(default, kind):
+            return name
+    return "json"
+
+
+def catalog(models_dir: Path | None) -> dict:
+    """What the page offers: every game with its player counts and variant options, the
+    bot kinds, and the trained bots found."""
+    games = []
+    for env_id in ENV_IDS:
+        cls = game_class(env_id)
+        games.append({"env_id": env_id, "title": TITLES.get(env_id, env_id),
+                      "min_players": cls.min_players, "max_players": cls.max_players,
+                      "options": [{"name": name, "default": default,
+                                   "type": option_type(default)}
+                                  for name, default in cls.options.items()],
+                      "simultaneous": cls.simultaneous,
+                      "rules": f"docs/rules/{cls.name}.md"})
+    models, note = find_models(models_dir)
+    return {"games": games, "bot_kinds": list(BOT_SPECS), "models": models,
+            "models_dir": str(models_dir) if models_dir else None, "models_note": note}
+
+
+def parse_seat(request: Request, session) -> int | None:
+    """The ``seat`` query parameter: a seat number or ``omniscient`` (default: the
+    person's seat in a played game, omniscient otherwise)."""
+    raw = request.query_params.get("seat")
+    if raw is None:
+        return session.you if session.mode == PLAY else None
+    if raw == "omniscient":
+        return session.check_seat(None)
+    if not raw.isdigit():
+        raise bad_request(f"seat must be a seat number or 'omniscient', got {raw!r}")
+    return session.check_seat(int(raw))
+
+
+def create_app(models_dir: str | Path | None = None, max_games: int = 32,
+               idle_minutes: float = 30.0, trusted_hosts: list[str] | None = None) -> Starlette:
+    """The web app: the page and the JSON API over a fresh :class:`SessionStore`.
+
+    ``models_dir``: where to look for trained bots to offer (``*.onnx``); ``max_games``
+    and ``idle_minutes``: how many games the server holds and when an idle one is dropped;
+    ``trusted_hosts``: the Host names answered (None: any)."""
+    store = SessionStore(max_games=max_games, idle_seconds=idle_minutes * 60.0)
+    models_root = Path(models_dir) if models_dir is not None else None
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    @api
+    async def get_catalog(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(catalog, models_root))
+
+    @api
+    async def create_game(request: Request) -> Response:
+        settings = check_new_game(await read_json(request))
+
+        def start():
+            session = new_session(settings)
+            store.add(session)
+            with session.lock:
+                return session.snapshot(session.you if settings["mode"] == PLAY else None)
+        return JSONResponse(await run_in_threadpool(start), status_code=201)
+
+    @api
+    async def get_game(request: Request) -> Response:
+        session = store.get(request.path_params["id"])
+        seat = parse_seat(request, session)
+
+        def look():
+            with session.lock:
+                return session.snapshot(seat)
+        return JSONResponse(await run_in_threadpool(look))
+
+    @api
+    async def move(request: Request) -> Response:
+        session = store.get(request.path_params["id"])
+        body = await read_json(request)
+        if session.mode != PLAY:
+            raise RequestError(409, f"a {session.mode} game takes no moves; step it with seek")
+        if not isinstance(body, dict) or set(body) != {"action", "version"}:
+            raise bad_request("a move is {\"action\": N, \"version\": V}")
+
+        def play():
+            with session.lock:
+                session.move(body["action"], body["version"])
+                return session.snapshot(session.you)
+        return JSONResponse(await run_in_threadpool(play))
+
+    @api
+    async def seek(request: Request) -> Response:
+        session = store.get(request.path_params["id"])
+        seat = parse_seat(request, session)
+        body = await read_json(request)
+        if session.mode == PLAY:
+            raise RequestError(409, "a game you play moves on with your moves, not seek")
+        if not isinstance(body, dict) or set(body) != {"to", "version"}:
+            raise bad_request("a seek is {\"to\": STEP, \"version\": V}")
+
+        def go():
+            with session.lock:
+                session.seek(body["to"], body["version"])
+                return session.snapshot(seat)
+        return JSONResponse(await run_in_threadpool(go))
+
+    @api
+    async def get_replay(request: Request) -> Response:
+        session = store.get(request.path_params["id"])
+
+        def save():
+            with session.lock:
+                return session.replay()
+        data = await run_in_threadpool(save)
+        name = f"{session.env_id}-{session.id[:8]}.replay.json"
+        return JSONResponse(data, headers={
+            "Content-Disposition": f'attachment; filename="{name}"'})
+
+    @api
+    async def close_game(request: Request) -> Response:
+        store.remove(request.path_params["id"])
+        return JSONResponse({"closed": request.path_params["id"]})
+
+    @api
+    async def load_replay(request: Request) -> Response:
+        data = await read_json(request)
+
+        def start():
+            session = store.add(open_replay(data))
+            with session.lock:
+                return session.snapshot(None)
+        return JSONResponse(await run_in_threadpool(start), status_code=201)
+
+    async def not_found(request: Request, exc: HTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": f"{exc.detail}: {request.method} "
+                                          f"{request.url.path}"}, status_code=exc.status_code)
+        return Response(str(exc.detail), status_code=exc.status_code)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        async def sweeper():
+            while True:
+                await asyncio.sleep(min(60.0, store.idle_seconds / 2))
+                store.sweep()
+        task = asyncio.create_task(sweeper())
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    routes = [
+        Route("/", index),
+        Route("/api/catalog", get_catalog),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/{id}", get_game, methods=["GET"]),
+        Route("/api/games/{id}", close_game, methods=["DELETE"]),
+        Route("/api/games/{id}/move", move, methods=["POST"]),
+        Route("/api/games/{id}/seek", seek, methods=["POST"]),
+        Route("/api/games/{id}/replay", get_replay),
+        Route("/api/replays", load_replay, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=trusted_hosts)] \
+        if trusted_hosts else []
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                    exception_handlers={HTTPException: not_found})
+    app.state.store = store
+    return app
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, models_dir: str | None = "runs",
+          max_games: int = 32, idle_minutes: float = 30.0) -> None:
+    """Run the server until interrupted (uvicorn). Bound to a loopback address it answers
+    only to loopback host names (a guard against DNS rebinding)."""
+    import uvicorn
+
+    loopback = host in ("127.0.0.1", "localhost", "::1") or host.startswith("127.")
+    hosts = LOOPBACK_HOSTS + [host] if loopback else None
+    app = create_app(models_dir=models_dir, max_games=max_games, idle_minutes=idle_minutes,
+                     trusted_hosts=hosts)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+

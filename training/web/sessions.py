@@ -1,0 +1,547 @@
+"""The games a `plunder serve` server holds: played by a person, watched, or replayed.
+
+Every game on the server is a :class:`Session`: a record of engine states and the joint
+moves between them (what a replay file holds), a cursor (the position shown) and a lock
+(one request changes it at a time). Three kinds:
+
+- ``play``: one person in one seat against bots. The server runs the bots until the
+  person must decide (or the game ends) and shows the table from the person's seat only:
+  its view, its text rendering, its legal moves, the move log built for that seat
+  (``core.movelog.describe_step``) and, at the end, the public score breakdown.
+- ``watch``: bots in every seat, stepped one decision (joint move) at a time; shown from
+  any seat's view or omniscient, and the cursor may go back and forth.
+- ``replay``: a saved game opened again (no bots): a watch over its recorded states.
+
+What a seat sees is built by :func:`seat_table` from ``state.view(seat)`` alone (and the
+public ``current_players``), so it cannot depend on a hidden fact; only the omniscient
+watch and the replay file read the whole state. A :class:`SessionStore` keeps the games
+apart (each has its own env, bots and generators) and drops those left idle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from plunder.envs import ENV_IDS, game_class, make
+from plunder.envs.core import InvalidArgumentError, PlunderError
+from plunder.envs.core.movelog import TIE_BREAK, default_lines, describe_step
+from plunder.envs.core.rewards import winners
+from plunder.policies import choose_action, make_bot
+
+from . import boards
+
+#: the lines of the move log sent with a table (the most recent ones)
+LOG_WINDOW = 400
+#: most joint moves one watch request may play forward
+MAX_STEPS_PER_REQUEST = 2000
+#: kinds of session
+PLAY, WATCH, REPLAY = "play", "watch", "replay"
+
+
+class RequestError(Exception):
+    """A request the server refuses: ``status`` is the HTTP status, the message says why."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def bad_request(message: str) -> RequestError:
+    """400: a malformed or invalid request."""
+    return RequestError(400, message)
+
+
+def conflict(message: str) -> RequestError:
+    """409: a request that does not fit the game as it is now (stale, not your turn)."""
+    return RequestError(409, message)
+
+
+def resolve_env_id(game: Any) -> str:
+    """The env id a request names ('scallywags' or 'scallywags_v0'); unknown -> 404."""
+    if not isinstance(game, str):
+        raise bad_request(f"'game' must be a game name such as {ENV_IDS[0]!r}, got {game!r}")
+    if game in ENV_IDS:
+        return game
+    matches = [e for e in ENV_IDS if e.rsplit("_v", 1)[0] == game]
+    if len(matches) == 1:
+        return matches[0]
+    raise RequestError(404, f"unknown game {game!r}; games: {', '.join(ENV_IDS)}")
+
+
+def is_int(value: Any) -> bool:
+    """Whether a JSON value is a whole number (true/false are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def jsonable(value: Any) -> Any:
+    """A view (NamedTuples, frozen dataclasses, tuples, numpy scalars) as plain JSON data;
+    caches that take no part in comparisons (dataclass fields with compare=False) are left
+    out."""
+    if hasattr(value, "_fields") and isinstance(value, tuple):
+        return {name: jsonable(getattr(value, name)) for name in value._fields}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name))
+                for f in dataclasses.fields(value) if f.compare}
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def seat_table(game, state, seat: int, legal: list[int]) -> dict:
+    """What the page shows of ``state`` from ``seat``: its view, its text rendering, the
+    table as clickable elements, who must act (public) and ``legal`` (the seat's moves
+    when it is asked). Built from ``state.view(seat)`` alone."""
+    view = state.view(seat)
+    return {
+        "text": game.describe_view(view),
+        "view": jsonable(view),
+        "board": boards.board(game, view, legal),
+        "acting": [int(p) for p in state.current_players()],
+        "legal": [{"action": int(a), "name": game.action_name(int(a))} for a in legal],
+    }
+
+
+def omniscient_table(game, state) -> dict:
+    """The whole state, every hidden fact shown (watch and replay only)."""
+    return {
+        "text": state.render_text(None),
+        "view": state.to_dict(),
+        "board": None,
+        "acting": [int(p) for p in state.current_players()],
+        "legal": [],
+    }
+
+
+def result(game, state, truncated: bool) -> dict:
+    """The final scores broken down (public once the game is over): one row per part, the
+    total, the tie-break rows, the winners."""
+    keys = state.rank_keys()
+    rows = state.score_breakdown()
+    return {
+        "seats": [game.seat_name(s) for s in range(len(keys))],
+        "rows": [{"label": label, "values": values} for label, values in rows
+                 if not label.startswith(TIE_BREAK)],
+        "total": [float(k[0]) for k in keys],
+        "tie_breaks": [{"label": label, "values": values} for label, values in rows
+                       if label.startswith(TIE_BREAK)],
+        "winners": [int(w) for w in winners(keys)],
+        "truncated": bool(truncated),
+    }
+
+
+class Session:
+    """One game on the server: its states and moves, the cursor, per-seat move logs."""
+
+    mode: str
+
+    def __init__(self, env_id: str, num_players: int, options: dict, max_turns: int,
+                 seed: int | None, bots: list[str | None]):
+        self.id = secrets.token_urlsafe(12)
+        self.env_id = env_id
+        self.game = game_class(env_id)(num_players, **options)
+        self.num_players = num_players
+        self.options = dict(self.game.option_values)
+        self.max_turns = max_turns
+        self.seed = seed
+        #: the bot spec of every seat (None: the person)
+        self.bots = bots
+        #: states[i] is the position before moves[i]; the last is the current position
+        self.states: list = []
+        self.moves: list[dict[int, int]] = []
+        self.cursor = 0
+        #: bumped by every change; a move or step must name the version it was made on
+        self.version = 0
+        self.lock = threading.Lock()
+        self.last_used = time.monotonic()
+        self._logs: dict[int | None, list[list[str]]] = {}
+
+    # -- the record ---------------------------------------------------------------------
+    def truncated_at(self, index: int) -> bool:
+        """Whether state ``index`` ends the game by the turn limit."""
+        state = self.states[index]
+        return not state.is_terminal() and state.turns >= self.max_turns
+
+    def over_at(self, index: int) -> bool:
+        """Whether the game is over at state ``index`` (rules or turn limit)."""
+        return self.states[index].is_terminal() or self.truncated_at(index)
+
+    def step_lines(self, observer: int | None, upto: int) -> list[list[str]]:
+        """The move log's lines of every step before ``upto``, as ``observer`` learns
+        them (None: omniscient, every move named)."""
+        lines = self._logs.setdefault(observer, [])
+        for i in range(len(lines), upto):
+            before, joint, after = self.states[i], self.moves[i], self.states[i + 1]
+            if observer is None:
+                lines.append(default_lines(self.game, sorted(joint), joint, None))
+            else:
+                lines.append(describe_step(self.game, before, joint, after, observer))
+        return lines[:upto]
+
+    def log(self, observer: int | None) -> tuple[list[dict], int]:
+        """The last ``LOG_WINDOW`` log lines up to the cursor (each with its step) and how
+        many lines there are in all."""
+        entries = [{"step": i + 1, "text": text}
+                   for i, lines in enumerate(self.step_lines(observer, self.cursor))
+                   for text in lines]
+        return entries[-LOG_WINDOW:], len(entries)
+
+    # -- what a request sees ------------------------------------------------------------
+    def describe(self) -> dict:
+        """The game's settings (public)."""
+        return {
+            "id": self.id,
+            "mode": self.mode,
+            "env_id": self.env_id,
+            "num_players": self.num_players,
+            "options": self.options,
+            "max_turns": self.max_turns,
+            "seat_names": [self.game.seat_name(s) for s in range(self.num_players)],
+            "bots": self.bots,
+        }
+
+    def legal_for(self, seat: int) -> list[int]:
+        """The moves ``seat`` may click now (none but in play mode)."""
+        return []
+
+    def snapshot(self, seat: int | None) -> dict:
+        """The game at the cursor as ``seat`` sees it (None: omniscient)."""
+        state = self.states[self.cursor]
+        table = (omniscient_table(self.game, state) if seat is None else
+                 seat_table(self.game, state, seat, self.legal_for(seat)))
+        log, total = self.log(seat)
+        over = self.over_at(self.cursor)
+        out = dict(self.describe(), **table)
+        out.update({
+            "seat": seat,
+            "version": self.version,
+            "step": self.cursor,
+            "steps": len(self.states) - 1,
+            "over": over,
+            "log": log,
+            "log_total": total,
+            "result": result(self.game, state, self.truncated_at(self.cursor)) if over else None,
+        })
+        return out
+
+    def check_seat(self, seat: Any) -> int | None:
+        """The seat a request may look from (None: omniscient); refused with 400/403."""
+        if seat is None:
+            return None
+        if not is_int(seat) or not 0 <= seat < self.num_players:
+            raise bad_request(f"seat must be 0..{self.num_players - 1} or 'omniscient', "
+                              f"got {seat!r}")
+        return seat
+
+    def check_version(self, version: Any) -> None:
+        """A move or step made on another version than the current one is stale (409)."""
+        if not is_int(version):
+            raise bad_request(f"'version' must be the version the page shows (an integer), "
+                              f"got {version!r}")
+        if version != self.version:
+            raise conflict(f"stale request: the game is at version {self.version}, the "
+                           f"request was made at version {version}; reload the game")
+
+    def replay(self) -> dict:
+        """The replay file: every state (hidden facts included) and every move."""
+        from .replays import replay_data
+        return replay_data(self)
+
+
+class LiveSession(Session):
+    """A game being played out now: a PettingZoo env (raw) and a bot per bot seat."""
+
+    def __init__(self, env_id: str, num_players: int, options: dict, max_turns: int | None,
+                 seed: int | None, bots: list[str | None]):
+        cls = game_class(env_id)
+        max_turns = cls.default_max_turns if max_turns is None else max_turns
+        super().__init__(env_id, num_players, options, max_turns, seed, bots)
+        self.env = make(env_id, num_players=num_players, raw=True, max_turns=max_turns,
+                        **self.options)
+        self.env.reset(seed=seed)
+        self.players = {self.env.possible_agents[s]: make_bot(
+            spec, env_id, num_players, seed=None if seed is None else seed + s,
+            **self.options) for s, spec in enumerate(bots) if spec is not None}
+        self.states = [self.env.unwrapped.game_state.clone()]
+        self._pending: dict[int, int] = {}
+
+    def live_over(self) -> bool:
+        """Whether the env's game has ended (rules or turn limit)."""
+        env = self.env
+        return any(env.terminations.values()) or any(env.truncations.values())
+
+    def _decide(self, agent: str, action: int) -> None:
+        """Give ``agent``'s decision to the env; record the step once the joint move is
+        applied (a simultaneous decision waits for every decider)."""
+        seat = self.env.unwrapped.agent_name_mapping[agent]
+        self._pending[seat] = int(action)
+        self.env.step(int(action))
+        if set(self._pending) >= set(self.states[-1].current_players()):
+            self.moves.append(self._pending)
+            self._pending = {}
+            self.states.append(self.env.unwrapped.game_state.clone())
+
+    def _bot_decides(self) -> None:
+        """The selected agent (a bot) decides."""
+        agent = self.env.agent_selection
+        obs = self.env.observe(agent)
+        try:
+            action = choose_action(self.players[agent], self.env, agent, obs)
+        except PlunderError as exc:
+            raise RequestError(500, f"the bot of {agent} failed: {exc}") from None
+        self._decide(agent, action)
+
+
+class PlaySession(LiveSession):
+    """A person in one seat against bots."""
+
+    mode = PLAY
+
+    def __init__(self, env_id, num_players, options, max_turns, seed, seat: int,
+                 bots: list[str | None]):
+        super().__init__(env_id, num_players, options, max_turns, seed, bots)
+        self.you = seat
+        self.me = self.env.possible_agents[seat]
+        self._run_bots()
+
+    def describe(self) -> dict:
+        """The settings and the person's seat."""
+        return dict(super().describe(), you=self.you)
+
+    def your_turn(self) -> bool:
+        """Whether the person must decide now."""
+        return not self.live_over() and self.env.agent_selection == self.me
+
+    def legal_for(self, seat: int) -> list[int]:
+        """The person's legal moves when asked to decide (nobody else's)."""
+        if seat != self.you or not self.your_turn():
+            return []
+        return np.flatnonzero(self.env.unwrapped.game_state.legal_actions_mask(seat)).tolist()
+
+    def check_seat(self, seat: Any) -> int:
+        """Only the person's own seat may be looked from (403 otherwise)."""
+        if seat is None and self.over_at(len(self.states) - 1):
+            raise RequestError(403, "this game is played from a seat; its omniscient view "
+                                    "is in the replay file (save it now that it is over)")
+        if seat is None or seat != self.you:
+            raise RequestError(403, f"you play {self.game.seat_name(self.you)}; the table "
+                                    "is shown from your seat only")
+        return seat
+
+    def snapshot(self, seat: int | None) -> dict:
+        """The table from the person's seat, with whether it is their turn."""
+        out = super().snapshot(seat)
+        out["your_turn"] = self.your_turn()
+        return out
+
+    def _run_bots(self) -> None:
+        """Let the bots decide until the person must, or the game ends."""
+        while not self.live_over() and self.env.agent_selection != self.me:
+            self._bot_decides()
+        self.cursor = len(self.states) - 1
+
+    def move(self, action: Any, version: Any) -> None:
+        """Apply the person's move (checked: version, turn, legality), then the bots'."""
+        if not is_int(action):
+            raise bad_request(f"'action' must be an action number, got {action!r}")
+        self.check_version(version)
+        if self.live_over():
+            raise conflict("the game is over")
+        if not self.your_turn():
+            raise conflict("it is not your turn")
+        legal = self.legal_for(self.you)
+        if action not in legal:
+            names = ", ".join(f"{a} ({self.game.action_name(a)})" for a in legal[:40])
+            shown = self.game.action_name(action) if 0 <= action < self.game.num_actions \
+                else "outside the action space"
+            raise bad_request(f"illegal move {action} ({shown}); legal now: {names}")
+        self._decide(self.me, action)
+        self._run_bots()
+        self.version += 1
+
+    def replay(self) -> dict:
+        """The replay file, once the game is over (it holds every hidden fact)."""
+        if not self.live_over():
+            raise RequestError(403, "a replay holds every hidden fact: it can be saved "
+                                    "once the game is over")
+        return super().replay()
+
+
+class WatchSession(LiveSession):
+    """Bots in every seat, stepped one joint move at a time."""
+
+    mode = WATCH
+
+    def seek(self, to: Any, version: Any) -> None:
+        """Move the cursor to state ``to``, playing the bots forward past the record's
+        end (at most ``MAX_STEPS_PER_REQUEST`` moves; not past the end of the game)."""
+        self.check_version(version)
+        if not is_int(to) or to < 0:
+            raise bad_request(f"'to' must be a step number (0 or more), got {to!r}")
+        if to > len(self.states) - 1 + MAX_STEPS_PER_REQUEST:
+            raise bad_request(f"at most {MAX_STEPS_PER_REQUEST} steps forward per request")
+        if to > len(self.states) - 1 and self.live_over():
+            raise conflict(f"the game is over at step {len(self.states) - 1}")
+        while len(self.states) - 1 < to and not self.live_over():
+            self._bot_decides()
+        self.cursor = min(to, len(self.states) - 1)
+        self.version += 1
+
+
+class ReplaySession(Session):
+    """A saved game opened again: its recorded states, watched."""
+
+    mode = REPLAY
+
+    def seek(self, to: Any, version: Any) -> None:
+        """Move the cursor to recorded state ``to``."""
+        self.check_version(version)
+        last = len(self.states) - 1
+        if not is_int(to) or not 0 <= to <= last:
+            raise bad_request(f"'to' must be a step of this replay, 0..{last}, got {to!r}")
+        self.cursor = to
+        self.version += 1
+
+
+def check_new_game(body: Any) -> dict:
+    """The settings of a game a request asks for, checked (400/404 with the reason):
+    ``game``, ``mode`` (play/watch), ``players``, ``seat`` (play), ``bots`` (one spec per
+    bot seat, or one for all), ``options``, ``seed``, ``max_turns``."""
+    if not isinstance(body, Mapping):
+        raise bad_request("expected a JSON object with the game's settings")
+    known = {"game", "mode", "players", "seat", "bots", "options", "seed", "max_turns"}
+    unknown = sorted(set(body) - known)
+    if unknown:
+        raise bad_request(f"unknown field(s) {unknown}; fields: {sorted(known)}")
+    env_id = resolve_env_id(body.get("game"))
+    cls = game_class(env_id)
+    mode = body.get("mode", PLAY)
+    if mode not in (PLAY, WATCH):
+        raise bad_request(f"'mode' must be 'play' or 'watch', got {mode!r}")
+    n = body.get("players", cls.min_players)
+    if not is_int(n) or not cls.min_players <= n <= cls.max_players:
+        raise bad_request(f"'players': {env_id} is for {cls.min_players}-{cls.max_players} "
+                          f"players, got {n!r}")
+    options = body.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise bad_request(f"'options' must be an object of variant options, got {options!r}")
+    try:
+        options = cls.check_options(dict(options))
+    except PlunderError as exc:
+        raise bad_request(f"'options': {exc}") from None
+    seed = body.get("seed")
+    if seed is not None and (not is_int(seed) or seed < 0):
+        raise bad_request(f"'seed' must be a whole number, 0 or more, or null; got {seed!r}")
+    max_turns = body.get("max_turns")
+    if max_turns is not None and (not is_int(max_turns) or max_turns < 1):
+        raise bad_request(f"'max_turns' must be a positive whole number or null, "
+                          f"got {max_turns!r}")
+    seat = body.get("seat", 0 if mode == PLAY else None)
+    if mode == PLAY and (not is_int(seat) or not 0 <= seat < n):
+        raise bad_request(f"'seat' must be 0..{n - 1} with {n} players, got {seat!r}")
+    if mode == WATCH and seat is not None:
+        raise bad_request("a watched game has bots in every seat; leave 'seat' out")
+    bot_seats = [s for s in range(n) if s != seat]
+    specs = body.get("bots", ["heuristic"])
+    if isinstance(specs, str):
+        specs = [specs]
+    if not isinstance(specs, list) or not specs or \
+            not all(isinstance(b, str) and b.strip() for b in specs):
+        raise bad_request(f"'bots' must be a list of bot specs such as ['heuristic', "
+                          f"'random'], got {specs!r}")
+    specs = [b.strip() for b in specs]
+    if len(specs) == 1:
+        specs = specs * len(bot_seats)
+    if len(specs) != len(bot_seats):
+        raise bad_request(f"{len(bot_seats)} bot seats need {len(bot_seats)} bots (or one "
+                          f"for all) in 'bots', got {len(specs)}")
+    for spec in sorted(set(specs)):
+        try:
+            make_bot(spec, env_id, n, seed=0, **options)   # unknown kinds, missing files
+        except PlunderError as exc:
+            raise bad_request(f"bot {spec!r}: {exc}") from None
+    bots: list[str | None] = [None] * n
+    for s, spec in zip(bot_seats, specs):
+        bots[s] = spec
+    return {"env_id": env_id, "mode": mode, "num_players": n, "seat": seat, "bots": bots,
+            "options": options, "seed": seed, "max_turns": max_turns}
+
+
+def new_session(settings: dict) -> LiveSession:
+    """A play or watch session from checked settings (``check_new_game``)."""
+    common = dict(env_id=settings["env_id"], num_players=settings["num_players"],
+                  options=settings["options"], max_turns=settings["max_turns"],
+                  seed=settings["seed"], bots=settings["bots"])
+    try:
+        if settings["mode"] == PLAY:
+            return PlaySession(seat=settings["seat"], **common)
+        return WatchSession(**common)
+    except InvalidArgumentError as exc:
+        raise bad_request(str(exc)) from None
+
+
+class SessionStore:
+    """The server's games by id, at most ``max_games``; a game idle for ``idle_seconds``
+    is dropped (checked on every request and by the server's sweeper)."""
+
+    def __init__(self, max_games: int = 32, idle_seconds: float = 1800.0):
+        if max_games < 1:
+            raise InvalidArgumentError(f"max_games must be 1 or more, got {max_games}")
+        if idle_seconds <= 0:
+            raise InvalidArgumentError(f"idle time must be positive, got {idle_seconds}")
+        self.max_games = max_games
+        self.idle_seconds = idle_seconds
+        self._sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Drop the games idle for longer than ``idle_seconds``; their ids."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            gone = [k for k, s in self._sessions.items()
+                    if now - s.last_used > self.idle_seconds and not s.lock.locked()]
+            for key in gone:
+                del self._sessions[key]
+        return gone
+
+    def add(self, session: Session) -> Session:
+        """Keep a new game (503 when the server is full)."""
+        self.sweep()
+        with self._lock:
+            if len(self._sessions) >= self.max_games:
+                raise RequestError(503, f"the server holds {self.max_games} games already; "
+                                        "close one (idle games are removed after "
+                                        f"{self.idle_seconds / 60:g} minutes)")
+            self._sessions[session.id] = session
+        return session
+
+    def get(self, key: str) -> Session:
+        """The game with id ``key`` (404 if there is none, or it was cleaned up)."""
+        self.sweep()
+        with self._lock:
+            session = self._sessions.get(key)
+        if session is None:
+            raise RequestError(404, f"no game {key!r} on this server (games left idle for "
+                                    f"{self.idle_seconds / 60:g} minutes are removed)")
+        session.last_used = time.monotonic()
+        return session
+
+    def remove(self, key: str) -> None:
+        """Close a game (404 if there is none)."""
+        with self._lock:
+            if self._sessions.pop(key, None) is None:
+                raise RequestError(404, f"no game {key!r} on this server")

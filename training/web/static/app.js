@@ -1,0 +1,597 @@
+// plunder's page: set up a game, play it from your seat, watch bots, open replays.
+// Plain JavaScript, no build step. Everything shown comes from the server's JSON
+// (docs/web.md); text is always set with textContent, never parsed as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+/** The page's state: the catalogue, the game shown and how it is looked at. */
+const page = {
+  catalog: null,
+  game: null,      // the last snapshot from the server
+  viewAs: null,    // watch/replay: a seat number, or null for omniscient
+  timer: null,     // watch "play": the pending step
+  busy: false,     // a request is under way
+};
+
+/** A JSON request; throws an Error carrying the server's message when refused. */
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    throw new Error(`${response.status} ${response.statusText}`);
+  }
+  if (!response.ok) {
+    throw new Error(data && data.error ? data.error : `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+/** A new element with a class and text. */
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function showError(id, err) {
+  $(id).textContent = err ? (err.message || String(err)) : "";
+}
+
+// -- setup ------------------------------------------------------------------------------
+
+function currentGame() {
+  return page.catalog.games.find((g) => g.env_id === $("game").value);
+}
+
+function mode() {
+  return document.querySelector('input[name="mode"]:checked').value;
+}
+
+function fillSelect(select, values, labels, keep) {
+  const old = select.value;
+  select.replaceChildren();
+  values.forEach((value, i) => {
+    const option = el("option", "", labels ? labels[i] : value);
+    option.value = value;
+    select.appendChild(option);
+  });
+  if (keep && values.map(String).includes(old)) select.value = old;
+}
+
+/** Player counts, seats, bot rows and options of the chosen game. */
+function refreshSetup() {
+  const game = currentGame();
+  const counts = [];
+  for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
+  fillSelect($("players"), counts, null, true);
+  $("rules-note").textContent = `${game.simultaneous ? "simultaneous moves; " : ""}rules: ${game.rules}`;
+  refreshSeats();
+  const box = $("options");
+  box.replaceChildren();
+  $("options-box").hidden = game.options.length === 0;
+  for (const option of game.options) {
+    const label = el("label", "option");
+    const input = document.createElement("input");
+    input.id = `option-${option.name}`;
+    input.dataset.option = option.name;
+    input.dataset.type = option.type;
+    if (option.type === "bool") {
+      input.type = "checkbox";
+      input.checked = option.default;
+      label.append(input, ` ${option.name}`);
+    } else {
+      if (option.type === "int" || option.type === "float") {
+        input.type = "number";
+        input.step = option.type === "int" ? "1" : "any";
+        input.value = option.default;
+      } else if (option.type === "list") {
+        input.placeholder = "comma-separated numbers";
+        input.value = option.default.join(",");
+      } else if (option.type === "str") {
+        input.value = option.default;
+      } else {
+        input.placeholder = "JSON (empty: default)";
+      }
+      label.append(`${option.name} `, input);
+    }
+    box.appendChild(label);
+  }
+}
+
+/** A variant option's value as the form holds it (undefined: leave the default). */
+function optionValue(input) {
+  const text = input.value.trim();
+  switch (input.dataset.type) {
+    case "bool": return input.checked;
+    case "int": case "float": return text === "" ? undefined : Number(text);
+    case "str": return input.value;
+    case "list": return text === "" ? [] : text.split(",").map((x) => Number(x.trim()));
+    default:
+      if (text === "") return undefined;
+      try {
+        return JSON.parse(text);
+      } catch (err) {
+        throw new Error(`option ${input.dataset.option}: not JSON (${err.message})`);
+      }
+  }
+}
+
+function refreshSeats() {
+  const n = Number($("players").value);
+  const seats = [...Array(n).keys()];
+  fillSelect($("seat"), seats, seats.map((s) => `player_${s}`), true);
+  $("seat-label").hidden = mode() !== "play";
+  const you = mode() === "play" ? Number($("seat").value) : -1;
+  const box = $("bots");
+  const old = {};
+  box.querySelectorAll(".bot").forEach((row) => {
+    old[row.dataset.seat] = [row.querySelector("select").value, row.querySelector("input").value];
+  });
+  box.replaceChildren();
+  const game = currentGame();
+  const models = page.catalog.models.filter((m) => m.env_id === game.env_id && m.num_players === n);
+  const list = el("datalist");
+  list.id = "model-paths";
+  for (const m of models) {
+    const option = el("option");
+    option.value = m.path;
+    list.appendChild(option);
+  }
+  box.appendChild(list);
+  for (const seat of seats) {
+    if (seat === you) continue;
+    const row = el("div", "bot");
+    row.dataset.seat = seat;
+    const kind = document.createElement("select");
+    kind.id = `bot-${seat}-kind`;
+    for (const spec of page.catalog.bot_kinds) {
+      const name = spec.split(/[:\[]/)[0];
+      const option = el("option", "", spec);
+      option.value = name;
+      kind.appendChild(option);
+    }
+    kind.value = "heuristic";
+    const arg = document.createElement("input");
+    arg.id = `bot-${seat}-arg`;
+    arg.setAttribute("list", "model-paths");
+    const label = el("span", "seat-name", `player_${seat}`);
+    const sync = () => {
+      const needsPath = ["trained", "sampled", "netsearch"].includes(kind.value);
+      arg.hidden = !(needsPath || kind.value === "search");
+      arg.placeholder = kind.value === "search" ? "samples (default 6)"
+        : kind.value === "netsearch" ? "PATH.onnx[:SAMPLES]" : "PATH.onnx";
+    };
+    kind.addEventListener("change", sync);
+    if (old[seat]) [kind.value, arg.value] = old[seat];
+    sync();
+    row.append(label, kind, arg);
+    box.appendChild(row);
+  }
+  $("models-note").textContent = page.catalog.models_note
+    || (models.length ? `${models.length} trained bot(s) for this game and player count under ${page.catalog.models_dir}`
+      : "trained bots: type the path of a .onnx file (plunder export)");
+}
+
+/** The settings the form describes, as the API takes them. */
+function settings() {
+  const body = {
+    game: $("game").value,
+    mode: mode(),
+    players: Number($("players").value),
+    bots: [],
+    options: {},
+  };
+  if (body.mode === "play") body.seat = Number($("seat").value);
+  $("bots").querySelectorAll(".bot").forEach((row) => {
+    const kind = row.querySelector("select").value;
+    const arg = row.querySelector("input").value.trim();
+    body.bots.push(arg && !row.querySelector("input").hidden ? `${kind}:${arg}` : kind);
+  });
+  $("options").querySelectorAll("input").forEach((input) => {
+    const value = optionValue(input);
+    if (value !== undefined) body.options[input.dataset.option] = value;
+  });
+  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  if ($("max-turns").value !== "") body.max_turns = Number($("max-turns").value);
+  return body;
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  showError("setup-error", null);
+  $("start").disabled = true;
+  try {
+    const body = settings();
+    const game = await api("POST", "/api/games", body);
+    page.viewAs = game.mode === "play" ? game.you : null;
+    openTable(game);
+  } catch (err) {
+    showError("setup-error", err);
+  } finally {
+    $("start").disabled = false;
+  }
+}
+
+async function openReplayFile() {
+  const file = $("replay-file").files[0];
+  if (!file) return;
+  showError("setup-error", null);
+  try {
+    const text = await file.text();
+    const game = await api("POST", "/api/replays", text);
+    page.viewAs = null;
+    openTable(game);
+  } catch (err) {
+    showSetup();
+    showError("setup-error", err);
+  } finally {
+    $("replay-file").value = "";
+  }
+}
+
+function showSetup() {
+  pause();
+  $("setup").hidden = false;
+  $("table").hidden = true;
+}
+
+// -- the table --------------------------------------------------------------------------
+
+function openTable(game) {
+  pause();
+  $("setup").hidden = true;
+  $("table").hidden = false;
+  const watching = game.mode !== "play";
+  $("watch-controls").hidden = !watching;
+  if (watching) {
+    const seats = game.seat_names.map((_, s) => s);
+    fillSelect($("view-as"), ["omniscient", ...seats],
+      ["everything (omniscient)", ...game.seat_names], false);
+    $("view-as").value = page.viewAs === null ? "omniscient" : String(page.viewAs);
+  }
+  show(game);
+}
+
+/** Draw a snapshot. */
+function show(game) {
+  const same = page.game && page.game.id === game.id;
+  const since = same ? Math.min(page.game.step, game.step - 1) : game.step - 1;
+  page.game = game;
+  showError("error", null);
+  const title = page.catalog.games.find((g) => g.env_id === game.env_id);
+  $("title").textContent = `${title ? title.title : game.env_id}, ${game.num_players} players`;
+  let status;
+  if (game.mode === "play") {
+    status = `you are ${game.seat_names[game.you]} · step ${game.step} · `;
+    status += game.over ? "game over" : game.your_turn ? "your move" : "waiting";
+  } else {
+    status = `${game.mode === "replay" ? "replay" : "watching bots"} · step ${game.step} of ${game.steps}`;
+    status += game.over ? " · game over" : "";
+  }
+  if (!game.over && game.acting.length) {
+    status += ` · to act: ${game.acting.map((s) => seatName(game, s)).join(", ")}`;
+  }
+  $("status").textContent = status;
+  drawMoves(game);
+  drawBoard(game);
+  drawText(game.text);
+  drawLog(game, since);
+  drawResult(game);
+  $("save-replay").disabled = game.mode === "play" && !game.over;
+  $("save-replay").title = $("save-replay").disabled
+    ? "a replay shows every hidden fact: it can be saved once the game is over" : "";
+  $("first").disabled = game.step === 0;
+  $("back").disabled = game.step === 0;
+  const atEnd = game.over && game.step === game.steps;
+  $("step").disabled = atEnd || (game.mode === "replay" && game.step === game.steps);
+  $("play").disabled = $("step").disabled || page.timer !== null;
+}
+
+function seatName(game, seat) {
+  const names = game.result ? game.result.seats : game.seat_names;
+  const name = names[seat] || `seat ${seat}`;
+  return game.mode === "play" && seat === game.you ? `${name} (you)` : name;
+}
+
+function actionName(game, action) {
+  const found = game.legal.find((m) => m.action === action);
+  return found ? found.name : String(action);
+}
+
+function drawMoves(game) {
+  const box = $("moves");
+  box.replaceChildren();
+  $("moves-box").hidden = game.mode !== "play" || game.over;
+  if (game.mode !== "play" || game.over) return;
+  if (!game.legal.length) {
+    box.appendChild(el("p", "hint", "the bots are moving…"));
+    return;
+  }
+  for (const move of game.legal) {
+    const button = el("button", "move", move.name);
+    button.type = "button";
+    button.dataset.action = move.action;
+    button.addEventListener("click", () => sendMove(move.action));
+    box.appendChild(button);
+  }
+}
+
+function drawBoard(game) {
+  const box = $("board");
+  box.replaceChildren();
+  if (!game.board) {
+    box.appendChild(el("p", "hint", "omniscient view: every hidden fact is in the text below"));
+    $("text-box").open = true;
+    return;
+  }
+  for (const zone of game.board.zones) {
+    const section = el("section", "zone");
+    const head = el("h4", "zone-title");
+    if (zone.actions.length) {
+      const button = el("button", "zone-pick clickable", zone.title);
+      button.type = "button";
+      button.addEventListener("click", () => pick(zone.title, zone.actions));
+      head.appendChild(button);
+    } else {
+      head.textContent = zone.title;
+    }
+    if (zone.note) head.appendChild(el("small", "note", zone.note));
+    section.appendChild(head);
+    const items = el("div", "items");
+    for (const thing of zone.items) items.appendChild(drawItem(thing));
+    if (!zone.items.length) items.appendChild(el("span", "empty", "—"));
+    section.appendChild(items);
+    box.appendChild(section);
+  }
+}
+
+function drawItem(thing) {
+  const clickable = thing.actions.length > 0;
+  const node = el(clickable ? "button" : "div",
+    ["item", `kind-${thing.kind || "thing"}`, ...thing.tags, clickable ? "clickable" : ""].join(" "));
+  if (clickable) {
+    node.type = "button";
+    node.dataset.actions = thing.actions.join(",");
+    node.addEventListener("click", () => pick(`${thing.label} ${thing.detail}`.trim(), thing.actions));
+  }
+  node.appendChild(el("span", "label", thing.label));
+  if (thing.cells) {
+    const grid = el("div", "cells");
+    for (const row of thing.cells) {
+      for (const token of row) {
+        grid.appendChild(el("span", `cell cell-${token === "." ? "empty" : token[0]}`,
+          token === "." ? "" : token));
+      }
+    }
+    node.appendChild(grid);
+  }
+  if (thing.detail) node.appendChild(el("span", "detail", thing.detail));
+  return node;
+}
+
+/** A click on a thing: its one move, or a choice among its moves. */
+function pick(what, actions) {
+  if (actions.length === 1) {
+    sendMove(actions[0]);
+    return;
+  }
+  $("chooser-title").textContent = what;
+  const box = $("chooser-moves");
+  box.replaceChildren();
+  for (const action of actions) {
+    const button = el("button", "move", actionName(page.game, action));
+    button.type = "button";
+    button.addEventListener("click", () => { $("chooser").hidden = true; sendMove(action); });
+    box.appendChild(button);
+  }
+  $("chooser").hidden = false;
+}
+
+/** The game's text rendering: Markdown-style tables as tables, other lines as text. */
+function drawText(text) {
+  const box = $("text");
+  box.replaceChildren();
+  const lines = text.split("\n");
+  let i = 0;
+  while (i < lines.length) {
+    if (lines[i].startsWith("|")) {
+      const table = el("table", "text-table");
+      let first = true;
+      while (i < lines.length && lines[i].startsWith("|")) {
+        const cells = lines[i].trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
+        if (!cells.every((c) => /^[-: ]*$/.test(c))) {
+          const tr = el("tr");
+          for (const cell of cells) tr.appendChild(el(first ? "th" : "td", "", cell));
+          table.appendChild(tr);
+          first = false;
+        }
+        i++;
+      }
+      box.appendChild(table);
+    } else {
+      const block = [];
+      while (i < lines.length && !lines[i].startsWith("|")) block.push(lines[i++]);
+      box.appendChild(el("pre", "", block.join("\n")));
+    }
+  }
+}
+
+/** The move log; the lines new since the table was last drawn are highlighted. */
+function drawLog(game, since) {
+  const box = $("log");
+  box.replaceChildren();
+  for (const entry of game.log) {
+    const line = el("li", entry.step > since ? "recent" : "", entry.text);
+    line.dataset.step = entry.step;
+    box.appendChild(line);
+  }
+  if (game.log_total > game.log.length) {
+    box.insertBefore(el("li", "hint", `${game.log_total - game.log.length} earlier lines`), box.firstChild);
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+function drawResult(game) {
+  const box = $("result");
+  box.replaceChildren();
+  box.hidden = !game.result;
+  if (!game.result) return;
+  const r = game.result;
+  box.appendChild(el("h3", "", r.truncated ? "Turn limit reached: final scores" : "Game over: final scores"));
+  const table = el("table", "breakdown");
+  const head = el("tr");
+  head.appendChild(el("th", "", ""));
+  r.seats.forEach((_, s) => head.appendChild(el("th", "", seatName(game, s))));
+  table.appendChild(head);
+  const row = (label, values, cls) => {
+    const tr = el("tr", cls || "");
+    tr.appendChild(el("th", "", label));
+    for (const v of values) tr.appendChild(el("td", "", Number.isInteger(v) ? v : v.toFixed(2)));
+    table.appendChild(tr);
+  };
+  for (const part of r.rows) row(part.label, part.values);
+  row("total", r.total, "total");
+  for (const part of r.tie_breaks) row(part.label, part.values, "tie-break");
+  box.appendChild(table);
+  const names = r.winners.map((s) => seatName(game, s)).join(", ");
+  box.appendChild(el("p", "winners", `${r.winners.length > 1 ? "Winners" : "Winner"}: ${names}`));
+}
+
+// -- actions ----------------------------------------------------------------------------
+
+async function sendMove(action) {
+  if (page.busy || !page.game) return;
+  page.busy = true;
+  try {
+    const game = await api("POST", `/api/games/${page.game.id}/move`,
+      { action, version: page.game.version });
+    show(game);
+  } catch (err) {
+    showError("error", err);
+  } finally {
+    page.busy = false;
+  }
+}
+
+function seatQuery() {
+  return page.viewAs === null ? "omniscient" : String(page.viewAs);
+}
+
+async function seek(to) {
+  if (page.busy || !page.game) return false;
+  page.busy = true;
+  try {
+    const game = await api("POST", `/api/games/${page.game.id}/seek?seat=${seatQuery()}`,
+      { to, version: page.game.version });
+    show(game);
+    return true;
+  } catch (err) {
+    showError("error", err);
+    pause();
+    return false;
+  } finally {
+    page.busy = false;
+  }
+}
+
+async function changeView() {
+  const value = $("view-as").value;
+  page.viewAs = value === "omniscient" ? null : Number(value);
+  try {
+    show(await api("GET", `/api/games/${page.game.id}?seat=${seatQuery()}`));
+  } catch (err) {
+    showError("error", err);
+  }
+}
+
+function play() {
+  if (page.timer !== null) return;
+  $("play").disabled = true;
+  $("pause").disabled = false;
+  const tick = async () => {
+    const game = page.game;
+    const finished = game.mode === "replay" ? game.step >= game.steps : game.over && game.step >= game.steps;
+    if (finished || !(await seek(game.step + 1))) {
+      pause();
+      return;
+    }
+    if (page.timer !== null) page.timer = setTimeout(tick, Number($("speed").value));
+  };
+  page.timer = setTimeout(tick, 0);
+}
+
+function pause() {
+  if (page.timer !== null) clearTimeout(page.timer);
+  page.timer = null;
+  $("pause").disabled = true;
+  if (page.game) $("play").disabled = $("step").disabled;
+}
+
+async function saveReplay() {
+  try {
+    const data = await api("GET", `/api/games/${page.game.id}/replay`);
+    const blob = new Blob([JSON.stringify(data)], { type: "application/json" });
+    const link = el("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `${page.game.env_id}-${page.game.id.slice(0, 8)}.replay.json`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  } catch (err) {
+    showError("error", err);
+  }
+}
+
+async function closeGame() {
+  pause();
+  if (page.game) {
+    try {
+      await api("DELETE", `/api/games/${page.game.id}`);
+    } catch (err) {
+      // already gone (cleaned up): nothing to close
+    }
+  }
+  page.game = null;
+  showSetup();
+}
+
+async function init() {
+  try {
+    page.catalog = await api("GET", "/api/catalog");
+  } catch (err) {
+    showError("setup-error", err);
+    return;
+  }
+  fillSelect($("game"), page.catalog.games.map((g) => g.env_id),
+    page.catalog.games.map((g) => g.title), false);
+  refreshSetup();
+  $("game").addEventListener("change", refreshSetup);
+  $("players").addEventListener("change", refreshSeats);
+  $("seat").addEventListener("change", refreshSeats);
+  document.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListener("change", refreshSeats));
+  $("setup-form").addEventListener("submit", startGame);
+  $("nav-new").addEventListener("click", showSetup);
+  $("replay-file").addEventListener("change", openReplayFile);
+  $("view-as").addEventListener("change", changeView);
+  $("first").addEventListener("click", () => seek(0));
+  $("back").addEventListener("click", () => seek(page.game.step - 1));
+  $("step").addEventListener("click", () => seek(page.game.step + 1));
+  $("play").addEventListener("click", play);
+  $("pause").addEventListener("click", pause);
+  $("save-replay").addEventListener("click", saveReplay);
+  $("close-game").addEventListener("click", closeGame);
+  $("chooser-cancel").addEventListener("click", () => { $("chooser").hidden = true; });
+  document.body.dataset.ready = "1";
+}
+
+init();
