@@ -1,0 +1,480 @@
+"""`plunder serve`'s HTTP API: whole games of every game, hidden information, bad requests.
+
+Played games go through the API exactly as the page does (create, move with the shown
+version, read the table); the hidden-information tests compare what a seat is sent with
+what it would be sent in states sampled to fit that seat's view (``Game.sample_state``
+redraws everything the seat cannot know), so any response that reads a hidden fact fails.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette", reason="plunder serve needs the web extra")
+try:
+    from starlette.testclient import TestClient
+except RuntimeError as exc:     # neither httpx2 nor httpx is installed
+    pytest.skip(f"Starlette's TestClient: {exc}", allow_module_level=True)
+
+from plunder.envs import ENV_IDS, game_class  # noqa: E402
+from plunder.policies.base import BOT_SPECS  # noqa: E402
+from plunder.training.web import create_app  # noqa: E402
+from plunder.training.web.sessions import seat_table  # noqa: E402
+
+#: (players, seat of the person, bots) per game: short games with every kind of seat
+SETUPS = {
+    "scallywags_v0": (3, 1, ["heuristic", "random"]),
+    "shipshape_v0": (2, 0, ["heuristic"]),        # 2 players: the Cap'n is a scoring seat
+    "anchors_aweigh_v0": (2, 1, ["random"]),
+    "all_hands_battle_v0": (2, 0, ["random"]),
+    "all_hands_crew_v0": (3, 2, ["heuristic", "random"]),
+}
+#: the parts of a response that show the table (the rest is settings and bookkeeping)
+TABLE_KEYS = ("text", "view", "board", "acting", "legal")
+
+
+@pytest.fixture
+def app(tmp_path):
+    """A fresh server app (its own games) that offers the bots under tmp_path."""
+    return create_app(models_dir=tmp_path)
+
+
+@pytest.fixture
+def client(app):
+    """A test client of ``app`` (the lifespan runs, as under uvicorn)."""
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def new_game(client, env_id, mode="play", **settings):
+    """Create a game; returns the first snapshot (asserting it was created)."""
+    response = client.post("/api/games", json={"game": env_id, "mode": mode, **settings})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def play_setup(env_id, seed=3, **extra):
+    """The request body of a played game of ``env_id`` (see SETUPS)."""
+    n, seat, bots = SETUPS[env_id]
+    return dict(players=n, seat=seat, bots=bots, seed=seed, **extra)
+
+
+def play_to_end(client, game, seed=0, check=None):
+    """Play the person's moves (random legal ones, half of them by the board's clickable
+    things) until the game ends; ``check(game)`` sees every snapshot. The last one."""
+    rng = np.random.default_rng(seed)
+    while not game["over"]:
+        assert game["your_turn"] and game["legal"], "the server stopped before your move"
+        if check:
+            check(game)
+        legal = [m["action"] for m in game["legal"]]
+        clickable = [a for zone in game["board"]["zones"]
+                     for a in zone["actions"] + [x for i in zone["items"] for x in i["actions"]]]
+        assert set(clickable) <= set(legal), "a clickable thing names an illegal move"
+        pool = clickable if clickable and rng.random() < 0.5 else legal
+        action = int(rng.choice(pool))
+        response = client.post(f"/api/games/{game['id']}/move",
+                               json={"action": action, "version": game["version"]})
+        assert response.status_code == 200, response.text
+        game = response.json()
+    return game
+
+
+def check_result(game):
+    """A finished game's breakdown: the parts add up to the totals (where the game's score
+    is a sum, as every game's is here) and the winners have the best total."""
+    result = game["result"]
+    assert result is not None and game["over"]
+    seats = len(result["seats"])
+    assert len(result["total"]) == seats and all(len(r["values"]) == seats
+                                                 for r in result["rows"])
+    sums = [sum(r["values"][s] for r in result["rows"]) for s in range(seats)]
+    assert sums == pytest.approx(result["total"])
+    best = max(result["total"])
+    assert all(result["total"][w] == best for w in result["winners"])
+
+
+# -- the page and the catalogue ---------------------------------------------------------------
+def test_page_and_static_files_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/app.js" in page.text
+    for name in ("app.js", "style.css", "index.html"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/static/nothing.js").status_code == 404
+
+
+def test_catalog_lists_every_game_its_options_and_every_bot_kind(client):
+    data = client.get("/api/catalog").json()
+    assert [g["env_id"] for g in data["games"]] == list(ENV_IDS)
+    for entry in data["games"]:
+        cls = game_class(entry["env_id"])
+        assert (entry["min_players"], entry["max_players"]) == (cls.min_players, cls.max_players)
+        assert [o["name"] for o in entry["options"]] == list(cls.options)
+    assert data["bot_kinds"] == list(BOT_SPECS)
+    assert data["models"] == []
+
+
+# -- whole games -------------------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_a_whole_game_is_played_through_the_api(client, env_id):
+    n, seat, _ = SETUPS[env_id]
+    game = new_game(client, env_id, **play_setup(env_id))
+    assert game["mode"] == "play" and game["you"] == seat and game["seat"] == seat
+    assert game["bots"][seat] is None and all(b for s, b in enumerate(game["bots"]) if s != seat)
+
+    def check(snapshot):
+        assert snapshot["seat"] == seat and snapshot["result"] is None
+        assert seat in snapshot["acting"]
+        game_ = game_class(env_id)(n)
+        assert all(m["name"] == game_.action_name(m["action"]) for m in snapshot["legal"])
+
+    game = play_to_end(client, game, check=check)
+    check_result(game)
+    assert game["legal"] == [] and not game["your_turn"]
+    assert game["log_total"] > 0 and all(set(e) == {"step", "text"} for e in game["log"])
+    # the saved replay opens again and ends the same way
+    replay = client.get(f"/api/games/{game['id']}/replay")
+    assert replay.status_code == 200 and "attachment" in replay.headers["content-disposition"]
+    data = replay.json()
+    assert len(data["states"]) == game["steps"] + 1 and data["bots"] == game["bots"]
+    opened = client.post("/api/replays", json=data)
+    assert opened.status_code == 201, opened.text
+    watched = opened.json()
+    assert watched["mode"] == "replay" and watched["step"] == 0 and watched["seat"] is None
+    end = client.post(f"/api/games/{watched['id']}/seek?seat={seat}",
+                      json={"to": watched["steps"], "version": watched["version"]}).json()
+    assert end["result"] == game["result"]
+    assert end["text"] == game["text"] and end["log_total"] == game["log_total"]
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_bots_are_watched_to_the_end_from_every_seat(client, env_id):
+    n = game_class(env_id).min_players
+    game = new_game(client, env_id, mode="watch", players=n, bots=["random"], seed=5)
+    assert game["seat"] is None and game["board"] is None and game["step"] == 0
+    assert all(b == "random" for b in game["bots"])
+    seat = 0
+    while not game["over"]:
+        seat = (seat + 1) % (n + 1)
+        view = "omniscient" if seat == n else str(seat)
+        response = client.post(f"/api/games/{game['id']}/seek?seat={view}",
+                               json={"to": game["step"] + 7, "version": game["version"]})
+        assert response.status_code == 200, response.text
+        game = response.json()
+        assert game["seat"] == (None if seat == n else seat)
+        assert game["step"] == game["steps"]
+    check_result(game)
+    last = game["steps"]
+    # back and forth over the record: step 1 again, then the end again
+    back = client.post(f"/api/games/{game['id']}/seek?seat=0",
+                       json={"to": 1, "version": game["version"]}).json()
+    assert back["step"] == 1 and back["steps"] == last and back["result"] is None
+    assert all(e["step"] <= 1 for e in back["log"])
+    again = client.post(f"/api/games/{game['id']}/seek?seat=0",
+                        json={"to": last, "version": back["version"]}).json()
+    assert again["over"] and again["step"] == last
+    past = client.post(f"/api/games/{game['id']}/seek",
+                       json={"to": last + 1, "version": again["version"]})
+    assert past.status_code == 409 and "over" in past.json()["error"]
+
+
+def test_a_seeded_game_is_reproducible(client):
+    first = new_game(client, "scallywags_v0", mode="watch", players=3, bots=["heuristic"],
+                     seed=11)
+    second = new_game(client, "scallywags_v0", mode="watch", players=3, bots=["heuristic"],
+                      seed=11)
+    ends = []
+    for game in (first, second):
+        end = client.post(f"/api/games/{game['id']}/seek",
+                          json={"to": 2000, "version": game["version"]}).json()
+        ends.append((end["steps"], end["result"], end["text"]))
+    assert ends[0] == ends[1]
+
+
+# -- hidden information ------------------------------------------------------------------------
+def sampled_tables(session, seat, legal_of, samples=2):
+    """The table ``seat`` would be sent in states sampled from its view of the current
+    state, with the legal moves ``legal_of(state)``."""
+    game = session.game
+    state = session.states[session.cursor]
+    rng = np.random.default_rng(session.cursor)
+    out = []
+    for _ in range(samples):
+        sampled = game.sample_state(state.view(seat), rng)
+        out.append(seat_table(game, sampled, seat, legal_of(sampled)))
+    return out
+
+
+def table_part(snapshot):
+    """The fields of a snapshot that show the table."""
+    return {k: snapshot[k] for k in TABLE_KEYS}
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_a_played_game_never_sends_what_the_seat_cannot_know(app, client, env_id):
+    n, seat, _ = SETUPS[env_id]
+    game = new_game(client, env_id, **play_setup(env_id, seed=8))
+    session = app.state.store.get(game["id"])
+    others = [s for s in range(n) if s != seat]
+    checked = 0
+
+    def check(snapshot):
+        nonlocal checked
+        looked = client.get(f"/api/games/{snapshot['id']}").json()
+        assert table_part(looked) == table_part(snapshot)
+        if checked % 3 == 0:   # every third decision: a few samples each
+            for table in sampled_tables(session, seat, lambda s: s.legal_actions(seat)):
+                assert json.loads(json.dumps(table)) == table_part(snapshot)
+        checked += 1
+        # no other seat's table, no omniscient one, no replay before the end
+        for other in others:
+            assert client.get(f"/api/games/{snapshot['id']}?seat={other}").status_code == 403
+        assert client.get(f"/api/games/{snapshot['id']}?seat=omniscient").status_code == 403
+        assert client.get(f"/api/games/{snapshot['id']}/replay").status_code == 403
+
+    play_to_end(client, game, seed=1, check=check)
+    assert checked > 0
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_a_watched_seat_sees_only_its_view(app, client, env_id):
+    n = 3 if env_id != "anchors_aweigh_v0" else 2
+    game = new_game(client, env_id, mode="watch", players=n, bots=["random"], seed=2)
+    session = app.state.store.get(game["id"])
+    for _ in range(6):
+        for seat in range(n):
+            shown = client.get(f"/api/games/{game['id']}?seat={seat}").json()
+            assert shown["legal"] == [] and shown["board"] is not None
+            for table in sampled_tables(session, seat, lambda s: [], samples=1):
+                assert json.loads(json.dumps(table)) == table_part(shown)
+        game = client.post(f"/api/games/{game['id']}/seek",
+                           json={"to": game["step"] + 5, "version": game["version"]}).json()
+        if game["over"]:
+            break
+
+
+# -- refusals ----------------------------------------------------------------------------------
+def refused(response, status, *words):
+    """Assert a JSON refusal with ``status`` whose message holds every one of ``words``."""
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    for word in words:
+        assert word in message, message
+    return message
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"game": "treasure_island"}, 404, ["unknown game", "scallywags_v0"]),
+    ({"game": 7}, 400, ["'game'"]),
+    ({"game": "scallywags", "players": 7}, 400, ["2-6 players"]),
+    ({"game": "scallywags", "players": "3"}, 400, ["'players'"]),
+    ({"game": "scallywags", "players": 3, "seat": 3}, 400, ["'seat'", "0..2"]),
+    ({"game": "scallywags", "players": 3, "seat": True}, 400, ["'seat'"]),
+    ({"game": "scallywags", "mode": "spectate"}, 400, ["'mode'"]),
+    ({"game": "scallywags", "mode": "watch", "seat": 0}, 400, ["every seat"]),
+    ({"game": "scallywags", "players": 3, "bots": ["random"] * 3}, 400, ["2 bot seats"]),
+    ({"game": "scallywags", "bots": ["pirate"]}, 400, ["unknown bot", "heuristic"]),
+    ({"game": "scallywags", "bots": [""]}, 400, ["'bots'"]),
+    ({"game": "scallywags", "bots": ["search:0"]}, 400, ["positive"]),
+    ({"game": "scallywags", "bots": ["trained:/no/such/bot.onnx"]}, 400, ["no bot file"]),
+    ({"game": "scallywags", "seed": -1}, 400, ["'seed'"]),
+    ({"game": "scallywags", "max_turns": 0}, 400, ["'max_turns'"]),
+    ({"game": "scallywags", "options": {"wind": 3}}, 400, ["unknown option"]),
+    ({"game": "all_hands_battle", "options": {"prize_crew": 1}}, 400, ["prize_crew", "bool"]),
+    ({"game": "all_hands_battle", "options": {"target_score": 0}}, 400, ["target_score"]),
+    ({"game": "scallywags", "colour": "red"}, 400, ["unknown field"]),
+    ([1, 2], 400, ["JSON object"]),
+])
+def test_bad_new_games_are_refused(client, app, body, status, words):
+    if "trained:" in json.dumps(body):
+        pytest.importorskip("onnxruntime")
+    refused(client.post("/api/games", json=body), status, *words)
+    assert len(app.state.store) == 0
+
+
+def test_malformed_and_unknown_requests_are_refused(client):
+    refused(client.post("/api/games", content=b"{not json"), 400, "malformed JSON")
+    refused(client.get("/api/games/nope"), 404, "no game 'nope'")
+    refused(client.post("/api/games/nope/move", json={"action": 0, "version": 0}), 404)
+    refused(client.get("/api/nothing"), 404)
+    refused(client.put("/api/games"), 405)
+
+
+def test_bad_moves_are_refused_and_change_nothing(client):
+    game = new_game(client, "scallywags_v0", **play_setup("scallywags_v0"))
+    url = f"/api/games/{game['id']}"
+    legal = [m["action"] for m in game["legal"]]
+    illegal = next(a for a in range(game_class("scallywags_v0")(3).num_actions)
+                   if a not in legal)
+    version = game["version"]
+    for body, status, words in [
+        ({"action": illegal, "version": version}, 400, ["illegal move", str(illegal)]),
+        ({"action": 10_000, "version": version}, 400, ["outside the action space"]),
+        ({"action": -1, "version": version}, 400, ["illegal move"]),
+        ({"action": True, "version": version}, 400, ["'action'"]),
+        ({"action": str(legal[0]), "version": version}, 400, ["'action'"]),
+        ({"action": legal[0], "version": version - 1}, 409, ["stale"]),
+        ({"action": legal[0], "version": "1"}, 400, ["'version'"]),
+        ({"action": legal[0]}, 400, ["version"]),
+        ({"action": legal[0], "version": version, "extra": 1}, 400, []),
+    ]:
+        refused(client.post(f"{url}/move", json=body), status, *words)
+    refused(client.post(f"{url}/seek", json={"to": 1, "version": version}), 409, "seek")
+    refused(client.get(f"{url}?seat=x"), 400, "seat")
+    assert client.get(url).json() == game
+    # the move itself still works once, then the same version is stale
+    moved = client.post(f"{url}/move", json={"action": legal[0], "version": version})
+    assert moved.status_code == 200 and moved.json()["version"] == version + 1
+    refused(client.post(f"{url}/move", json={"action": legal[0], "version": version}), 409,
+            "stale")
+
+
+def test_bad_seeks_are_refused_and_change_nothing(client):
+    game = new_game(client, "shipshape_v0", mode="watch", players=3, bots=["random"], seed=1)
+    url = f"/api/games/{game['id']}"
+    for body, status, words in [
+        ({"to": -1, "version": 0}, 400, ["'to'"]),
+        ({"to": 1.5, "version": 0}, 400, ["'to'"]),
+        ({"to": 100_000, "version": 0}, 400, ["at most"]),
+        ({"to": 1, "version": 5}, 409, ["stale"]),
+        ({"to": 1}, 400, ["seek"]),
+    ]:
+        refused(client.post(f"{url}/seek", json=body), status, *words)
+    refused(client.post(f"{url}/move", json={"action": 0, "version": 0}), 409, "no moves")
+    refused(client.get(f"{url}?seat=3"), 400, "0..2")
+    assert client.get(url).json() == game
+
+
+def test_bad_replays_are_refused(client, app):
+    game = new_game(client, "scallywags_v0", mode="watch", players=2, bots=["random"], seed=4)
+    game = client.post(f"/api/games/{game['id']}/seek",
+                       json={"to": 6, "version": game["version"]}).json()
+    good = client.get(f"/api/games/{game['id']}/replay").json()
+    assert client.post("/api/replays", json=good).status_code == 201
+
+    def changed(**fields):
+        data = json.loads(json.dumps(good))
+        data.update(fields)
+        return data
+
+    moves = [list(map(list, m)) for m in good["moves"]]
+    other_move = json.loads(json.dumps(moves))
+    seat, action = other_move[2][0]
+    legal = game_class("scallywags_v0")(2).state_from_dict(good["states"][2]) \
+        .legal_actions(seat)
+    other_move[2][0][1] = next(a for a in legal if a != action)
+    broken_state = json.loads(json.dumps(good["states"]))
+    broken_state[3]["turns"] = -4
+    count = len(app.state.store)
+    for data, words in [
+        (changed(format="plunder-replay/0"), ["format"]),
+        (changed(env_id="chess_v0"), ["unknown game"]),
+        (changed(num_players=9), ["num_players"]),
+        (changed(moves=moves[:-1]), ["moves"]),
+        (changed(moves=other_move), ["move 2", "does not give state 3"]),
+        (changed(states=broken_state), ["state 3"]),
+        (changed(bots=["random"]), ["bots"]),
+        ({k: v for k, v in good.items() if k != "moves"}, ["missing", "moves"]),
+        ("replay", ["expected an object"]),
+    ]:
+        response = client.post("/api/replays", json=data)
+        assert response.status_code in (400, 404), response.text
+        for word in words:
+            assert word in response.json()["error"]
+    assert len(app.state.store) == count
+
+
+# -- several games, cleanup ----------------------------------------------------------------------
+def test_games_are_isolated_and_idle_ones_are_cleaned_up(app, client):
+    one = new_game(client, "scallywags_v0", **play_setup("scallywags_v0", seed=1))
+    two = new_game(client, "scallywags_v0", **play_setup("scallywags_v0", seed=1))
+    assert one["id"] != two["id"] and table_part(one) == table_part(two)
+    action = one["legal"][0]["action"]
+    client.post(f"/api/games/{one['id']}/move", json={"action": action, "version": 0})
+    assert client.get(f"/api/games/{two['id']}").json() == two
+    store = app.state.store
+    store._sessions[one["id"]].last_used -= store.idle_seconds + 1
+    assert store.sweep() == [one["id"]]
+    refused(client.get(f"/api/games/{one['id']}"), 404, "idle")
+    assert client.get(f"/api/games/{two['id']}").status_code == 200
+    assert client.delete(f"/api/games/{two['id']}").status_code == 200
+    refused(client.delete(f"/api/games/{two['id']}"), 404)
+
+
+def test_a_full_server_refuses_new_games(tmp_path):
+    with TestClient(create_app(models_dir=tmp_path, max_games=2)) as client:
+        for _ in range(2):
+            new_game(client, "shipshape_v0", mode="watch", bots=["random"])
+        refused(client.post("/api/games", json={"game": "shipshape", "mode": "watch"}), 503,
+                "2 games")
+
+
+def test_only_loopback_host_names_are_answered_when_asked(tmp_path):
+    app = create_app(models_dir=tmp_path, trusted_hosts=["127.0.0.1", "testserver"])
+    with TestClient(app) as client:
+        assert client.get("/api/catalog").status_code == 200
+        assert client.get("/api/catalog", headers={"host": "evil.example"}).status_code == 400
+
+
+# -- trained bots --------------------------------------------------------------------------------
+def write_tiny_bot(path, env_id, num_players):
+    """A minimal exported bot (first legal move; value 0) with plunder's metadata."""
+    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from onnx import TensorProto, helper, numpy_helper
+
+    cls = game_class(env_id)
+    game = cls(num_players)
+    size, actions = game.layout.size, game.num_actions
+    nodes = [
+        helper.make_node("Cast", ["action_mask"], ["mask"], to=TensorProto.FLOAT),
+        helper.make_node("ReduceSum", ["mask", "axes"], ["total"], keepdims=1),
+        helper.make_node("Div", ["mask", "total"], ["action_probs"]),
+        helper.make_node("ArgMax", ["action_probs"], ["action"], axis=1, keepdims=0),
+        helper.make_node("ReduceSum", ["observation", "axes"], ["sum"], keepdims=0),
+        helper.make_node("Mul", ["sum", "zero"], ["value"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "tiny",
+        [helper.make_tensor_value_info("observation", TensorProto.FLOAT, [None, size]),
+         helper.make_tensor_value_info("action_mask", TensorProto.INT8, [None, actions])],
+        [helper.make_tensor_value_info("action", TensorProto.INT64, [None]),
+         helper.make_tensor_value_info("action_probs", TensorProto.FLOAT, [None, actions]),
+         helper.make_tensor_value_info("value", TensorProto.FLOAT, [None])],
+        [numpy_helper.from_array(np.array([1], np.int64), "axes"),
+         numpy_helper.from_array(np.array(0.0, np.float32), "zero")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    meta = {"format": "plunder-bot/2", "env_id": env_id, "game": cls.name,
+            "version": cls.version, "num_players": num_players,
+            "options": game.option_values, "obs_size": size, "num_actions": actions,
+            "layout": [[f.name, f.size] for f in game.layout.fields]}
+    helper.set_model_props(model, {"plunder": json.dumps(meta)})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(path))
+    return path
+
+
+def test_trained_bots_are_offered_checked_and_play(tmp_path, client):
+    bot = write_tiny_bot(tmp_path / "sw" / "bot.onnx", "scallywags_v0", 2)
+    other = write_tiny_bot(tmp_path / "ss" / "bot.onnx", "shipshape_v0", 2)
+    (tmp_path / "junk.onnx").write_bytes(b"not a model")
+    models = {m["path"]: m for m in client.get("/api/catalog").json()["models"]}
+    assert models[str(bot)]["env_id"] == "scallywags_v0"
+    assert models[str(bot)]["num_players"] == 2
+    assert models[str(other)]["env_id"] == "shipshape_v0"
+    assert "not a loadable ONNX model" in models[str(tmp_path / "junk.onnx")]["error"]
+    refused(client.post("/api/games", json={"game": "scallywags", "bots": [f"trained:{other}"]}),
+            400, "shipshape_v0", "not for 'scallywags_v0'")
+    refused(client.post("/api/games", json={"game": "scallywags", "players": 3,
+                                            "bots": [f"trained:{bot}"]}), 400, "2 players")
+    for kind in ("trained", "sampled", "netsearch"):
+        spec = f"{kind}:{bot}" + (":2" if kind == "netsearch" else "")
+        game = new_game(client, "scallywags_v0", mode="watch", players=2, bots=[spec, "random"],
+                        seed=1)
+        end = client.post(f"/api/games/{game['id']}/seek",
+                          json={"to": 2000, "version": game["version"]}).json()
+        assert end["over"] and end["bots"] == [spec, "random"], end.get("error")
