@@ -478,3 +478,54 @@ def test_trained_bots_are_offered_checked_and_play(tmp_path, client):
         end = client.post(f"/api/games/{game['id']}/seek",
                           json={"to": 2000, "version": game["version"]}).json()
         assert end["over"] and end["bots"] == [spec, "random"], end.get("error")
+
+
+# -- the command -------------------------------------------------------------------------------
+def test_plunder_serve_runs_the_server(tmp_path):
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    from .browser import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli", "serve",
+                             "--port", str(port), "--models", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/catalog", timeout=5) as response:
+                    catalog = json.load(response)
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert proc.poll() is None and time.monotonic() < deadline, "no server"
+                time.sleep(0.2)
+        assert [g["env_id"] for g in catalog["games"]] == list(ENV_IDS)
+        foreign = urllib.request.Request(f"{url}/api/catalog", headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused_host:
+            urllib.request.urlopen(foreign, timeout=5)
+        assert refused_host.value.code == 400
+    finally:
+        proc.terminate()
+        output, _ = proc.communicate(timeout=20)
+    assert f"{url}/" in output
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--port", "0"], "--port"),
+    (["--port", "70000"], "--port"),
+    (["--max-games", "0"], "--max-games"),
+    (["--idle-minutes", "0"], "--idle-minutes"),
+])
+def test_plunder_serve_refuses_bad_options(args, words):
+    from click.testing import CliRunner
+
+    from plunder.training.cli import main
+
+    result = CliRunner().invoke(main, ["serve", *args])
+    assert result.exit_code == 2 and words in result.output
