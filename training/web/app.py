@@ -73,6 +73,7 @@ def api(handler):
     PlunderError (bad input caught by the engine) is 400, anything else 500."""
     @functools.wraps(handler)
     async def wrapped(request: Request) -> Response:
+        """The handler's answer, or its refusal as JSON."""
         try:
             return await handler(request)
         except RequestError as exc:
@@ -178,17 +179,21 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
     models_root = Path(models_dir) if models_dir is not None else None
 
     async def index(request: Request) -> Response:
+        """The page."""
         return FileResponse(STATIC / "index.html")
 
     @api
     async def get_catalog(request: Request) -> Response:
+        """Games, bot kinds, trained bots."""
         return JSONResponse(await run_in_threadpool(catalog, models_root))
 
     @api
     async def create_game(request: Request) -> Response:
+        """Start a played or watched game."""
         settings = check_new_game(await read_json(request))
 
         def start():
+            """Create and keep the session; its first snapshot."""
             session = new_session(settings)
             store.add(session)
             with session.lock:
@@ -197,16 +202,19 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
 
     @api
     async def get_game(request: Request) -> Response:
+        """The game from the asked seat."""
         session = store.get(request.path_params["id"])
         seat = parse_seat(request, session)
 
         def look():
+            """The snapshot, under the game's lock."""
             with session.lock:
                 return session.snapshot(seat)
         return JSONResponse(await run_in_threadpool(look))
 
     @api
     async def move(request: Request) -> Response:
+        """The person's move, then the bots'."""
         session = store.get(request.path_params["id"])
         body = await read_json(request)
         if session.mode != PLAY:
@@ -215,6 +223,7 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
             raise bad_request("a move is {\"action\": N, \"version\": V}")
 
         def play():
+            """Apply the move under the game's lock."""
             with session.lock:
                 session.move(body["action"], body["version"])
                 return session.snapshot(session.you)
@@ -222,6 +231,7 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
 
     @api
     async def seek(request: Request) -> Response:
+        """Show another step of a watched game or replay."""
         session = store.get(request.path_params["id"])
         seat = parse_seat(request, session)
         body = await read_json(request)
@@ -231,6 +241,7 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
             raise bad_request("a seek is {\"to\": STEP, \"version\": V}")
 
         def go():
+            """Move the cursor under the game's lock."""
             with session.lock:
                 session.seek(body["to"], body["version"])
                 return session.snapshot(seat)
@@ -238,9 +249,11 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
 
     @api
     async def get_replay(request: Request) -> Response:
+        """The replay file, as a download."""
         session = store.get(request.path_params["id"])
 
         def save():
+            """The replay data under the game's lock."""
             with session.lock:
                 return session.replay()
         data = await run_in_threadpool(save)
@@ -250,20 +263,24 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
 
     @api
     async def close_game(request: Request) -> Response:
+        """Close a game."""
         store.remove(request.path_params["id"])
         return JSONResponse({"closed": request.path_params["id"]})
 
     @api
     async def load_replay(request: Request) -> Response:
+        """Open a replay file as a replay session."""
         data = await read_json(request)
 
         def start():
+            """Create and keep the session; its first snapshot."""
             session = store.add(open_replay(data))
             with session.lock:
                 return session.snapshot(None)
         return JSONResponse(await run_in_threadpool(start), status_code=201)
 
     async def not_found(request: Request, exc: HTTPException) -> Response:
+        """Routing errors: JSON under /api/, text elsewhere."""
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": f"{exc.detail}: {request.method} "
                                           f"{request.url.path}"}, status_code=exc.status_code)
@@ -271,7 +288,9 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        """Run the idle-game sweeper while the server runs."""
         async def sweeper():
+            """Drop idle games now and then."""
             while True:
                 await asyncio.sleep(min(60.0, store.idle_seconds / 2))
                 store.sweep()

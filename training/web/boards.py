@@ -60,6 +60,7 @@ def scallywags_board(game, v, legal: set[int]) -> dict:
     n = v.num_players
 
     def coin(c: int) -> dict:
+        """Coin ``c`` as this seat knows it (its value, or ? if unseen)."""
         value = v.coin_values[c]
         tags = ["face-up" if v.face_up[c] else "face-down"]
         if value >= 0 and not v.face_up[c]:
@@ -95,6 +96,7 @@ def shipshape_board(game, v, legal: set[int]) -> dict:
     from plunder.envs.shipshape.geometry import CODE_TOKEN, COMPOSE, ORIENTATION_NAMES
 
     def grid(cells) -> list[list[str]]:
+        """A 3x3 tile as rows of cell tokens (G2, C1, X3, R, .)."""
         return [[CODE_TOKEN[c] for c in cells[r * 3:r * 3 + 3]] for r in range(3)]
 
     me = v.player
@@ -133,7 +135,9 @@ def anchors_aweigh_board(game, v, legal: set[int]) -> dict:
     """The tile pile, the cargo supply, the current card, your ship's 14 spaces and your
     hand, and every other ship as the others see it (above deck, below deck summarised)."""
     from plunder.envs.anchors_aweigh import engine as E
-    from plunder.envs.anchors_aweigh.components import BACKS, COLOURS, KINDS, SPACE_NAMES
+    from plunder.envs.anchors_aweigh.components import (
+        BACKS, COLOURS, KINDS, NEEDABLE, SPACE_NAMES,
+    )
     from plunder.envs.anchors_aweigh.view import (
         CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN,
     )
@@ -169,7 +173,8 @@ def anchors_aweigh_board(game, v, legal: set[int]) -> dict:
     supply.append(item("chests", f"x{v.chest_supply}", "chest"))
     supply.append(item("parrots", f"x{v.parrot_supply}", "parrot"))
     zones.append(zone("Supply", supply))
-    card_moves = [E.A_RESOLVE, E.A_SKIP, E.A_ENCOUNTER, E.A_FLEE, E.A_PAY_NONE]
+    card_moves = [E.A_RESOLVE] + [E.A_PARROT + k for k in NEEDABLE] + [
+        E.A_SKIP, E.A_ENCOUNTER, E.A_FLEE, E.A_PAY_NONE]
     if v.current >= 0:
         zones.append(zone("Current card", [item(game.cards[v.current].describe(), "", "card",
                                                 (), legal_subset(legal, card_moves))]))
