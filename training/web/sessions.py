@@ -471,6 +471,9 @@ def check_new_game(body: Any) -> dict:
             make_bot(spec, env_id, n, seed=0, **options)   # unknown kinds, missing files
         except PlunderError as exc:
             raise bad_request(f"bot {spec!r}: {exc}") from None
+        except ImportError as exc:      # onnxruntime, for the trained kinds
+            raise bad_request(f"bot {spec!r} needs a package that is not installed "
+                              f"(pip install 'plunder[onnx]'): {exc}") from None
     bots: list[str | None] = [None] * n
     for s, spec in zip(bot_seats, specs):
         bots[s] = spec
