@@ -4,7 +4,6 @@ are refused with an InvalidStateError that names what is wrong."""
 from __future__ import annotations
 
 import copy
-import json
 
 import pytest
 
@@ -12,7 +11,7 @@ from plunder.envs.all_hands_battle.components import SPY
 from plunder.envs.all_hands_battle_v0 import Game
 from plunder.envs.core.errors import InvalidStateError
 
-from ..state_load import assert_refused, delete_field, set_field
+from ..state_load import assert_refused, assert_round_trip, delete_field, set_field
 from ..conftest import random_playout_states
 
 
@@ -24,12 +23,7 @@ def test_random_play_states_round_trip(n, options):
     decisions = set()
     for seed in range(2):
         for state in random_playout_states(game, seed, every=3):
-            text = state.to_json()
-            back = game.state_from_json(text)
-            assert back.to_json() == text
-            assert game.state_from_dict(json.loads(text)).to_json() == text
-            for p in range(n):
-                assert back.view(p) == state.view(p)
+            assert_round_trip(game, state)
             decisions.add(state.decision)
     assert decisions >= {"turn", "crew", "discard", "claim", "select", "aim"}
 

@@ -4,14 +4,13 @@ are refused with an InvalidStateError that names what is wrong."""
 from __future__ import annotations
 
 import copy
-import json
 
 import pytest
 
 from plunder.envs.all_hands_crew_v0 import Game
 from plunder.envs.core.errors import InvalidStateError
 
-from ..state_load import assert_refused, delete_field, set_field
+from ..state_load import assert_refused, assert_round_trip, delete_field, set_field
 from ..conftest import random_playout_states
 from .helpers import COOK, crew
 
@@ -22,12 +21,7 @@ def test_random_play_states_round_trip(n, open_stock):
     phases = set()
     for seed in range(3):
         for state in random_playout_states(game, seed, every=2):
-            text = state.to_json()
-            back = game.state_from_json(text)
-            assert back.to_json() == text
-            assert game.state_from_dict(json.loads(text)).to_json() == text
-            for p in range(n):
-                assert back.view(p) == state.view(p)
+            assert_round_trip(game, state)
             phases.add(state.phase)
     assert phases >= {"draw", "hire", "lay", "over"}
 
