@@ -28,6 +28,13 @@ class BenchResult:
     state_bytes: int | None = None
     raw_steps: int = 0          # the same through raw_env() (no PettingZoo wrappers)
     raw_seconds: float = 0.0
+    batch_steps: int = 0        # the same through envs.core.batch.GameBatch (N games at once)
+    batch_seconds: float = 0.0
+
+    @property
+    def batch_steps_per_s(self) -> float | None:
+        """Agent-steps (decisions) per second through the batched path, if measured."""
+        return self.batch_steps / self.batch_seconds if self.batch_seconds else None
 
     @property
     def raw_steps_per_s(self) -> float | None:
@@ -72,6 +79,31 @@ def bench_aec(make_env, name: str, players: int, seconds: float, seed: int = 0) 
             steps += 1
         games += 1
     return BenchResult(name, players, steps, games, time.process_time() - cpu_start)
+
+
+BATCH_GAMES = 32   # games per GameBatch in the bench (the training default's 32 tables)
+
+
+def bench_batch(batch, seconds: float, seed: int = 0) -> BenchResult:
+    """Random legal play through a :class:`~plunder.envs.core.batch.GameBatch` (built
+    once by the caller; its games carry on between calls): every step takes the
+    observations and masks of all pending decisions as arrays and answers them with one
+    array of actions, drawn uniformly among the legal ones (vectorised). Counts decisions
+    (agent-steps); one process, so the rate is per core."""
+    rng = np.random.default_rng(seed)
+    start, cpu_start = time.perf_counter(), time.process_time()
+    deadline = start + seconds
+    steps = ended = 0
+    while time.perf_counter() < deadline:
+        for _ in range(10):
+            _, _, _, masks = batch.decisions()
+            # uniform among the legal actions: the largest of masked uniform draws
+            actions = (rng.random(masks.shape) * masks).argmax(1)
+            _, term, trunc = batch.step(actions)
+            steps += len(actions)
+            ended += int(term.sum() + trunc.sum())
+    return BenchResult(batch.game.env_id(), batch.num_players, steps, ended,
+                       time.process_time() - cpu_start)
 
 
 def bench_openspiel(game_name: str, seconds: float, seed: int = 0) -> BenchResult | None:
@@ -134,14 +166,27 @@ def default_players(env_id: str) -> int:
     return min(max(4, cls.min_players), cls.max_players)
 
 
-def run_bench(seconds: float = 3.0, games: list[str] | None = None,
-              yardsticks: bool = True, rounds: int = 5) -> list[BenchResult]:
-    """Benchmark the registered games (or ``games``) and the yardsticks.
+def player_counts(env_id: str, players: list[int] | None = None) -> list[int]:
+    """The player counts benchmarked: every supported one, or those of ``players`` that
+    the game supports."""
+    from plunder.envs import game_class
 
-    PettingZoo envs are measured twice: through ``env()`` (with PettingZoo's wrappers, as
-    users run them) and through ``raw_env()``. Each measurement gets ``seconds`` in all,
-    split into ``rounds`` slices played in turn, so that a change in the machine's load
-    during the run hits every entry alike.
+    cls = game_class(env_id)
+    counts = range(cls.min_players, cls.max_players + 1)
+    return [n for n in counts if not players or n in players]
+
+
+def run_bench(seconds: float = 3.0, games: list[str] | None = None,
+              yardsticks: bool = True, rounds: int = 5, players: list[int] | None = None,
+              batched: bool = True) -> list[BenchResult]:
+    """Benchmark the registered games (or ``games``) at every supported player count (or
+    the counts in ``players``) and the yardsticks.
+
+    PettingZoo envs are measured through ``env()`` (with PettingZoo's wrappers, as users
+    run them) and through ``raw_env()``; plunder's games also through the batched path
+    (``GameBatch``, unless ``batched`` is false). Each measurement gets ``seconds`` in
+    all, split into ``rounds`` slices played in turn, so that a change in the machine's
+    load during the run hits every entry alike.
     """
     from plunder.envs import ENV_IDS, env_module
 
@@ -155,10 +200,10 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
             entries.append(("texas_holdem_v4", 2, texas_holdem_v4.env, texas_holdem_v4.raw_env))
             entries.append(("leduc_holdem_v4", 2, leduc_holdem_v4.env, leduc_holdem_v4.raw_env))
     for env_id in games or ENV_IDS:
-        n = default_players(env_id)
         module = env_module(env_id)
-        entries.append((env_id, n, lambda m=module, n=n: m.env(num_players=n),
-                        lambda m=module, n=n: m.raw_env(num_players=n)))
+        for n in player_counts(env_id, players):
+            entries.append((env_id, n, lambda m=module, n=n: m.env(num_players=n),
+                            lambda m=module, n=n: m.raw_env(num_players=n)))
     hearts = None
     if yardsticks:
         try:
@@ -167,10 +212,17 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
             pass
         else:
             hearts = BenchResult("openspiel:hearts", 4, 0, 0, 0.0)
-    totals = {name: BenchResult(name, n, 0, 0, 0.0) for name, n, _, _ in entries}
+    totals = {(name, n): BenchResult(name, n, 0, 0, 0.0) for name, n, _, _ in entries}
+    batches = {}
+    if batched:
+        from plunder.envs import game_class
+        from plunder.envs.core.batch import GameBatch
+
+        batches = {(name, n): GameBatch(game_class(name), n, BATCH_GAMES, seed=0)
+                   for name, n, _, _ in entries if not name.startswith(("texas", "leduc"))}
     for _ in range(rounds):
         for name, n, wrapped, raw in entries:
-            total = totals[name]
+            total = totals[name, n]
             part = bench_aec(wrapped, name, n, seconds / rounds)
             total.steps += part.steps
             total.games += part.games
@@ -178,6 +230,10 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
             part = bench_aec(raw, name, n, seconds / rounds)
             total.raw_steps += part.steps
             total.raw_seconds += part.seconds
+            if (name, n) in batches:
+                part = bench_batch(batches[name, n], seconds / rounds)
+                total.batch_steps += part.steps
+                total.batch_seconds += part.seconds
         if hearts is not None:
             part = bench_openspiel("hearts", seconds / rounds)
             hearts.steps += part.steps
@@ -191,18 +247,24 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
 
 
 def format_table(results: list[BenchResult]) -> str:
-    """A Markdown table with the ratios to texas_holdem_v4 (same API form)."""
+    """A Markdown table with the ratios to texas_holdem_v4 (same API form; the batched
+    path's ratio is to texas through ``env()``)."""
     base = next((r for r in results if r.name == "texas_holdem_v4"), None)
     rows = ["| env | players | env() agent-steps/s | x texas | raw_env() agent-steps/s "
-            "| x texas raw | games/s | cloned state |",
-            "|---|---|---|---|---|---|---|---|"]
+            "| x texas raw | batched agent-steps/s per core | x texas | games/s "
+            "| cloned state |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         ratio = f"{r.steps_per_s / base.steps_per_s:.1f}x" if base else "-"
         raw = r.raw_steps_per_s
         raw_text = f"{raw:,.0f}" if raw else "-"
         raw_ratio = (f"{raw / base.raw_steps_per_s:.1f}x"
                      if raw and base and base.raw_steps_per_s else "-")
+        batch = r.batch_steps_per_s
+        batch_text = f"{batch:,.0f}" if batch else "-"
+        batch_ratio = f"{batch / base.steps_per_s:.1f}x" if batch and base else "-"
         size = f"{r.state_bytes / 1024:.1f} KB" if r.state_bytes is not None else "-"
         rows.append(f"| {r.name} | {r.players} | {r.steps_per_s:,.0f} | {ratio} | {raw_text} "
-                    f"| {raw_ratio} | {r.games_per_s:,.1f} | {size} |")
+                    f"| {raw_ratio} | {batch_text} | {batch_ratio} | {r.games_per_s:,.1f} "
+                    f"| {size} |")
     return "\n".join(rows)

@@ -68,11 +68,15 @@ def play(game, seat, bots, players, seed):
 @click.option("--game", "games", multiple=True, help="Only these env ids (repeatable).")
 @click.option("--no-yardsticks", is_flag=True, help="Skip PettingZoo/OpenSpiel yardsticks.")
 @click.option("--no-train", is_flag=True, help="Skip the training-throughput measurement.")
-def bench(seconds, games, no_yardsticks, no_train):
+@click.option("--players", "players", type=int, multiple=True,
+              help="Only these player counts (repeatable; default: every supported count).")
+@click.option("--no-batched", is_flag=True, help="Skip the batched path (GameBatch).")
+def bench(seconds, games, no_yardsticks, no_train, players, no_batched):
     """Benchmark random legal play against PettingZoo and OpenSpiel yardsticks."""
     from .bench import format_table, run_bench
 
-    results = run_bench(seconds, [_env_id(g) for g in games] or None, not no_yardsticks)
+    results = run_bench(seconds, [_env_id(g) for g in games] or None, not no_yardsticks,
+                        players=list(players) or None, batched=not no_batched)
     click.echo(format_table(results))
     if not no_train:
         try:
