@@ -193,6 +193,7 @@ class AnchorsAweighGame(Game):
         self.cell_lut = lut
         self.num_tiles = comp.num_tiles
         self.cards = comp.cards
+        self.card_back = [card.back for card in self.cards]
         self.card_index = {c.id: c.index for c in comp.cards}
         self._layout = None
 
@@ -317,6 +318,7 @@ class AnchorsAweighGame(Game):
 
 NUM_ABOVE = len(ABOVE)
 _NO_STORAGE = ((),) * NUM_ABOVE
+_NO_SECRETS = (False,) * (NUM_SPACES + 1)
 
 _FIELDS = ("turns", "phase", "round", "captain", "ships", "stor", "hand", "secret",
            "pile_up", "pile_down", "supply", "chest_supply", "parrot_supply", "coins",
@@ -1120,13 +1122,12 @@ class AnchorsAweighState(GameState):
             tuple(tuple(x) if x else () for x in sp[:NUM_ABOVE]) if any(sp[:NUM_ABOVE])
             else _NO_STORAGE for sp in self.stor)
         hands = tuple(map(code, self.hand))
-        pile_up = [0] * (2 * NUM_KINDS)
-        for t in self.pile_up:
-            pile_up[looks[t]] += 1
+        # counted in C (Counter): the pile can hold dozens of tiles, the deck 40 cards
+        counts = Counter(map(looks.__getitem__, self.pile_up))
+        pile_up = tuple(map(counts.__getitem__, range(2 * NUM_KINDS)))
         cards = g.cards
-        backs = [0] * NUM_BACKS
-        for c in self.deck:
-            backs[cards[c].back] += 1
+        counts = Counter(map(g.card_back.__getitem__, self.deck))
+        backs = tuple(map(counts.__getitem__, range(NUM_BACKS)))
         if not self.fronts_hidden or g.perfect_recall:
             unrevealed = self.deck + self.queue
             if self.current >= 0 and not self.revealed:
@@ -1139,9 +1140,9 @@ class AnchorsAweighState(GameState):
             n, self.round, self.phase, self.turns, self.current_players(), self.captain,
             above, above_storage, tuple(self._below_deck(p) for p in range(n)),
             hands, tuple(self.coins), tuple(self.chests), tuple(self.parrots),
-            g.meddlesome_flags, tuple(pile_up), len(self.pile_down), tuple(self.supply),
+            g.meddlesome_flags, pile_up, len(self.pile_down), tuple(self.supply),
             self.chest_supply, self.parrot_supply, fronts, self.fronts_hidden,
-            tuple(backs), tuple(cards[c].back - 5 for c in self.queue),
+            backs, tuple(cards[c].back - 5 for c in self.queue),
             self.current if self.revealed else -1,
             cards[self.current].back if self.current >= 0 else -1,
             tuple(sorted(self.used)), tuple(self.encounter), tuple(self.outcome),
@@ -1183,12 +1184,16 @@ class AnchorsAweighState(GameState):
         own = self.ships[player]
         secret = self.secret
         cells = tuple(map(self.game.cell_lut.__getitem__, own))
-        flags = [0 <= c < CARGO and secret[c] for c in own]
         hand = self.hand[player]
-        flags.append(hand >= 0 and secret[hand])
+        if True in secret:
+            flags = [0 <= c < CARGO and secret[c] for c in own]
+            flags.append(hand >= 0 and secret[hand])
+            flags = tuple(flags)
+        else:                       # no face-down tile anywhere (most of the game)
+            flags = _NO_SECRETS
         return AnchorsAweighView(
-            player, cells, tuple(tuple(x) for x in self.stor[player]),
-            self.game.cell_lut[hand], tuple(flags), self.pending[player], pub)
+            player, cells, tuple(map(tuple, self.stor[player])),
+            self.game.cell_lut[hand], flags, self.pending[player], pub)
 
     # -- copies and text --------------------------------------------------------------------
     def to_dict(self) -> dict:

@@ -11,7 +11,7 @@ import numpy as np
 from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
 
 from .components import (
-    BACKS, CARD_TYPES, COLOURS, KINDS, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
+    ABOVE, BACKS, CARD_TYPES, COLOURS, KINDS, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
 )
 from .view import CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS
 
@@ -30,6 +30,7 @@ BELOW_FEATURES = tuple(f"{k} tiles seen" for k in KINDS) + ("starfish tiles seen
     f"{c} cargo" for c in COLOURS)
 BF = len(BELOW_FEATURES)               # 16
 NUM_OUTCOMES = 6
+NUM_ABOVE = len(ABOVE)
 
 
 def build_layout(game) -> ObservationLayout:
@@ -140,6 +141,12 @@ class _Tables:
                     self.card_asset_needs[card.index, x] += 1
                 else:
                     self.card_cargo_needs[card.index, x] += 1
+        # looks (kind * 2 + starfish) to the below_deck tile features, counts / 4
+        self.below_looks = np.zeros((2 * NUM_KINDS, NUM_KINDS + 1), np.float32)
+        for lk in range(2 * NUM_KINDS):
+            self.below_looks[lk, lk // 2] = 0.25
+            self.below_looks[lk, NUM_KINDS] = 0.25 * (lk % 2)
+        self.below_rows: dict = {}     # BelowDeck -> its below_deck features
         self.cell_kind = np.full(NUM_CELLS, -1)
         for lk in range(2 * NUM_KINDS):
             self.cell_kind[CELL_TILE + lk] = lk // 2
@@ -185,6 +192,21 @@ def _setup(game):
     assert names[names.index("ships"):names.index("below_deck") + 1] == [
         "ships", "hands", "full", "cargo_held", "assets_seen", "unknown_tiles", "below_deck"]
     game._obs_segments = (a0, a1, b0, b1)
+    # positions (within the ship block) of everything one seat contributes, in the order
+    # that _seat_block lays its values out: one gather-write per seat that changed
+    seat_idx = []
+    for q in range(n):
+        parts = []
+        for name, w in (("ships", NUM_ABOVE * SF), ("hands", HF), ("full", 1),
+                        ("cargo_held", NUM_COLOURS), ("assets_seen", NUM_KINDS),
+                        ("unknown_tiles", 1), ("below_deck", BF)):
+            stride = PER_SEAT[name]
+            s0 = start[name] - b0 + q * stride
+            parts.append(np.arange(s0, s0 + w))
+        seat_idx.append(np.concatenate(parts))
+    game._obs_seat_idx = seat_idx
+    game._obs_memo_seat_blocks = [None] * n
+    game._obs_memo_own = [None] * n
     return tables
 
 
@@ -212,8 +234,16 @@ def encode(game, view) -> np.ndarray:
         if pub.cargo_queue[0][0] == me:
             obs[st["unit_mine"]] = 1
         obs[st["my_units_left"]] = sum(1 for q, _ in pub.cargo_queue if q == me) / 8
-    # your own ship, every space and tile (the public part shows only what others see)
-    rows, sums = _ship_rows(tables, view.own_ship, view.own_storage)
+    # your own ship, every space and tile (the public part shows only what others see);
+    # memoised per observer: most steps leave one's own ship as it was
+    memo = game._obs_memo_own
+    key = (view.own_ship, view.own_storage)
+    hit = memo[me]
+    if hit is not None and hit[0] == key:
+        rows, sums = hit[1]
+    else:
+        rows, sums = _ship_rows(tables, view.own_ship, view.own_storage)
+        memo[me] = (key, (rows, sums))
     s0 = st["ships"]
     obs[s0:s0 + NUM_SPACES * SF] = rows
     s0 = st["assets_seen"]
@@ -295,7 +325,8 @@ def _encode_public(game, tables, view) -> np.ndarray:
     key = (view.above, view.above_storage, view.below, view.hands, view.full)
     memo = game._obs_memo_ships
     if memo is None or memo[0] != key:
-        memo = game._obs_memo_ships = (key, _encode_ships(game, tables, view, b0, b1))
+        memo = game._obs_memo_ships = (key, _encode_ships(game, tables, view, b0, b1,
+                                                          memo))
     obs[b0:b1] = memo[1]
     return obs
 
@@ -351,46 +382,62 @@ def _seat_rows(game, tables, q, cells, stor):
     return out
 
 
-def _below_row(below) -> np.ndarray:
+def _below_row(tables, below) -> np.ndarray:
     """The ``below_deck`` features of one seat's public below-deck summary."""
-    row = np.zeros(BF, np.float32)
-    looks = below.looks
-    for lk, count in enumerate(looks):
-        if count:
-            k, star = divmod(lk, 2)
-            row[k] += count / 4
-            if star:
-                row[NUM_KINDS] += count / 4
+    row = np.empty(BF, np.float32)
+    # tiles per kind and starfish tiles, / 4: one product with a 0/0.25 table
+    row[:NUM_KINDS + 1] = np.dot(below.looks, tables.below_looks)
     row[NUM_KINDS + 1] = below.unknown / 4
-    row[NUM_KINDS + 2:] = np.asarray(below.cargo, np.float32) / 8
+    row[NUM_KINDS + 2:] = below.cargo
+    row[NUM_KINDS + 2:] /= 8
     return row
 
 
-def _encode_ships(game, tables, view, b0, b1) -> np.ndarray:
+def _encode_ships(game, tables, view, b0, b1, prev=None) -> np.ndarray:
     """The ship fields (ships .. below_deck) as one block, absolute seat order, as every
-    player sees them: above deck space by space, below deck as its summary."""
-    st = game._obs_start
+    player sees them: above deck space by space, below deck as its summary.
+
+    Incremental: starting from the previous block (``prev``: (key, block) of the last
+    public view), only the seats whose ship, hand or below-deck summary changed are
+    rewritten (a step changes one or two ships, rarely all)."""
     n = view.num_players
-    obs = np.zeros(b1 - b0, np.float32)
-    parts = [_seat_rows(game, tables, q, view.above[q], view.above_storage[q])
-             for q in range(n)]
-    s0 = st["ships"] - b0
-    w = NUM_SPACES * SF
-    for q, (rows, _) in enumerate(parts):
-        obs[s0 + q * w:s0 + q * w + len(rows)] = rows
-    s0 = st["hands"] - b0
-    obs[s0:s0 + n * HF] = tables.hand[list(view.hands)].ravel()
-    sums = np.stack([p[1] for p in parts])                          # (n, SF)
-    below = np.stack([_below_row(b) for b in view.below])           # (n, BF)
-    s0 = st["full"] - b0
-    obs[s0:s0 + n] = view.full
-    s0 = st["cargo_held"] - b0
-    obs[s0:s0 + n * NUM_COLOURS] = ((sums[:, 14:18] + 2 * sums[:, 18:22]) / 8
-                                    + below[:, NUM_KINDS + 2:]).ravel()
-    s0 = st["assets_seen"] - b0
-    obs[s0:s0 + n * NUM_KINDS] = (sums[:, 3:13] / 4 + below[:, :NUM_KINDS]).ravel()
-    s0 = st["unknown_tiles"] - b0
-    obs[s0:s0 + n] = (sums[:, 2] + 4 * below[:, NUM_KINDS + 1]) / 12
-    s0 = st["below_deck"] - b0
-    obs[s0:s0 + n * BF] = below.ravel()
+    if prev is None:
+        obs = np.zeros(b1 - b0, np.float32)
+        changed = range(n)
+    else:
+        obs = prev[1].copy()
+        old = prev[0]
+        changed = [q for q in range(n)
+                   if view.above[q] != old[0][q] or view.above_storage[q] != old[1][q]
+                   or view.below[q] != old[2][q] or view.hands[q] != old[3][q]
+                   or view.full[q] != old[4][q]]
+    seat_idx = game._obs_seat_idx
+    for q in changed:
+        obs[seat_idx[q]] = _seat_block(game, tables, view, q)
     return obs
+
+
+def _seat_block(game, tables, view, q) -> np.ndarray:
+    """Everything seat ``q`` contributes to the ship block, in ``_obs_seat_idx`` order:
+    above-deck rows, hand, full, cargo held, assets seen, unknown tiles, below deck
+    (memoised per seat on exactly those view fields)."""
+    key = (view.above[q], view.above_storage[q], view.below[q], view.hands[q],
+           view.full[q])
+    memo = game._obs_memo_seat_blocks
+    hit = memo[q]
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    rows, sums = _seat_rows(game, tables, q, view.above[q], view.above_storage[q])
+    below = tables.below_rows.get(view.below[q])
+    if below is None:
+        if len(tables.below_rows) > 4096:   # bounded: summaries seldom repeat late on
+            tables.below_rows.clear()
+        below = tables.below_rows[view.below[q]] = _below_row(tables, view.below[q])
+    values = np.concatenate((
+        rows, tables.hand[view.hands[q]], np.array([view.full[q]], np.float32),
+        (sums[14:18] + 2 * sums[18:22]) / 8 + below[NUM_KINDS + 2:],
+        sums[3:13] / 4 + below[:NUM_KINDS],
+        ((sums[2] + 4 * below[NUM_KINDS + 1]) / 12)[None],
+        below))
+    memo[q] = (key, values)
+    return values
