@@ -81,7 +81,7 @@ def bench_aec(make_env, name: str, players: int, seconds: float, seed: int = 0) 
     return BenchResult(name, players, steps, games, time.process_time() - cpu_start)
 
 
-BATCH_GAMES = 32   # games per GameBatch in the bench (the training default's 32 tables)
+BATCH_GAMES = 16   # games per GameBatch: as many as one of the default training run's 2 workers
 
 
 def bench_batch(batch, seconds: float, seed: int = 0) -> BenchResult:

@@ -39,6 +39,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
+from plunder.envs.core.batch import observe_into
 from plunder.envs.core.rewards import REWARD_MODES, final_rewards, winners
 
 from .actors import Actor, MlpActor, actor_from_arrays, actor_from_policy  # noqa: F401
@@ -259,6 +260,7 @@ class _Tables:
         if learner_seat is not None and not 0 <= learner_seat < self.num_players:
             raise InvalidArgumentError(f"learner_seat must be 0..{self.num_players - 1}")
         self.n = n
+        self.obs_size = self.game.layout.size
         # one game object per table: a game may keep per-observer caches (Scallywags'
         # incremental encoder), which stay warm only if one game's states go through it
         self.games = [self.game] + [self.game_cls(num_players, **(options or {}))
@@ -404,8 +406,10 @@ class _Tables:
         """One forward pass per batched opponent over all its queued seats."""
         tables = self.tables
         for opp, reqs in batched.values():
-            obs = np.stack([tables[i].game.encode(tables[i].state.view(p)) for i, p in reqs])
-            masks = np.stack([tables[i].state.legal_actions_mask(p) for i, p in reqs])
+            # the batched path's gathering (envs/core/batch.py): rows written in place
+            obs = np.empty((len(reqs), self.obs_size), np.float32)
+            masks = np.empty((len(reqs), self.game.num_actions), np.int8)
+            observe_into([(tables[i].game, tables[i].state, p) for i, p in reqs], obs, masks)
             acts = opp.act_batch(obs, masks, self.sample_rng)
             if not masks[np.arange(len(acts)), acts].all():
                 k = int(np.flatnonzero(masks[np.arange(len(acts)), acts] == 0)[0])

@@ -44,8 +44,8 @@ class GameBatch:
 
     Each table has its own game object (games may keep per-observer encoder caches, which
     stay warm only if one game's states go through them) and its own generator, spawned
-    from ``seed``; a table's games are the games the AEC env would deal from the same
-    generator. ``decisions()`` is computed once per step and kept until ``step``.
+    from ``seed`` (a new game on a table comes from ``Game.new_game`` of that generator,
+    as in the env). ``decisions()`` is computed once per step and kept until ``step``.
     """
 
     def __init__(self, game_cls: type[Game], num_players: int, n: int,

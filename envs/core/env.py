@@ -323,13 +323,13 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self._pending[seat] = int(action)
-        acting = self.game_state.current_players()
-        if all(p in self._pending for p in acting):
+        # only current players ever get a pending entry, so equal sizes mean all are in
+        if len(self._pending) == len(self.game_state.current_players()):
             joint, self._pending = self._pending, {}
             self._apply(joint)
             self._after_apply()
         else:
-            self.rewards = {a: 0.0 for a in self.agents}
+            # rewards are all 0 until the game ends (they stay as reset() made them)
             self._select_next()
 
     def _end_by_illegal_action(self, agent: str) -> None:
@@ -344,9 +344,9 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
         self._deads_step_first()
 
     def _after_apply(self):
-        self.rewards = {a: 0.0 for a in self.agents}
         done = self.game_state.is_terminal()
         if done or self._truncated():
+            self.rewards = {a: 0.0 for a in self.agents}
             rewards, extra = self._outcome()
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = rewards[i]
@@ -359,7 +359,8 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
             # agent_selection stays on a live seat; agent_iter then steps each with None
             self.agent_selection = self.possible_agents[0]
         else:
-            self._accumulate_rewards()
+            # a running game's rewards are all 0 (reset() set them; only the end or an
+            # illegal action changes them, and both end the game): nothing to accumulate
             self._select_next()
         if self.render_mode == "human":
             self.render()
