@@ -67,10 +67,16 @@ def test_games_end_with_the_env_rewards_and_restart():
 def test_truncation_at_max_turns():
     batch = GameBatch(game_class("scallywags_v0"), 2, 2, seed=0, max_turns=5)
     rng = np.random.default_rng(0)
-    for step in range(5):
+    cut = np.zeros(2, bool)
+    for _ in range(200):
+        before = [st.turns for st in batch.states]
         *_, masks = batch.decisions()
         _, term, trunc = batch.step(_random_actions(rng, masks))
-    assert trunc.all() and not term.any()
+        assert not term.any()
+        for i in np.flatnonzero(trunc):
+            assert before[i] < 5          # cut by the step that reached the limit
+        cut |= trunc
+    assert cut.all()
 
 
 def test_illegal_and_malformed_actions_raise():
