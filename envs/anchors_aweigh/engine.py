@@ -180,6 +180,9 @@ class AnchorsAweighGame(Game):
             self.mix = comp.round_mix
         self.starfish_rule = n == 2 or self.rough_seas
         self.meddlesome_flags = tuple(p in self.monkey_seats for p in range(n))
+        #: per seat: the last (ship contents, above codes, storage, below summary) of
+        #: ``AnchorsAweighState._public`` (a cache; any state of this game may use it)
+        self.ship_memo = [None] * n
         self.tile_kind = comp.tile_kind
         self.tile_star = comp.tile_star
         self.tile_look = tuple(k * 2 + int(s) for k, s in zip(comp.tile_kind, comp.tile_star))
@@ -1111,16 +1114,32 @@ class AnchorsAweighState(GameState):
         n = g.num_players
         looks = g.tile_look
         lut = g.cell_lut
-        if True in self.secret:
+        secrets = True in self.secret
+        if secrets:
             lut = list(lut)
             for t, hidden in enumerate(self.secret):
                 if hidden:
                     lut[t] = CELL_UNKNOWN
         code = lut.__getitem__
-        above = tuple(tuple(map(code, ship[:NUM_ABOVE])) for ship in self.ships)
-        above_storage = tuple(
-            tuple(tuple(x) if x else () for x in sp[:NUM_ABOVE]) if any(sp[:NUM_ABOVE])
-            else _NO_STORAGE for sp in self.stor)
+        # per ship: above-deck codes, storage and below-deck summary. A step changes one
+        # or two ships, so each is kept on the game with the ship's contents it came
+        # from (not when a tile is face down: then what others see depends on more)
+        memo = g.ship_memo
+        ships = []
+        for p, (ship, stor) in enumerate(zip(self.ships, self.stor)):
+            key = None if secrets else (tuple(ship), tuple(map(tuple, stor)))
+            hit = memo[p]
+            if key is None or hit is None or hit[0] != key:
+                above_stor = stor[:NUM_ABOVE]
+                hit = (key, tuple(map(code, ship[:NUM_ABOVE])),
+                       tuple(tuple(x) if x else () for x in above_stor)
+                       if any(above_stor) else _NO_STORAGE,
+                       self._below_deck(p))
+                memo[p] = hit
+            ships.append(hit)
+        above = tuple(x[1] for x in ships)
+        above_storage = tuple(x[2] for x in ships)
+        below = tuple(x[3] for x in ships)
         hands = tuple(map(code, self.hand))
         # counted in C (Counter): the pile can hold dozens of tiles, the deck 40 cards
         counts = Counter(map(looks.__getitem__, self.pile_up))
@@ -1138,7 +1157,7 @@ class AnchorsAweighState(GameState):
         loading = self.phase in (SETUP, LOADING)
         pub = PublicView(
             n, self.round, self.phase, self.turns, self.current_players(), self.captain,
-            above, above_storage, tuple(self._below_deck(p) for p in range(n)),
+            above, above_storage, below,
             hands, tuple(self.coins), tuple(self.chests), tuple(self.parrots),
             g.meddlesome_flags, pile_up, len(self.pile_down), tuple(self.supply),
             self.chest_supply, self.parrot_supply, fronts, self.fronts_hidden,
