@@ -260,14 +260,54 @@ def encode(game, view) -> np.ndarray:
 
 
 def _encode_public(game, tables, view) -> np.ndarray:
-    """The public part in absolute seat order (seat 0 first), as an outsider sees it."""
-    st = game._obs_start
-    obs = np.zeros(game._obs_size, np.float32)
-    n = view.num_players
-    hot = [st["phase"] + view.phase, st["round"] + view.round - 1]   # entries set to 1
-    idx: list[int] = []                                              # other entries
-    val: list[float] = []
+    """The public part in absolute seat order (seat 0 first), as an outsider sees it.
 
+    Incremental: consecutive public views differ in a few fields, so the vector starts
+    as a copy of the last one this game encoded and each group of fields (table, seats,
+    cards, ships) is rewritten only when the view fields it reads changed. Invariant:
+    the cached vector holds every group as memoised (both are replaced together)."""
+    prev = game._obs_cache
+    if prev is None:
+        obs = np.zeros(game._obs_size, np.float32)
+        game._obs_memo_sparse = {}
+        game._obs_memo_cards = game._obs_memo_ships = None
+    else:
+        obs = prev[1].copy()
+    sparse = game._obs_memo_sparse
+    for name, fields, write in _SPARSE_GROUPS:
+        key = tuple(map(view.__getattribute__, fields))
+        memo = sparse.get(name)
+        if memo is not None and memo[0] == key:
+            continue
+        hot, idx, val = write(game._obs_start, view)
+        if memo is not None:            # clear what the group wrote last time
+            obs[memo[1]] = 0
+            obs[memo[2]] = 0
+        obs[hot] = 1
+        obs[idx] = val
+        sparse[name] = (key, hot, idx)
+
+    a0, a1, b0, b1 = game._obs_segments
+    key = (view.fronts, view.current, view.current_back, view.backs_left, view.queue,
+           view.used)
+    memo = game._obs_memo_cards
+    if memo is None or memo[0] != key:
+        memo = game._obs_memo_cards = (key, _encode_cards(game, tables, view, a0, a1))
+        obs[a0:a1] = memo[1]
+    key = (view.above, view.above_storage, view.below, view.hands, view.full)
+    memo = game._obs_memo_ships
+    if memo is None or memo[0] != key:
+        memo = game._obs_memo_ships = (key, _encode_ships(game, tables, view, b0, b1,
+                                                          memo))
+        obs[b0:b1] = memo[1]
+    return obs
+
+
+def _table_entries(st, view):
+    """(positions set to 1, other positions, their values) of the table-wide fields."""
+    hot = [st["phase"] + view.phase, st["round"] + view.round - 1]
+    idx: list[int] = []
+    val: list[float] = []
     if view.fronts is not None:
         hot.append(st["fronts_visible"])
     if view.captain >= 0:
@@ -293,6 +333,16 @@ def _encode_public(game, tables, view) -> np.ndarray:
         hot.append(st["unit"] + view.cargo_queue[0][1])
     if view.unit_colour >= 0:
         hot.append(st["unit_colour"] + view.unit_colour)
+    return hot, idx, val
+
+
+def _seat_entries(st, view):
+    """(positions set to 1, other positions, their values) of the per-seat counters and
+    flags (absolute seat order)."""
+    n = view.num_players
+    hot: list[int] = []
+    idx: list[int] = []
+    val: list[float] = []
     for key, values, scale in (("coins", view.coins, 10), ("chests", view.chests, 8),
                                ("parrots", view.parrots, 1)):
         s0 = st[key]
@@ -312,23 +362,17 @@ def _encode_public(game, tables, view) -> np.ndarray:
         hot.append(s3 + NUM_OUTCOMES * q + view.outcome[q])
     s0 = st["acting"]
     hot += [s0 + q for q in view.acting]
-    obs[hot] = 1
-    obs[idx] = val
+    return hot, idx, val
 
-    a0, a1, b0, b1 = game._obs_segments
-    key = (view.fronts, view.current, view.current_back, view.backs_left, view.queue,
-           view.used)
-    memo = game._obs_memo_cards
-    if memo is None or memo[0] != key:
-        memo = game._obs_memo_cards = (key, _encode_cards(game, tables, view, a0, a1))
-    obs[a0:a1] = memo[1]
-    key = (view.above, view.above_storage, view.below, view.hands, view.full)
-    memo = game._obs_memo_ships
-    if memo is None or memo[0] != key:
-        memo = game._obs_memo_ships = (key, _encode_ships(game, tables, view, b0, b1,
-                                                          memo))
-    obs[b0:b1] = memo[1]
-    return obs
+
+#: the sparse field groups of the public part: (name, view fields read, writer)
+_SPARSE_GROUPS = (
+    ("table", ("phase", "round", "fronts", "captain", "pile_up", "pile_down",
+               "chest_supply", "parrot_supply", "supply", "cargo_queue", "unit_colour"),
+     _table_entries),
+    ("seats", ("coins", "chests", "parrots", "meddlesome", "decided", "encounter",
+               "outcome", "acting"), _seat_entries),
+)
 
 
 def _encode_cards(game, tables, view, a0, a1) -> np.ndarray:
