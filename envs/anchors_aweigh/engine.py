@@ -1127,7 +1127,8 @@ class AnchorsAweighState(GameState):
         memo = g.ship_memo
         ships = []
         for p, (ship, stor) in enumerate(zip(self.ships, self.stor)):
-            key = None if secrets else (tuple(ship), tuple(map(tuple, stor)))
+            key = None if secrets else (tuple(ship),
+                                        tuple(map(tuple, stor)) if any(stor) else None)
             hit = memo[p]
             if key is None or hit is None or hit[0] != key:
                 above_stor = stor[:NUM_ABOVE]
@@ -1137,9 +1138,9 @@ class AnchorsAweighState(GameState):
                        self._below_deck(p))
                 memo[p] = hit
             ships.append(hit)
-        above = tuple(x[1] for x in ships)
-        above_storage = tuple(x[2] for x in ships)
-        below = tuple(x[3] for x in ships)
+        above = tuple([x[1] for x in ships])
+        above_storage = tuple([x[2] for x in ships])
+        below = tuple([x[3] for x in ships])
         hands = tuple(map(code, self.hand))
         # counted in C (Counter): the pile can hold dozens of tiles, the deck 40 cards
         counts = Counter(map(looks.__getitem__, self.pile_up))
@@ -1155,21 +1156,22 @@ class AnchorsAweighState(GameState):
         else:
             fronts = None
         loading = self.phase in (SETUP, LOADING)
-        pub = PublicView(
+        # tuple.__new__ skips the NamedTuple's Python-level argument binding
+        pub = tuple.__new__(PublicView, (
             n, self.round, self.phase, self.turns, self.current_players(), self.captain,
             above, above_storage, below,
             hands, tuple(self.coins), tuple(self.chests), tuple(self.parrots),
             g.meddlesome_flags, pile_up, len(self.pile_down), tuple(self.supply),
             self.chest_supply, self.parrot_supply, fronts, self.fronts_hidden,
-            backs, tuple(cards[c].back - 5 for c in self.queue),
+            backs, tuple([cards[c].back - 5 for c in self.queue]),
             self.current if self.revealed else -1,
             cards[self.current].back if self.current >= 0 else -1,
             tuple(sorted(self.used)), tuple(self.encounter), tuple(self.outcome),
-            tuple(x >= 0 for x in self.pending),
-            tuple((int(p), int(u)) for p, u in self.cargo_queue),
+            tuple([x >= 0 for x in self.pending]),
+            tuple([(int(p), int(u)) for p, u in self.cargo_queue]),
             self.unit_colour, self.cleansed,
-            tuple(loading and EMPTY not in ship for ship in self.ships),
-        )
+            tuple([loading and EMPTY not in ship for ship in self.ships]),
+        ))
         self._pub = pub
         return pub
 
@@ -1210,9 +1212,9 @@ class AnchorsAweighState(GameState):
             flags = tuple(flags)
         else:                       # no face-down tile anywhere (most of the game)
             flags = _NO_SECRETS
-        return AnchorsAweighView(
+        return tuple.__new__(AnchorsAweighView, (
             player, cells, tuple(map(tuple, self.stor[player])),
-            self.game.cell_lut[hand], flags, self.pending[player], pub)
+            self.game.cell_lut[hand], flags, self.pending[player], pub))
 
     # -- copies and text --------------------------------------------------------------------
     def to_dict(self) -> dict:
