@@ -134,6 +134,24 @@ def test_bench_prints_a_table():
     assert "agent-steps/s" in out.output and "scallywags_v0" in out.output
 
 
+def test_bench_every_player_count_or_the_chosen_ones_with_the_batched_path():
+    out = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--no-train",
+                                    "--no-yardsticks", "--game", "anchors_aweigh"])
+    assert out.exit_code == 0, out.output
+    rows = [line.split(" | ") for line in out.output.splitlines()
+            if line.startswith("| anchors_aweigh_v0")]
+    assert [r[1] for r in rows] == ["2", "3", "4"]          # every supported count
+    assert "batched agent-steps/s per core" in out.output
+    assert all(r[6] != "-" for r in rows)                   # the batched path measured
+    out = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--no-train",
+                                    "--no-yardsticks", "--no-batched", "--game",
+                                    "scallywags", "--players", "2", "--players", "5"])
+    assert out.exit_code == 0, out.output
+    rows = [line.split(" | ") for line in out.output.splitlines()
+            if line.startswith("| scallywags_v0")]
+    assert [r[1] for r in rows] == ["2", "5"] and all(r[6] == "-" for r in rows)
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_every_game_can_be_played_by_a_person(env_id):
     shown = []
