@@ -32,6 +32,11 @@ BF = len(BELOW_FEATURES)               # 16
 NUM_OUTCOMES = 6
 
 
+#: a seat's returns since its last placement are shown / RETURNS_SCALE, capped at RETURNS_CAP
+#: (the heuristic bot changes course after 3 and 6 returns in a row)
+RETURNS_SCALE, RETURNS_CAP = 6, 12
+
+
 def build_layout(game) -> ObservationLayout:
     n = game.num_players
     ncards = len(game.cards)
@@ -95,6 +100,9 @@ def build_layout(game) -> ObservationLayout:
     b.add("encounter", 2 * n, "per relative seat: [encounters, fled] the current pirates")
     b.add("outcome", NUM_OUTCOMES * n, "per relative seat: one-hot last applied decision: "
           "none, resolved, skipped, encounters, fled, paid penalty")
+    b.add("returns", n, "per relative seat: tiles returned to the pile since the seat last "
+          f"placed one, / {RETURNS_SCALE} (at most {RETURNS_CAP}; public: a return is seen)",
+          high=RETURNS_CAP / RETURNS_SCALE)
     return b.build()
 
 
@@ -149,7 +157,7 @@ class _Tables:
 PER_SEAT = {"ships": NUM_SPACES * SF, "hands": HF, "coins": 1, "chests": 1, "parrots": 1,
             "captain": 1, "full": 1, "meddlesome": 1, "acting": 1, "decided": 1,
             "encounter": 2, "outcome": NUM_OUTCOMES, "cargo_held": NUM_COLOURS,
-            "assets_seen": NUM_KINDS, "unknown_tiles": 1, "below_deck": BF}
+            "assets_seen": NUM_KINDS, "unknown_tiles": 1, "below_deck": BF, "returns": 1}
 
 
 def _setup(game):
@@ -263,8 +271,9 @@ def _encode_public(game, tables, view) -> np.ndarray:
         hot.append(st["unit"] + view.cargo_queue[0][1])
     if view.unit_colour >= 0:
         hot.append(st["unit_colour"] + view.unit_colour)
+    returns = [min(r, RETURNS_CAP) for r in view.returns]
     for key, values, scale in (("coins", view.coins, 10), ("chests", view.chests, 8),
-                               ("parrots", view.parrots, 1)):
+                               ("parrots", view.parrots, 1), ("returns", returns, RETURNS_SCALE)):
         s0 = st[key]
         for q in range(n):
             if values[q]:
