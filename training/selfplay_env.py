@@ -131,13 +131,16 @@ class OpponentPool:
 
     ``sample(rng)`` draws a kind with probability proportional to its weight (kinds with no
     member are skipped), then a member: snapshot k places from the newest has weight
-    ``recency**k``; the onnx kind picks uniformly among its files.
+    ``recency**k``; the onnx kind picks uniformly among its files. With probability
+    ``whole_table`` one draw fills every other seat of a game (say, a table of heuristic
+    bots, as the final evaluation plays: ``sample_whole_table``), otherwise each seat
+    draws its own.
     """
 
     def __init__(self, env_id: str, num_players: int, options: dict | None = None,
                  weights: dict[str, float] | None = None, max_snapshots: int = 10,
                  recency: float = 0.8, greedy_snapshots: bool = False,
-                 onnx_paths: list[str] = ()):
+                 onnx_paths: list[str] = (), whole_table: float = 0.0):
         from plunder.policies.base import HEURISTICS, RandomPolicy, heuristic_class, make_bot
 
         self.env_id, self.num_players = env_id, num_players
@@ -147,6 +150,9 @@ class OpponentPool:
         if unknown:
             raise InvalidArgumentError(f"unknown opponent kinds {unknown}; use {KINDS}")
         self.recency, self.greedy_snapshots = recency, greedy_snapshots
+        if not 0.0 <= whole_table <= 1.0:
+            raise InvalidArgumentError(f"whole_table is a probability, got {whole_table!r}")
+        self.whole_table = float(whole_table)
         self.snapshots: deque[SnapshotOpponent] = deque(maxlen=max_snapshots)
         game = game_class(env_id)(num_players, **self.options)
         self.members: dict[str, list[Opponent]] = {k: [] for k in KINDS}
@@ -195,6 +201,14 @@ class OpponentPool:
             pw = self.recency ** age
             return members[int(rng.choice(len(members), p=pw / pw.sum()))]
         return members[int(rng.integers(len(members)))]
+
+    def sample_whole_table(self, rng: np.random.Generator) -> Opponent | None:
+        """With probability ``whole_table``, the one opponent for every other seat of a
+        new game; else None (then each seat samples). Draws nothing when it is 0, so
+        runs without it keep their random streams."""
+        if self.whole_table > 0 and rng.random() < self.whole_table:
+            return self.sample(rng)
+        return None
 
     def state_dict(self) -> dict[str, np.ndarray]:
         """Snapshots as arrays (for checkpoints)."""
@@ -283,13 +297,14 @@ class _Tables:
         t.learner = self.learner_seat if self.learner_seat is not None \
             else int(t.rng.integers(n))
         t.seats, t.policies, t.seat_names = [], [], []
+        everyone = self.pool.sample_whole_table(t.rng)
         for seat in range(n):
             if seat == t.learner:
                 t.seats.append(None)
                 t.policies.append(None)
                 t.seat_names.append("learner")
                 continue
-            opp = self.pool.sample(t.rng)
+            opp = everyone or self.pool.sample(t.rng)
             t.seats.append(opp)
             t.seat_names.append(opp.name)
             if opp.batched:

@@ -214,7 +214,8 @@ def make_pool(cfg: TrainConfig) -> OpponentPool:
     lg = cfg.league
     return OpponentPool(cfg.env_id, cfg.num_players, cfg.options, weights=lg.weights,
                         max_snapshots=lg.max_snapshots, recency=lg.recency,
-                        greedy_snapshots=lg.greedy_snapshots, onnx_paths=lg.onnx_opponents)
+                        greedy_snapshots=lg.greedy_snapshots, onnx_paths=lg.onnx_opponents,
+                        whole_table=lg.whole_table)
 
 
 def _single_env(cfg: TrainConfig, seed: int):
@@ -223,7 +224,7 @@ def _single_env(cfg: TrainConfig, seed: int):
                        options=cfg.options, reward_mode=cfg.reward_mode,
                        max_turns=cfg.max_turns, seed=seed, max_snapshots=lg.max_snapshots,
                        recency=lg.recency, greedy_snapshots=lg.greedy_snapshots,
-                       onnx_paths=lg.onnx_opponents)
+                       onnx_paths=lg.onnx_opponents, whole_table=lg.whole_table)
 
 
 def make_vec_env(cfg: TrainConfig, pool: OpponentPool, seed: int):
@@ -236,7 +237,7 @@ def make_vec_env(cfg: TrainConfig, pool: OpponentPool, seed: int):
                            options=cfg.options, weights=dict(lg.weights),
                            max_snapshots=lg.max_snapshots, recency=lg.recency,
                            greedy_snapshots=lg.greedy_snapshots,
-                           onnx_paths=list(lg.onnx_opponents))
+                           onnx_paths=list(lg.onnx_opponents), whole_table=lg.whole_table)
         vec = ParallelSelfPlayVecEnv(cfg.env_id, cfg.num_players, cfg.n_envs, pool,
                                      pool_kwargs, cfg.vec_workers, cfg.options,
                                      cfg.reward_mode, cfg.max_turns, seed)
