@@ -93,7 +93,7 @@ class LeagueConfig:
                                        "that join the pool under the 'onnx' weight")
     whole_table: float = _f(0.0, "probability that one draw fills every other seat of a "
                                  "game (say, a whole table of heuristic bots, as the final "
-                                 "evaluation plays); otherwise each seat draws its own",
+                                 "evaluation plays; with 3+ players); otherwise each seat draws its own",
                             low=0.0, high=1.0)
 
 

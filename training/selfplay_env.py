@@ -297,7 +297,8 @@ class _Tables:
         t.learner = self.learner_seat if self.learner_seat is not None \
             else int(t.rng.integers(n))
         t.seats, t.policies, t.seat_names = [], [], []
-        everyone = self.pool.sample_whole_table(t.rng)
+        # one other seat is a whole table already: no draw, so 2-player runs keep their streams
+        everyone = self.pool.sample_whole_table(t.rng) if n > 2 else None
         for seat in range(n):
             if seat == t.learner:
                 t.seats.append(None)
