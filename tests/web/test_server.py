@@ -20,9 +20,10 @@ except RuntimeError as exc:     # neither httpx2 nor httpx is installed
     pytest.skip(f"Starlette's TestClient: {exc}", allow_module_level=True)
 
 from plunder.envs import ENV_IDS, game_class  # noqa: E402
-from plunder.policies.base import BOT_SPECS  # noqa: E402
+from plunder.envs.core.movelog import describe_step  # noqa: E402
+from plunder.policies import base as policy_base  # noqa: E402
 from plunder.training.web import create_app  # noqa: E402
-from plunder.training.web.sessions import seat_table  # noqa: E402
+from plunder.training.web.sessions import LOG_WINDOW, seat_table  # noqa: E402
 
 #: (players, seat of the person, bots) per game: short games with every kind of seat
 SETUPS = {
@@ -32,8 +33,15 @@ SETUPS = {
     "all_hands_battle_v0": (2, 0, ["random"]),
     "all_hands_crew_v0": (3, 2, ["heuristic", "random"]),
 }
-#: the parts of a response that show the table (the rest is settings and bookkeeping)
+#: the parts of a response that show the table
 TABLE_KEYS = ("text", "view", "board", "acting", "legal")
+#: the move log a response carries
+LOG_KEYS = ("log", "log_total")
+#: the rest of a played game's response: public settings and bookkeeping (the result is
+#: sent once the game is over); a new field must be added to one of these three lists
+PUBLIC_KEYS = ("id", "mode", "env_id", "num_players", "options", "max_turns", "seat_names",
+               "bots", "you", "seat", "version", "step", "steps", "over", "your_turn",
+               "result")
 
 
 @pytest.fixture
@@ -113,8 +121,22 @@ def test_catalog_lists_every_game_its_options_and_every_bot_kind(client):
         cls = game_class(entry["env_id"])
         assert (entry["min_players"], entry["max_players"]) == (cls.min_players, cls.max_players)
         assert [o["name"] for o in entry["options"]] == list(cls.options)
-    assert data["bot_kinds"] == list(BOT_SPECS)
+    assert [k["spec"] for k in data["bot_kinds"]] == list(policy_base.BOT_SPECS)
+    kinds = {k["kind"]: k for k in data["bot_kinds"]}
+    assert kinds["heuristic"] == {"spec": "heuristic", "kind": "heuristic", "arg": "",
+                                  "required": False, "file": False}
+    assert kinds["search"]["arg"] == "SAMPLES" and not kinds["search"]["required"]
+    assert kinds["netsearch"] == {"spec": "netsearch:PATH.onnx[:SAMPLES]", "kind": "netsearch",
+                                  "arg": "PATH.onnx[:SAMPLES]", "required": True, "file": True}
     assert data["models"] == []
+
+
+def test_a_new_bot_kind_is_offered_without_touching_the_page(client, monkeypatch):
+    monkeypatch.setattr(policy_base, "BOT_SPECS",
+                        policy_base.BOT_SPECS + ("pretrained[:STRENGTH]",))
+    kinds = client.get("/api/catalog").json()["bot_kinds"]
+    assert kinds[-1] == {"spec": "pretrained[:STRENGTH]", "kind": "pretrained",
+                         "arg": "STRENGTH", "required": False, "file": False}
 
 
 # -- whole games -------------------------------------------------------------------------------
@@ -134,6 +156,10 @@ def test_a_whole_game_is_played_through_the_api(client, env_id):
     game = play_to_end(client, game, check=check)
     check_result(game)
     assert game["legal"] == [] and not game["your_turn"]
+    after = client.post(f"/api/games/{game['id']}/move",
+                        json={"action": 0, "version": game["version"]})
+    refused(after, 409, "over")
+    assert client.get(f"/api/games/{game['id']}").json() == game
     assert game["log_total"] > 0 and all(set(e) == {"step", "text"} for e in game["log"])
     # the saved replay opens again and ends the same way
     replay = client.get(f"/api/games/{game['id']}/replay")
@@ -194,6 +220,16 @@ def test_a_seeded_game_is_reproducible(client):
     assert ends[0] == ends[1]
 
 
+def test_a_game_without_a_seed_is_dealt_by_a_drawn_one_that_its_replay_keeps(client):
+    game = new_game(client, "scallywags_v0", mode="watch", players=2, bots=["random"])
+    assert "seed" not in game
+    game = client.post(f"/api/games/{game['id']}/seek",
+                       json={"to": 4, "version": game["version"]}).json()
+    data = client.get(f"/api/games/{game['id']}/replay").json()
+    assert isinstance(data["seed"], int) and data["seed"] >= 0
+    assert client.post("/api/replays", json=data).status_code == 201
+
+
 # -- hidden information ------------------------------------------------------------------------
 def sampled_tables(session, seat, legal_of, samples=2):
     """The table ``seat`` would be sent in states sampled from its view of the current
@@ -213,6 +249,15 @@ def table_part(snapshot):
     return {k: snapshot[k] for k in TABLE_KEYS}
 
 
+def seat_log(session, seat):
+    """The move log ``seat`` may be sent up to the step shown: ``describe_step`` for that
+    seat (built from its views and the public moves alone; tests/test_movelog.py)."""
+    lines = [{"step": i + 1, "text": text} for i in range(session.cursor)
+             for text in describe_step(session.game, session.states[i], session.moves[i],
+                                       session.states[i + 1], seat)]
+    return lines[-LOG_WINDOW:], len(lines)
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_a_played_game_never_sends_what_the_seat_cannot_know(app, client, env_id):
     n, seat, _ = SETUPS[env_id]
@@ -225,6 +270,9 @@ def test_a_played_game_never_sends_what_the_seat_cannot_know(app, client, env_id
         nonlocal checked
         looked = client.get(f"/api/games/{snapshot['id']}").json()
         assert table_part(looked) == table_part(snapshot)
+        assert set(snapshot) == set(TABLE_KEYS + LOG_KEYS + PUBLIC_KEYS)
+        assert snapshot["result"] is None and not snapshot["over"]
+        assert (snapshot["log"], snapshot["log_total"]) == seat_log(session, seat)
         if checked % 3 == 0:   # every third decision: a few samples each
             for table in sampled_tables(session, seat, lambda s: s.legal_actions(seat)):
                 assert json.loads(json.dumps(table)) == table_part(snapshot)
@@ -250,6 +298,7 @@ def test_a_watched_seat_sees_only_its_view(app, client, env_id):
             assert shown["legal"] == [] and shown["board"] is not None
             for table in sampled_tables(session, seat, lambda s: [], samples=1):
                 assert json.loads(json.dumps(table)) == table_part(shown)
+            assert (shown["log"], shown["log_total"]) == seat_log(session, seat)
         game = client.post(f"/api/games/{game['id']}/seek",
                            json={"to": game["step"] + 5, "version": game["version"]}).json()
         if game["over"]:
@@ -377,6 +426,8 @@ def test_bad_replays_are_refused(client, app):
         (changed(moves=other_move), ["move 2", "does not give state 3"]),
         (changed(states=broken_state), ["state 3"]),
         (changed(bots=["random"]), ["bots"]),
+        (changed(seed=good["seed"] + 1), ["state 0", f"seed {good['seed'] + 1}"]),
+        (changed(seed=None), ["seed"]),
         ({k: v for k, v in good.items() if k != "moves"}, ["missing", "moves"]),
         ("replay", ["expected an object"]),
     ]:

@@ -29,6 +29,7 @@ import contextlib
 import functools
 import json
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ from starlette.staticfiles import StaticFiles
 
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import PlunderError
-from plunder.policies.base import BOT_SPECS
+from plunder.policies import base as policy_base
 
 from .replays import open_replay
 from .sessions import (
@@ -137,6 +138,24 @@ def option_type(default: Any) -> str:
     return "json"
 
 
+def bot_kind(spec: str) -> dict:
+    """How the page offers a bot spec of ``BOT_SPECS``: its kind (``search``), the argument
+    after the colon as the spec writes it (``SAMPLES``, ``PATH.onnx[:SAMPLES]``; empty when
+    it takes none), whether that argument is required, and whether it names a bot file."""
+    kind = re.split(r"[:\[]", spec, maxsplit=1)[0]
+    rest = spec[len(kind):]
+    if rest.startswith("[:") and rest.endswith("]"):
+        arg, required = rest[2:-1], False
+    elif rest.startswith(":"):
+        arg, required = rest[1:], True
+    elif not rest:
+        arg, required = "", False
+    else:
+        raise ValueError(f"bot spec {spec!r} is neither KIND, KIND:ARG nor KIND[:ARG]")
+    return {"spec": spec, "kind": kind, "arg": arg, "required": required,
+            "file": "PATH" in arg}
+
+
 def catalog(models_dir: Path | None) -> dict:
     """What the page offers: every game with its player counts and variant options, the
     bot kinds, and the trained bots found."""
@@ -151,8 +170,9 @@ def catalog(models_dir: Path | None) -> dict:
                       "simultaneous": cls.simultaneous,
                       "rules": f"docs/rules/{cls.name}.md"})
     models, note = find_models(models_dir)
-    return {"games": games, "bot_kinds": list(BOT_SPECS), "models": models,
-            "models_dir": str(models_dir) if models_dir else None, "models_note": note}
+    return {"games": games, "bot_kinds": [bot_kind(spec) for spec in policy_base.BOT_SPECS],
+            "models": models, "models_dir": str(models_dir) if models_dir else None,
+            "models_note": note}
 
 
 def parse_seat(request: Request, session) -> int | None:

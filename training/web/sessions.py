@@ -147,7 +147,7 @@ class Session:
     mode: str
 
     def __init__(self, env_id: str, num_players: int, options: dict, max_turns: int,
-                 seed: int | None, bots: list[str | None]):
+                 seed: int, bots: list[str | None]):
         self.id = secrets.token_urlsafe(12)
         self.env_id = env_id
         self.game = game_class(env_id)(num_players, **options)
@@ -263,7 +263,7 @@ class LiveSession(Session):
     """A game being played out now: a PettingZoo env (raw) and a bot per bot seat."""
 
     def __init__(self, env_id: str, num_players: int, options: dict, max_turns: int | None,
-                 seed: int | None, bots: list[str | None]):
+                 seed: int, bots: list[str | None]):
         cls = game_class(env_id)
         max_turns = cls.default_max_turns if max_turns is None else max_turns
         super().__init__(env_id, num_players, options, max_turns, seed, bots)
@@ -271,7 +271,7 @@ class LiveSession(Session):
                         **self.options)
         self.env.reset(seed=seed)
         self.players = {self.env.possible_agents[s]: make_bot(
-            spec, env_id, num_players, seed=None if seed is None else seed + s,
+            spec, env_id, num_players, seed=seed + s,
             **self.options) for s, spec in enumerate(bots) if spec is not None}
         self.states = [self.env.unwrapped.game_state.clone()]
         self._pending: dict[int, int] = {}
@@ -443,6 +443,8 @@ def check_new_game(body: Any) -> dict:
     seed = body.get("seed")
     if seed is not None and (not is_int(seed) or seed < 0):
         raise bad_request(f"'seed' must be a whole number, 0 or more, or null; got {seed!r}")
+    if seed is None:    # drawn here, so that the replay can show how the game was dealt
+        seed = secrets.randbits(32)
     max_turns = body.get("max_turns")
     if max_turns is not None and (not is_int(max_turns) or max_turns < 1):
         raise bad_request(f"'max_turns' must be a positive whole number or null, "

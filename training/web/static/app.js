@@ -125,6 +125,11 @@ function optionValue(input) {
   }
 }
 
+/** The catalogue's entry of a bot kind: its spec and the argument it takes. */
+function botKind(name) {
+  return page.catalog.bot_kinds.find((bot) => bot.kind === name);
+}
+
 function refreshSeats() {
   const n = Number($("players").value);
   const seats = [...Array(n).keys()];
@@ -153,25 +158,25 @@ function refreshSeats() {
     row.dataset.seat = seat;
     const kind = document.createElement("select");
     kind.id = `bot-${seat}-kind`;
-    for (const spec of page.catalog.bot_kinds) {
-      const name = spec.split(/[:\[]/)[0];
-      const option = el("option", "", spec);
-      option.value = name;
+    for (const bot of page.catalog.bot_kinds) {
+      const option = el("option", "", bot.spec);
+      option.value = bot.kind;
       kind.appendChild(option);
     }
-    kind.value = "heuristic";
+    const kinds = page.catalog.bot_kinds.map((bot) => bot.kind);
+    kind.value = kinds.includes("heuristic") ? "heuristic" : kinds[0];
     const arg = document.createElement("input");
     arg.id = `bot-${seat}-arg`;
-    arg.setAttribute("list", "model-paths");
     const label = el("span", "seat-name", `player_${seat}`);
     const sync = () => {
-      const needsPath = ["trained", "sampled", "netsearch"].includes(kind.value);
-      arg.hidden = !(needsPath || kind.value === "search");
-      arg.placeholder = kind.value === "search" ? "samples (default 6)"
-        : kind.value === "netsearch" ? "PATH.onnx[:SAMPLES]" : "PATH.onnx";
+      const bot = botKind(kind.value);
+      arg.hidden = bot.arg === "";
+      arg.placeholder = bot.required ? bot.arg : `${bot.arg} (optional)`;
+      if (bot.file) arg.setAttribute("list", "model-paths");
+      else arg.removeAttribute("list");
     };
     kind.addEventListener("change", sync);
-    if (old[seat]) [kind.value, arg.value] = old[seat];
+    if (old[seat] && kinds.includes(old[seat][0])) [kind.value, arg.value] = old[seat];
     sync();
     row.append(label, kind, arg);
     box.appendChild(row);
