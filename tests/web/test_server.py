@@ -9,6 +9,7 @@ redraws everything the seat cannot know), so any response that reads a hidden fa
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -174,6 +175,22 @@ def test_a_whole_game_is_played_through_the_api(client, env_id):
                       json={"to": watched["steps"], "version": watched["version"]}).json()
     assert end["result"] == game["result"]
     assert end["text"] == game["text"] and end["log_total"] == game["log_total"]
+
+
+#: every game and player count; the long battle game played to a lower target score
+EVERY_COUNT = [(env_id, n) for env_id in ENV_IDS
+               for n in range(game_class(env_id).min_players, game_class(env_id).max_players + 1)]
+SHORT = {"all_hands_battle_v0": {"target_score": 150}}
+
+
+@pytest.mark.parametrize("env_id, n", EVERY_COUNT)
+def test_every_player_count_is_played_to_the_end_from_the_last_seat(client, env_id, n):
+    game = new_game(client, env_id, players=n, seat=n - 1, bots=["random"], seed=n,
+                    options=SHORT.get(env_id, {}))
+    assert game["num_players"] == n and game["you"] == n - 1
+    game = play_to_end(client, game, seed=n)
+    check_result(game)
+    assert not game["result"]["truncated"] and len(game["result"]["seats"]) >= 2
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
@@ -453,6 +470,32 @@ def test_games_are_isolated_and_idle_ones_are_cleaned_up(app, client):
     assert client.get(f"/api/games/{two['id']}").status_code == 200
     assert client.delete(f"/api/games/{two['id']}").status_code == 200
     refused(client.delete(f"/api/games/{two['id']}"), 404)
+
+
+def test_games_played_at_once_end_as_they_do_alone(client):
+    setups = [("scallywags_v0", 3, 1), ("anchors_aweigh_v0", 3, 2), ("shipshape_v0", 4, 3),
+              ("all_hands_crew_v0", 3, 4), ("scallywags_v0", 3, 1)]
+
+    def play(env_id, n, seed):
+        """A seeded game against heuristic bots, played to its end: how it ended."""
+        game = new_game(client, env_id, players=n, seat=0, bots=["heuristic"], seed=seed)
+        game = play_to_end(client, game, seed=seed)
+        return game["steps"], game["result"], game["text"], game["log"]
+
+    alone = [play(*setup) for setup in setups]
+    with ThreadPoolExecutor(len(setups)) as pool:
+        together = list(pool.map(lambda setup: play(*setup), setups))
+    assert together == alone
+
+
+def test_the_same_move_sent_at_once_is_applied_once(client):
+    game = new_game(client, "scallywags_v0", **play_setup("scallywags_v0"))
+    body = {"action": game["legal"][0]["action"], "version": game["version"]}
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(
+            lambda _: client.post(f"/api/games/{game['id']}/move", json=body), range(4)))
+    assert sorted(a.status_code for a in answers) == [200, 409, 409, 409]
+    assert client.get(f"/api/games/{game['id']}").json()["version"] == game["version"] + 1
 
 
 def test_a_full_server_refuses_new_games(tmp_path):
