@@ -82,9 +82,10 @@ def install_chromium() -> str | None:
     return "apt-get could not install chromium and chromium-driver"
 
 
-def browser_or_skip(profile_dir: Path):
-    """A headless Chromium WebDriver with a fresh profile in ``profile_dir``; skips the
-    test with the reason when no browser can be had."""
+def browser_or_skip(profile_dir: Path, downloads: Path | None = None):
+    """A headless Chromium WebDriver with a fresh profile in ``profile_dir`` that saves
+    downloads in ``downloads`` without asking; skips the test with the reason when no
+    browser can be had."""
     reason = install_selenium() or install_chromium()
     if reason:
         pytest.skip(reason)
@@ -96,6 +97,10 @@ def browser_or_skip(profile_dir: Path):
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile_dir}")
+    if downloads is not None:
+        options.add_experimental_option("prefs", {
+            "download.default_directory": str(downloads),
+            "download.prompt_for_download": False})
     service = Service(executable_path=_found(CHROMEDRIVER))
     return webdriver.Chrome(service=service, options=options)
 

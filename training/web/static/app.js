@@ -14,24 +14,35 @@ const page = {
   busy: false,     // a request is under way
 };
 
-/** A JSON request; throws an Error carrying the server's message when refused. */
-async function api(method, path, body) {
+/** A request's answer as text; throws an Error carrying the server's message when refused. */
+async function send(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   const response = await fetch(path, init);
-  let data = null;
-  try {
-    data = await response.json();
-  } catch (err) {
-    throw new Error(`${response.status} ${response.statusText}`);
-  }
+  const text = await response.text();
   if (!response.ok) {
-    throw new Error(data && data.error ? data.error : `${response.status} ${response.statusText}`);
+    let message = `${response.status} ${response.statusText}`;
+    try {
+      message = JSON.parse(text).error || message;
+    } catch (err) {
+      // not JSON: the status says it
+    }
+    throw new Error(message);
   }
-  return data;
+  return text;
+}
+
+/** A JSON request's answer, parsed; throws as ``send`` does. */
+async function api(method, path, body) {
+  const text = await send(method, path, body);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not JSON from ${path}: ${err.message}`);
+  }
 }
 
 /** A new element with a class and text. */
@@ -543,8 +554,10 @@ function pause() {
 
 async function saveReplay() {
   try {
-    const data = await api("GET", `/api/games/${page.game.id}/replay`);
-    const blob = new Blob([JSON.stringify(data)], { type: "application/json" });
+    // saved as the server sent it: the states' generators hold integers too large for
+    // JavaScript's numbers, which parsing would round (and the file would be refused)
+    const text = await send("GET", `/api/games/${page.game.id}/replay`);
+    const blob = new Blob([text], { type: "application/json" });
     const link = el("a");
     link.href = URL.createObjectURL(blob);
     link.download = `${page.game.env_id}-${page.game.id.slice(0, 8)}.replay.json`;
