@@ -9,6 +9,7 @@ redraws everything the seat cannot know), so any response that reads a hidden fa
 from __future__ import annotations
 
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -498,6 +499,17 @@ def test_the_same_move_sent_at_once_is_applied_once(client):
     assert client.get(f"/api/games/{game['id']}").json()["version"] == game["version"] + 1
 
 
+def test_the_server_sweeps_idle_games_without_a_request(tmp_path):
+    app = create_app(models_dir=tmp_path, idle_minutes=0.01)      # 0.6 s idle
+    with TestClient(app) as client:
+        new_game(client, "shipshape_v0", mode="watch", bots=["random"])
+        assert len(app.state.store) == 1
+        deadline = time.monotonic() + 10
+        while len(app.state.store) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(app.state.store) == 0, "the idle game was not swept"
+
+
 def test_a_full_server_refuses_new_games(tmp_path):
     with TestClient(create_app(models_dir=tmp_path, max_games=2)) as client:
         for _ in range(2):
@@ -578,7 +590,6 @@ def test_trained_bots_are_offered_checked_and_play(tmp_path, client):
 def test_plunder_serve_runs_the_server(tmp_path):
     import subprocess
     import sys
-    import time
     import urllib.error
     import urllib.request
 
