@@ -350,6 +350,8 @@ def refused(response, status, *words):
     ({"game": "scallywags", "seed": -1}, 400, ["'seed'"]),
     ({"game": "scallywags", "max_turns": 0}, 400, ["'max_turns'"]),
     ({"game": "scallywags", "options": {"wind": 3}}, 400, ["unknown option"]),
+    ({"game": "scallywags", "options": []}, 400, ["'options'", "[]"]),
+    ({"game": "scallywags", "options": 0}, 400, ["'options'"]),
     ({"game": "all_hands_battle", "options": {"prize_crew": 1}}, 400, ["prize_crew", "bool"]),
     ({"game": "all_hands_battle", "options": {"target_score": 0}}, 400, ["target_score"]),
     ({"game": "scallywags", "colour": "red"}, 400, ["unknown field"]),

@@ -433,7 +433,9 @@ def check_new_game(body: Any) -> dict:
     if not is_int(n) or not cls.min_players <= n <= cls.max_players:
         raise bad_request(f"'players': {env_id} is for {cls.min_players}-{cls.max_players} "
                           f"players, got {n!r}")
-    options = body.get("options") or {}
+    options = body.get("options")
+    if options is None:
+        options = {}
     if not isinstance(options, Mapping):
         raise bad_request(f"'options' must be an object of variant options, got {options!r}")
     try:
