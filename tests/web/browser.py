@@ -2,7 +2,8 @@
 
 ``browser_or_skip`` installs what is missing (Selenium with pip, Chromium and its driver
 with apt-get as root or through a password-less sudo) and skips the test, saying why,
-only when that fails. ``live_server`` runs the app with uvicorn on a free loopback port in a thread.
+only when that fails. ``live_server`` runs the app with uvicorn on a free loopback port
+in a thread.
 """
 
 from __future__ import annotations

@@ -613,10 +613,14 @@ def test_plunder_serve_runs_the_server(tmp_path):
                 assert proc.poll() is None and time.monotonic() < deadline, "no server"
                 time.sleep(0.2)
         assert [g["env_id"] for g in catalog["games"]] == list(ENV_IDS)
-        foreign = urllib.request.Request(f"{url}/api/catalog", headers={"Host": "evil.example"})
-        with pytest.raises(urllib.error.HTTPError) as refused_host:
-            urllib.request.urlopen(foreign, timeout=5)
-        assert refused_host.value.code == 400
+        for name in ("evil.example", "testserver"):    # the test client's name is no exception
+            foreign = urllib.request.Request(f"{url}/api/catalog", headers={"Host": name})
+            with pytest.raises(urllib.error.HTTPError) as refused_host:
+                urllib.request.urlopen(foreign, timeout=5)
+            assert refused_host.value.code == 400
+        local = urllib.request.Request(f"{url}/api/catalog", headers={"Host": f"localhost:{port}"})
+        with urllib.request.urlopen(local, timeout=5) as response:
+            assert response.status == 200
     finally:
         proc.terminate()
         output, _ = proc.communicate(timeout=20)

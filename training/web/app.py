@@ -56,7 +56,7 @@ STATIC = Path(__file__).parent / "static"
 #: the largest request body read (a long replay file is a few MB)
 MAX_BODY = 64 * 1024 * 1024
 #: host names a server bound to a loopback address answers to (DNS-rebinding guard)
-LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]", "testserver"]
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 #: the games' display names
 TITLES = {
     "scallywags_v0": "Scallywags",
