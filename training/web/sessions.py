@@ -417,7 +417,8 @@ class ReplaySession(Session):
 def check_new_game(body: Any) -> dict:
     """The settings of a game a request asks for, checked (400/404 with the reason):
     ``game``, ``mode`` (play/watch), ``players``, ``seat`` (play), ``bots`` (one spec per
-    bot seat, or one for all), ``options``, ``seed``, ``max_turns``."""
+    bot seat, or one for all), ``options``, ``seed`` (drawn here when not given, so that
+    every replay can show its deal), ``max_turns``."""
     if not isinstance(body, Mapping):
         raise bad_request("expected a JSON object with the game's settings")
     known = {"game", "mode", "players", "seat", "bots", "options", "seed", "max_turns"}
@@ -445,7 +446,7 @@ def check_new_game(body: Any) -> dict:
     seed = body.get("seed")
     if seed is not None and (not is_int(seed) or seed < 0):
         raise bad_request(f"'seed' must be a whole number, 0 or more, or null; got {seed!r}")
-    if seed is None:    # drawn here, so that the replay can show how the game was dealt
+    if seed is None:
         seed = secrets.randbits(32)
     max_turns = body.get("max_turns")
     if max_turns is not None and (not is_int(max_turns) or max_turns < 1):
