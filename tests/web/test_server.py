@@ -372,6 +372,16 @@ def test_malformed_and_unknown_requests_are_refused(client):
     refused(client.put("/api/games"), 405)
 
 
+def test_a_body_too_large_is_refused(client, app, monkeypatch):
+    from plunder.training.web import app as web_app
+
+    monkeypatch.setattr(web_app, "MAX_BODY", 2**20)
+    body = json.dumps({"game": "scallywags", "pad": "x" * 2**20}).encode()
+    refused(client.post("/api/games", content=body), 413, "over 1 MB")
+    refused(client.post("/api/games", content=iter([body[:2**19], body[2**19:]])), 413)
+    assert len(app.state.store) == 0
+
+
 def test_bad_moves_are_refused_and_change_nothing(client):
     game = new_game(client, "scallywags_v0", **play_setup("scallywags_v0"))
     url = f"/api/games/{game['id']}"

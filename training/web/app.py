@@ -3,7 +3,8 @@
 Every answer is JSON; a refused request gets ``{"error": "..."}`` with its status: 400 a
 malformed or invalid request (bad JSON, an illegal move, a bad setting), 403 a view the
 requester may not have (another seat of a game you play), 404 an unknown game or id, 409 a
-stale move or one out of turn, 503 a full server. A refused request changes nothing.
+stale move or one out of turn, 413 a body over ``MAX_BODY``, 503 a full server. A refused
+request changes nothing.
 
 =======  ===============================  ===================================================
 GET      /                                the page (static/index.html)
