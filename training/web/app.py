@@ -105,6 +105,10 @@ async def read_json(request: Request) -> Any:
         raise bad_request(f"malformed JSON in the request body ({exc})") from None
 
 
+#: the catalogue's note when trained bots cannot be read
+NO_ONNXRUNTIME = "trained bots need onnxruntime (pip install 'plunder[onnx]')"
+
+
 def find_models(root: Path | None, limit: int = 200) -> tuple[list[dict], str]:
     """The trained bots (``*.onnx``) under ``root`` with the game and player count their
     metadata names, and a note when they cannot be read."""
@@ -113,13 +117,13 @@ def find_models(root: Path | None, limit: int = 200) -> tuple[list[dict], str]:
     try:
         from plunder.policies.onnx_policy import read_metadata
     except ImportError:
-        return [], "trained bots need onnxruntime (pip install 'plunder[onnx]')"
+        return [], NO_ONNXRUNTIME
     models = []
     for path in sorted(root.rglob("*.onnx"))[:limit]:
         try:
             meta = read_metadata(path)
         except ImportError:
-            return [], "trained bots need onnxruntime (pip install 'plunder[onnx]')"
+            return [], NO_ONNXRUNTIME
         except PlunderError as exc:
             models.append({"path": str(path), "error": str(exc)})
             continue
