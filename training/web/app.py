@@ -215,7 +215,8 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
     @api
     async def create_game(request: Request) -> Response:
         """Start a played or watched game."""
-        settings = check_new_game(await read_json(request))
+        body = await read_json(request)
+        settings = await run_in_threadpool(check_new_game, body)  # loads bot files
 
         def start():
             """Create and keep the session; its first snapshot."""
