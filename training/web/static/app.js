@@ -487,11 +487,14 @@ function drawResult(game) {
 async function sendMove(action) {
   if (page.busy || !page.game) return;
   page.busy = true;
+  const status = $("status").textContent;
+  $("status").textContent = `${status} · sending your move…`;
   try {
     const game = await api("POST", `/api/games/${page.game.id}/move`,
       { action, version: page.game.version });
     show(game);
   } catch (err) {
+    $("status").textContent = status;
     showError("error", err);
   } finally {
     page.busy = false;
