@@ -54,9 +54,13 @@ def test_as_root_apt_get_is_tried_and_its_failure_named(no_chromium, monkeypatch
 def test_with_a_password_less_sudo_apt_get_runs_through_it(no_chromium, monkeypatch):
     monkeypatch.setattr(browser.os, "geteuid", lambda: 1000)
     monkeypatch.setattr(browser.shutil, "which", lambda name: f"/usr/bin/{name}")
-    monkeypatch.setattr(browser, "_run", lambda cmd, timeout: (
-        no_chromium.append(cmd) or (cmd == ["sudo", "-n", "true"], "")))
-    browser.install_chromium()
+
+    def sudo_works(cmd, timeout):
+        """Record the command; only ``sudo -n true`` succeeds."""
+        no_chromium.append(cmd)
+        return cmd == ["sudo", "-n", "true"], ""
+    monkeypatch.setattr(browser, "_run", sudo_works)
+    assert "apt-get could not install" in browser.install_chromium()
     assert no_chromium[0] == ["sudo", "-n", "true"]
     assert all(cmd[:3] == ["sudo", "-n", "env"] for cmd in no_chromium[1:])
     assert len(no_chromium) == 4
