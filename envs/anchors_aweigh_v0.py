@@ -102,7 +102,7 @@ Version history
     paid from below deck first (choices that leak nothing); saved states are checked
     field by field on loading. Then: each seat's returns in a row (tiles returned since
     it last placed one, public) are in the state and the observation (``returns``, n
-    values at the end), so a memoryless bot can see that it is looping; saved states
+    values at the end, capped at 6), so a memoryless bot can see that it is looping; saved states
     need the ``returns`` field.
     Every env, before any release: final infos carry ``winner_mask`` (one bool per
     scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an

@@ -489,7 +489,7 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
         actor = actor_from_policy(model.policy)
         more = collect_dagger_decisions(cfg.env_id, cfg.num_players, cfg.options, actor,
                                         pt.samples, cfg.seed + 13 + k, cfg.reward_mode,
-                                        cfg.ppo.gamma, cfg.max_turns)
+                                        cfg.ppo.gamma, cfg.max_turns, pt.dagger_greedy)
         echo(f"pretrain: DAgger round {k + 1}: learner agreed with the heuristic on "
              f"{_agreement(actor, more):.0%} of its own decisions")
         data = concat(data, more)

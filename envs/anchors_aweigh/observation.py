@@ -33,8 +33,9 @@ NUM_OUTCOMES = 6
 
 
 #: a seat's returns since its last placement are shown / RETURNS_SCALE, capped at RETURNS_CAP
-#: (the heuristic bot changes course after 3 and 6 returns in a row)
-RETURNS_SCALE, RETURNS_CAP = 6, 12
+#: (the heuristic bot changes course after 3 and 6 returns in a row; past 6 a long loop
+#: looks like the states imitation data covers)
+RETURNS_SCALE, RETURNS_CAP = 6, 6
 
 
 def build_layout(game) -> ObservationLayout:

@@ -135,7 +135,7 @@ def test_returns_in_a_row_are_counted_publicly_until_a_placement():
     # a loop is shown only up to the cap (the observation stays bounded)
     s.returns[1] = 500
     s.touch()
-    assert g.encode(s.view(0))[scale][1] == pytest.approx(2.0)
+    assert g.encode(s.view(0))[scale][1] == pytest.approx(1.0)
 
 
 def test_cargo_only_on_c_spaces_and_no_assets_there():
