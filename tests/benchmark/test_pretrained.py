@@ -85,9 +85,9 @@ def test_play_eval_and_netsearch_accept_pretrained_bots():
     from plunder.training.evaluate import bot_factories, run_tournament
 
     specs = ["pretrained:final", "pretrained:early:sampled", "netsearch:pretrained:2"]
-    t = run_tournament("shipshape_v0", 2, bot_factories(specs, "shipshape_v0", 2), 3,
+    t = run_tournament("shipshape_v0", 2, bot_factories(specs, "shipshape_v0", 2), 6,
                        seed=1)
-    assert [b.seat_games for b in t.bots] == [2, 2, 2]
+    assert [b.seat_games for b in t.bots] == [4, 4, 4]
     with pytest.raises(ModelFileError, match="no value output"):
         bot = make_bot("pretrained:early", "shipshape_v0", 2)
         bot.evaluate(np.zeros((1, bot.meta["obs_size"]), np.float32),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 
 import click
 
@@ -17,8 +16,23 @@ def _fail(exc: Exception):
 
 
 def _command_line() -> str:
-    """The command line as typed (``plunder benchmark ...``)."""
-    return " ".join(["plunder"] + [shlex.quote(a) for a in sys.argv[1:]])
+    """The running ``plunder benchmark`` command, rebuilt from its parsed parameters
+    (arguments, then every option not at its default), ready to paste."""
+    ctx = click.get_current_context()
+    parts = ["plunder", "benchmark", ctx.command.name]
+    options = []
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        if isinstance(param, click.Argument):
+            parts += [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
+        elif value not in (None, False, ()) and value != param.default:
+            name = param.opts[0]
+            if param.is_flag:
+                options.append(name)
+            else:
+                for v in value if isinstance(value, tuple) else (value,):
+                    options += [name, str(v)]
+    return " ".join(shlex.quote(p) for p in parts + options)
 
 
 @click.group("benchmark")

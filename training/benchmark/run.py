@@ -145,6 +145,7 @@ class BenchmarkResult:
                 "truncated_games": int(sum(r.truncated for r in recs)),
                 "per_seat": per_seat, "per_opponent": per_opponent,
             },
+            "opponent_bots": opponent_bots(t),
             "ratings": self.ratings,
             "rating_model": "openskill PlackettLuce (mu 25, sigma 25/3)" if self.ratings
             else None,
@@ -162,6 +163,21 @@ class BenchmarkResult:
             "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             **self.extra,
         }
+
+
+def opponent_bots(task: Task) -> dict:
+    """File, sha256 and placeholder flag of every shipped bot among a task's opponents
+    (what a cited result was measured against)."""
+    from plunder.policies.pretrained import manifest_entry, parse_spec
+
+    out = {}
+    for spec in task.opponents:
+        kind, _, arg = spec.partition(":")
+        if kind == "pretrained":
+            e = manifest_entry(task.env_id, task.num_players, parse_spec(arg)[0])
+            out[spec] = {"file": e["file"], "sha256": e["sha256"],
+                         "placeholder": bool(e.get("placeholder", False))}
+    return out
 
 
 def _ort_version() -> str | None:
