@@ -127,32 +127,51 @@ def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out
 
 @benchmark.command("leaderboard")
 @click.argument("game")
-@click.option("--players", type=click.IntRange(2), required=True, help="Number of players.")
+@click.option("--players", type=click.IntRange(2), default=None,
+              help="Number of players (required unless GAME is 'all', which does 2 and 4).")
 @click.option("--games", type=click.IntRange(1), default=400, show_default=True,
               help="Games per pairing of fast bots.")
-@click.option("--search-games", type=click.IntRange(1), default=60, show_default=True,
-              help="Games per pairing that has a search bot (search, netsearch).")
+@click.option("--search-games", type=click.IntRange(1), default=None,
+              help="Games per pairing that has a search bot (search, netsearch); default "
+                   "per game (docs/benchmark.md#leaderboards).")
 @click.option("--bots", default=None,
               help="Comma-separated bots (default: random, heuristic, search:2, search:8, "
                    "pretrained:early, pretrained:final, netsearch:pretrained).")
 @click.option("--out-dir", type=click.Path(file_okay=False), default="docs/leaderboards",
               show_default=True, help="Where GAME-Np.md and GAME-Np.json go.")
 def leaderboard(game, players, games, search_games, bots, out_dir):
-    """Pairwise tournaments of every shipped bot: win shares, ratings, latency."""
-    from .leaderboard import run_leaderboard, write_leaderboard
+    """Pairwise tournaments of every shipped bot: win shares, ratings, latency. GAME 'all'
+    regenerates every game's boards at 2 and 4 players."""
+    from plunder.envs import ENV_IDS
 
-    try:
-        chosen = {} if bots is None else {
-            "bots": tuple(b.strip() for b in bots.split(",") if b.strip())}
-        if bots is not None and len(chosen["bots"]) < 2:
+    from .leaderboard import SEARCH_GAMES, run_leaderboard, write_leaderboard
+
+    chosen = {}
+    if bots is not None:
+        chosen["bots"] = tuple(b.strip() for b in bots.split(",") if b.strip())
+        if len(chosen["bots"]) < 2:
             raise click.BadParameter("a leaderboard needs at least two bots",
                                      param_hint="'--bots'")
-        board = run_leaderboard(game, players, games=games, search_games=search_games,
-                                command=_command_line(), echo=click.echo, **chosen)
-    except PlunderError as exc:
-        _fail(exc)
-    for path in write_leaderboard(board, out_dir):
-        click.echo(f"wrote {path}")
+    if game == "all":
+        cells = [(e, n) for e in ENV_IDS for n in ((players,) if players else (2, 4))]
+    elif players is None:
+        raise click.BadParameter("--players is required (or GAME 'all')",
+                                 param_hint="'--players'")
+    else:
+        cells = [(game, players)]
+    command = _command_line()
+    for g, n in cells:
+        try:
+            from plunder.training.config import resolve_env_id
+            env_id = resolve_env_id(g)
+            click.echo(f"{env_id}, {n} players:")
+            board = run_leaderboard(env_id, n, games=games,
+                                    search_games=search_games or SEARCH_GAMES[env_id],
+                                    command=command, echo=click.echo, **chosen)
+        except PlunderError as exc:
+            _fail(exc)
+        for path in write_leaderboard(board, out_dir):
+            click.echo(f"wrote {path}")
 
 
 @benchmark.command("ship")

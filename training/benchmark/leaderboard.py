@@ -36,6 +36,11 @@ from .tasks import task_seed
 LEADERBOARD_BOTS = ("random", "heuristic", "search:2", "search:8", "pretrained:early",
                     "pretrained:final", "netsearch:pretrained")
 LEADERBOARD_SCHEMA_VERSION = "plunder-leaderboard/1"
+#: default games per pairing with a search bot, by game: search costs 0.2-0.6 s per
+#: 2-player game in Scallywags and ShipShape but 5-90 s in Anchors Aweigh! and All Hands
+#: battle (docs/benchmark.md#leaderboards), so the slow games get fewer (wider intervals)
+SEARCH_GAMES = {"scallywags_v0": 100, "shipshape_v0": 100, "all_hands_crew_v0": 40,
+                "anchors_aweigh_v0": 12, "all_hands_battle_v0": 6}
 
 
 def _slow(spec: str) -> bool:
