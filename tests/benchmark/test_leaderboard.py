@@ -52,3 +52,38 @@ def test_a_four_player_board_puts_the_row_bot_in_one_seat(tmp_path):
     assert ("random", "heuristic") in cells and ("heuristic", "random") in cells
     assert "in one seat against the column bot in the other 3" in leaderboard_markdown(board)
     assert board["command"].startswith("plunder benchmark leaderboard scallywags --players 4")
+
+
+def test_a_board_needs_a_player_count_unless_all():
+    res = run_cli(["benchmark", "leaderboard", "scallywags"])
+    assert res.exit_code != 0 and "--players is required (or GAME 'all')" in res.output
+    res = run_cli(["benchmark", "leaderboard", "scallywags", "--players", "3", "--bots",
+                   "random,heuristic"])
+    assert res.exit_code != 0 and "no default for scallywags_v0 at 3 players" in res.output
+    res = run_cli(["benchmark", "leaderboard", "scallywags", "--players", "2", "--bots",
+                   "random"])
+    assert res.exit_code != 0 and "at least two bots" in res.output
+
+
+def test_boards_are_embedded_in_the_doc_and_replaced_on_rerun(tmp_path):
+    from plunder.benchmark.leaderboard import embed_in_doc
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("# x\n\n<!-- leaderboards:begin -->\n<!-- leaderboards:end -->\ntail\n")
+    board = run_leaderboard("shipshape", 2, games=2, bots=("random", "heuristic"),
+                            command="cmd", echo=lambda s: None)
+    embed_in_doc(board, doc)
+    first = doc.read_text()
+    assert first.count("### shipshape_v0, 2 players") == 1 and first.endswith("tail\n")
+    board4 = run_leaderboard("scallywags", 4, games=4, bots=("random", "heuristic"),
+                             command="cmd4", echo=lambda s: None)
+    embed_in_doc(board4, doc)
+    board["command"] = "cmd again"
+    embed_in_doc(board, doc)
+    text = doc.read_text()
+    assert text.count("### shipshape_v0, 2 players") == 1 and "`cmd again`" in text
+    assert "`cmd`" not in text and "`cmd4`" in text
+    assert text.index("scallywags_v0, 4 players") < text.index("shipshape_v0, 2 players")
+    with pytest.raises(Exception, match="has no <!-- leaderboards:begin -->"):
+        (tmp_path / "bare.md").write_text("# nothing\n")
+        embed_in_doc(board, tmp_path / "bare.md")

@@ -148,7 +148,8 @@ def test_bad_policy_specs_are_refused_before_any_game(spec, error, match):
 
 
 def test_a_bot_of_another_game_or_player_count_is_refused():
-    with pytest.raises(ModelFileError, match="is a bot for 'shipshape_v0', not for 'scallywags_v0'"):
+    with pytest.raises(ModelFileError,
+                       match="is a bot for 'shipshape_v0', not for 'scallywags_v0'"):
         evaluate("scallywags-2p-heuristic", str(pretrained_path("shipshape_v0", 2)), games=1)
     with pytest.raises(ModelFileError, match="trained for 4 players, not 2"):
         evaluate("shipshape-2p-heuristic", str(pretrained_path("shipshape_v0", 4)), games=1)

@@ -139,12 +139,15 @@ def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out
                    "pretrained:early, pretrained:final, netsearch:pretrained).")
 @click.option("--out-dir", type=click.Path(file_okay=False), default="docs/leaderboards",
               show_default=True, help="Where GAME-Np.md and GAME-Np.json go.")
-def leaderboard(game, players, games, search_games, bots, out_dir):
+@click.option("--doc", type=click.Path(dir_okay=False), default="docs/benchmark.md",
+              show_default=True, help="Also embed the board in this Markdown file's "
+                                      "leaderboards section ('-' for none).")
+def leaderboard(game, players, games, search_games, bots, out_dir, doc):
     """Pairwise tournaments of every shipped bot: win shares, ratings, latency. GAME 'all'
     regenerates every game's boards at 2 and 4 players."""
     from plunder.envs import ENV_IDS
 
-    from .leaderboard import SEARCH_GAMES, run_leaderboard, write_leaderboard
+    from .leaderboard import SEARCH_GAMES, embed_in_doc, run_leaderboard, write_leaderboard
 
     chosen = {}
     if bots is not None:
@@ -165,13 +168,21 @@ def leaderboard(game, players, games, search_games, bots, out_dir):
             from plunder.training.config import resolve_env_id
             env_id = resolve_env_id(g)
             click.echo(f"{env_id}, {n} players:")
+            if search_games is None and (env_id, n) not in SEARCH_GAMES:
+                raise click.BadParameter(f"no default for {env_id} at {n} players; give it",
+                                         param_hint="'--search-games'")
             board = run_leaderboard(env_id, n, games=games,
-                                    search_games=search_games or SEARCH_GAMES[env_id],
+                                    search_games=search_games or SEARCH_GAMES[(env_id, n)],
                                     command=command, echo=click.echo, **chosen)
         except PlunderError as exc:
             _fail(exc)
         for path in write_leaderboard(board, out_dir):
             click.echo(f"wrote {path}")
+        if doc != "-":
+            try:
+                click.echo(f"updated {embed_in_doc(board, doc)}")
+            except (PlunderError, OSError) as exc:
+                _fail(exc)
 
 
 @benchmark.command("ship")

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from plunder.envs import game_class
+from plunder.envs.core import InvalidArgumentError
 from plunder.envs.core.rewards import winners
 from plunder.training.evaluate import (BotStats, _openskill_model, _rate, bot_factories,
                                        bot_seed, game_seed, play_game, schedule, wilson)
@@ -36,11 +37,16 @@ from .tasks import task_seed
 LEADERBOARD_BOTS = ("random", "heuristic", "search:2", "search:8", "pretrained:early",
                     "pretrained:final", "netsearch:pretrained")
 LEADERBOARD_SCHEMA_VERSION = "plunder-leaderboard/1"
-#: default games per pairing with a search bot, by game: search costs 0.2-0.6 s per
-#: 2-player game in Scallywags and ShipShape but 5-90 s in Anchors Aweigh! and All Hands
-#: battle (docs/benchmark.md#leaderboards), so the slow games get fewer (wider intervals)
-SEARCH_GAMES = {"scallywags_v0": 100, "shipshape_v0": 100, "all_hands_crew_v0": 40,
-                "anchors_aweigh_v0": 12, "all_hands_battle_v0": 6}
+#: default games per pairing with a search bot, by (game, players): a 2-player game with
+#: one search:2 / search:8 / netsearch seat costs about 0.2 / 1.0 / 0.6 s in Scallywags,
+#: 0.1 / 0.6 / 0.3 s in ShipShape, 0.5 / 2 / 0.8 s in All Hands crew, 4.5 / 18 / 51 s in
+#: Anchors Aweigh! and 9 / 36 / 1.5 s in All Hands battle (measured on the 2-core machine;
+#: docs/benchmark.md#leaderboards), so the slow games get fewer games (wider intervals)
+SEARCH_GAMES = {("scallywags_v0", 2): 100, ("scallywags_v0", 4): 40,
+                ("shipshape_v0", 2): 100, ("shipshape_v0", 4): 40,
+                ("all_hands_crew_v0", 2): 40, ("all_hands_crew_v0", 4): 16,
+                ("anchors_aweigh_v0", 2): 4, ("anchors_aweigh_v0", 4): 2,
+                ("all_hands_battle_v0", 2): 6, ("all_hands_battle_v0", 4): 2}
 
 
 def _slow(spec: str) -> bool:
@@ -98,6 +104,7 @@ def run_leaderboard(game: str, num_players: int, games: int = 400, search_games:
     latencies: list[list[int]] = [[] for _ in bots]
     model = _openskill_model()
     cells = []
+    ranked = num_players
     t_all = time.perf_counter()
     for a, b in pairings(len(bots), num_players):
         n_games = search_games if _slow(bots[a]) or _slow(bots[b]) else games
@@ -118,6 +125,7 @@ def run_leaderboard(game: str, num_players: int, games: int = 400, search_games:
                 seats.append(instances[(k, s)])
             state, _ = play_game(gm, seats, game_seed(tseed, g), max_turns)
             keys = [tuple(x) for x in state.rank_keys()]
+            ranked = len(keys)
             win = winners(keys)
             for s, k in enumerate(lineup):
                 seat_games[k] += 1
@@ -125,10 +133,12 @@ def run_leaderboard(game: str, num_players: int, games: int = 400, search_games:
             if model is not None:
                 _rate(model, stats, [pair[k] for k in lineup], keys[:num_players])
         lo, hi = wilson(wins[0], seat_games[0])
+        olo, ohi = wilson(wins[1], seat_games[1])
         cell = {"bot": bots[a], "opponent": bots[b], "games": n_games, "tournament_seed": tseed,
                 "win_share": round(wins[0] / seat_games[0], 4),
                 "ci95": [round(lo, 4), round(hi, 4)],
                 "opponent_win_share": round(wins[1] / seat_games[1], 4),
+                "opponent_ci95": [round(olo, 4), round(ohi, 4)],
                 "seconds": round(time.perf_counter() - t0, 1)}
         cells.append(cell)
         echo(f"  {bots[a]} vs {bots[b]}: {cell['win_share']:.1%} "
@@ -143,7 +153,8 @@ def run_leaderboard(game: str, num_players: int, games: int = 400, search_games:
                         "latency": latency_summary(latencies[i])})
     return {"schema_version": LEADERBOARD_SCHEMA_VERSION, "plunder_version": plunder_version(),
             "env_id": env_id, "num_players": num_players, "bots": list(bots),
-            "games": games, "search_games": search_games, "entries": entries,
+            "games": games, "search_games": search_games, "ranked_seats": ranked,
+            "parity": round(1 / ranked, 4), "entries": entries,
             "pairings": cells, "command": command,
             "rating_model": "openskill PlackettLuce (mu 25, sigma 25/3)" if model else None,
             "shipped_bots": _shipped_note(env_id, num_players),
@@ -187,15 +198,16 @@ def leaderboard_markdown(board: dict) -> str:
                      + f" | {_ms(lat['p50_ms'])} | {_ms(lat['p99_ms'])} | {lat['decisions']:,} |")
     lines += ["", "Win share of the row bot " + ("against the column bot" if n == 2 else
               f"in one seat against the column bot in the other {n - 1}")
-              + f" (95% interval; parity {1 / n:.0%}; games per pairing in brackets):", ""]
+              + f" (95% interval; parity {board['parity']:.0%}"
+              + (f", {board['ranked_seats']} ranked seats" if board["ranked_seats"] != n else "")
+              + "; games per pairing in brackets):", ""]
     lines += ["| | " + " | ".join(f"`{b}`" for b in bots) + " |",
               "|---|" + "---|" * len(bots)]
     share = {}
     for c in board["pairings"]:
         share[(c["bot"], c["opponent"])] = (c["win_share"], c["ci95"], c["games"])
         if n == 2:
-            lo, hi = c["ci95"]
-            share[(c["opponent"], c["bot"])] = (c["opponent_win_share"], [1 - hi, 1 - lo],
+            share[(c["opponent"], c["bot"])] = (c["opponent_win_share"], c["opponent_ci95"],
                                                 c["games"])
     for a in bots:
         row = [f"`{a}`"]
@@ -226,5 +238,37 @@ def write_leaderboard(board: dict, out_dir: str | Path) -> list[Path]:
     return [md, js]
 
 
-__all__ = ["LEADERBOARD_BOTS", "leaderboard_markdown", "run_leaderboard",
+#: docs/benchmark.md holds the boards between these markers, each in its own pair
+BOARDS_BEGIN, BOARDS_END = "<!-- leaderboards:begin -->", "<!-- leaderboards:end -->"
+
+
+def embed_in_doc(board: dict, doc: str | Path) -> Path:
+    """Put the board's Markdown into ``doc`` between ``<!-- leaderboard:STEM -->`` and
+    ``<!-- /leaderboard:STEM -->`` (replacing an earlier one, else added in game order
+    before the ``leaderboards:end`` marker); written atomically."""
+    from plunder.envs import ENV_IDS
+    from plunder.training.atomic import atomic_write_text
+    from plunder.training.config import game_name
+
+    doc = Path(doc)
+    text = doc.read_text()
+    if BOARDS_BEGIN not in text or BOARDS_END not in text:
+        raise InvalidArgumentError(f"{doc} has no {BOARDS_BEGIN} ... {BOARDS_END} section")
+    head, rest = text.split(BOARDS_BEGIN, 1)
+    body, tail = rest.split(BOARDS_END, 1)
+    sections = {}
+    for part in body.split("<!-- leaderboard:")[1:]:
+        stem, content = part.split(" -->\n", 1)
+        sections[stem] = content.split(f"<!-- /leaderboard:{stem} -->", 1)[0]
+    stem = f"{game_name(board['env_id'])}-{board['num_players']}p"
+    sections[stem] = leaderboard_markdown(board)
+    order = [f"{game_name(e)}-{n}p" for e in ENV_IDS for n in range(2, 7)]
+    ordered = sorted(sections, key=lambda k: order.index(k) if k in order else len(order))
+    body = "\n" + "\n".join(f"<!-- leaderboard:{k} -->\n{sections[k]}<!-- /leaderboard:{k} -->\n"
+                            for k in ordered)
+    atomic_write_text(doc, head + BOARDS_BEGIN + body + BOARDS_END + tail)
+    return doc
+
+
+__all__ = ["LEADERBOARD_BOTS", "embed_in_doc", "leaderboard_markdown", "run_leaderboard",
            "write_leaderboard"]
