@@ -45,7 +45,8 @@ def test_the_default_leaderboard_plays_every_bot(tmp_path):
 
 def test_a_four_player_board_puts_the_row_bot_in_one_seat(tmp_path):
     res = run_cli(["benchmark", "leaderboard", "scallywags", "--players", "4", "--games", "4",
-                   "--bots", "random,heuristic,pretrained:final", "--out-dir", str(tmp_path)])
+                   "--bots", "random,heuristic,pretrained:final", "--out-dir", str(tmp_path),
+                   "--doc", "-"])
     assert res.exit_code == 0, res.output
     board = json.loads((tmp_path / "scallywags-4p.json").read_text())
     cells = {(c["bot"], c["opponent"]): c for c in board["pairings"]}
