@@ -59,6 +59,12 @@ def plunder_version() -> str:
         return "unknown"
 
 
+def ranked_seats(env_id: str, num_players: int, options: dict | None = None) -> int:
+    """Seats the game ranks (players, plus env-driven seats such as ShipShape's Cap'n)."""
+    game = game_class(env_id)(num_players, **(options or {}))
+    return len(game.new_game(np.random.default_rng(0)).rank_keys())
+
+
 def latency_summary(latencies_ns: list[int]) -> dict:
     """p50 / p99 / mean / max of decision times in milliseconds, and their count."""
     if not latencies_ns:
