@@ -43,7 +43,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import shlex
 import subprocess
 import tempfile
@@ -59,6 +58,7 @@ import yaml
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError, ModelFileError, PlunderError
 
+from .atomic import atomic_write_bytes  # noqa: F401 - re-exported
 from .config import TrainConfig, game_name
 from .selfplay_env import (Actor, ActorPolicy, OpponentPool, SelfPlayEnv, SelfPlayVecEnv,
                            actor_from_policy, limit_numpy_threads)
@@ -82,26 +82,6 @@ def git_commit() -> str:
         return sha + ("+dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temp file beside ``path`` and ``os.replace`` it into place."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def default_run_dir(cfg: TrainConfig) -> Path:
