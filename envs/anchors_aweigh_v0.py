@@ -100,7 +100,10 @@ Version history
     space, so neither a below-deck space nor a storage taking cargo there is seen;
     ``full`` counts only while loading; tiles are spent seen-before-secret and cargo is
     paid from below deck first (choices that leak nothing); saved states are checked
-    field by field on loading.
+    field by field on loading. Then: each seat's returns in a row (tiles returned since
+    it last placed one, public) are in the state and the observation (``returns``, n
+    values at the end, capped at 6), so a memoryless bot can see that it is looping; saved states
+    need the ``returns`` field.
     Every env, before any release: final infos carry ``winner_mask`` (one bool per
     scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
     illegal move (-1) unless ``illegal_reward=None``; the engine state is

@@ -9,7 +9,9 @@ Loading
     it lacks most; when no needed kind lies face up it takes its two cargo (the colours the
     contracts and trades want), then grabs face-down tiles. A held tile is placed if its
     kind is still short (or, once the ship is nearly full or after three returns in a row,
-    if it is any useful kind), otherwise returned. With two players (and in Rough Seas)
+    if it is any useful kind), otherwise returned; after six returns in a row it stops
+    grabbing face-up tiles. It reads its returns in a row from the observation (a public
+    count), so its loading needs no memory of its own. With two players (and in Rough Seas)
     it never keeps starfish tiles, which leave the ship before travel. The Meddlesome
     Monkey goes below deck (B4) so the above-deck spaces stay free for chests.
 Travel
@@ -38,7 +40,7 @@ from plunder.envs.anchors_aweigh.engine import (
     A_STOW, A_TOSS_ASSET, A_TOSS_CARGO, COLOUR, DECIDE, ENCOUNTER, LOADING, PIRATE, PLACE,
     SETUP,
 )
-from plunder.envs.anchors_aweigh.observation import CF, HF, SF
+from plunder.envs.anchors_aweigh.observation import CF, HF, RETURNS_SCALE, SF
 from plunder.policies.base import check_mask
 
 MONKEY = 9
@@ -62,7 +64,6 @@ class AnchorsAweighHeuristic:
         """Forget the previous game."""
         self.memory: list[np.ndarray] = []   # card vectors of this round still to come
         self.memory_round = 0
-        self.returns = 0
 
     # -- reading the observation -----------------------------------------------------------
     def _f(self, obs, name):
@@ -148,22 +149,21 @@ class AnchorsAweighHeuristic:
             deficit[MONKEY] = 1
         hand = self._f(obs, "hands")[:HF]
         empty_assets = int(self._f(obs, "ships")[:12 * SF].reshape(12, SF)[:, 0].sum())
+        returns = int(round(self._f(obs, "returns")[0] * RETURNS_SCALE))
         if hand[2:12].any():                                  # holding a known tile
             kind = int(np.argmax(hand[2:12]))
             star = hand[12] > 0
             useful = kind != MONKEY or self.wild_monkeys
-            keep = deficit[kind] > 0 or (useful and (self.returns >= 3 or empty_assets <= 2))
+            keep = deficit[kind] > 0 or (useful and (returns >= 3 or empty_assets <= 2))
             if self.starfish_rule and star:
                 keep = False
             places = [a for a in range(A_PLACE + 8, A_PLACE + 12)] + \
                 list(range(A_PLACE, A_PLACE + 8))
             if keep:
-                self.returns = 0
                 for a in places:
                     if mask[a]:
                         return a
             if mask[A_RETURN]:
-                self.returns += 1
                 return A_RETURN
         stars = np.flatnonzero(mask[A_STAR_RETURN:A_STAR_RETURN + 12])
         if len(stars):
@@ -172,7 +172,7 @@ class AnchorsAweighHeuristic:
             self._f(obs, "pile_up_starfish") * 2 if self.starfish_rule else 0)).astype(int)
         grabs = [(deficit[k], k) for k in range(10)
                  if mask[A_GRAB_UP + k] and deficit[k] > 0 and plain[k] > 0]
-        if self.returns >= 6:
+        if returns >= 6:
             grabs = []
         if grabs:
             return A_GRAB_UP + max(grabs)[1]

@@ -25,8 +25,8 @@ TRAINED_KINDS = ("trained", "onnx", "sampled")
 
 #: every kind of bot spec ``make_bot`` takes, as ``plunder eval --help`` and
 #: ``plunder play --help`` list them (``onnx:PATH`` is an alias of ``trained:PATH``)
-BOT_SPECS = ("random", "heuristic", "search[:SAMPLES]", "trained:PATH.onnx",
-             "sampled:PATH.onnx", "netsearch:PATH.onnx[:SAMPLES]")
+BOT_SPECS = ("random", "heuristic", "search[:SAMPLES]", "pretrained[:early|final][:sampled]",
+             "trained:PATH.onnx", "sampled:PATH.onnx", "netsearch:PATH.onnx[:SAMPLES]")
 
 
 @runtime_checkable
@@ -88,13 +88,17 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
     - ``heuristic``: the game's hand-written bot;
     - ``search[:SAMPLES]``: determinized search with random rollouts (default 6 sampled
       states per move; :mod:`plunder.policies.search`);
+    - ``pretrained[:early|final][:sampled]``: the bot shipped in the package for this game
+      and player count (``final`` by default; :mod:`plunder.policies.pretrained`), greedy,
+      or drawing its moves from the network's probabilities with ``:sampled``;
     - ``trained:PATH.onnx``: an exported network's likeliest legal action;
     - ``sampled:PATH.onnx``: an action drawn from its masked probabilities (seeded);
     - ``netsearch:PATH.onnx[:SAMPLES]``: determinized search guided by that network — its
       top 3 moves each played in SAMPLES states sampled from the bot's view (default 16),
       two turns of the network's own moves, its value at the leaf; the network's favourite
       stands unless another move is clearly better (:mod:`plunder.policies.netsearch`;
-      needs a file with a value output, as ``plunder export`` writes them).
+      needs a file with a value output, as ``plunder export`` writes them);
+      ``netsearch:pretrained[:SAMPLES]`` searches with the shipped final bot.
     """
     game = game_class(env_id)(num_players, **options)
     kind, _, arg = spec.partition(":")
@@ -109,8 +113,20 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
                                        f"samples, got {spec!r}")
         samples = int(arg) if arg else 6
         return SearchPolicy(game, seed=seed, samples=samples)
+    if kind == "pretrained":
+        from .onnx_policy import OnnxPolicy
+        from .pretrained import parse_spec, pretrained_path
+        strength, sampled = parse_spec(arg)
+        path = pretrained_path(env_id, num_players, strength)
+        bot = OnnxPolicy(path, env_id=env_id, num_players=num_players, options=options,
+                         seed=seed, greedy=not sampled)
+        bot.name = spec
+        return bot
     if kind == "netsearch":
         path, samples = _path_and_count(spec, arg)
+        if path == "pretrained":
+            from .pretrained import pretrained_path
+            path = str(pretrained_path(env_id, num_players, "final"))
         from .netsearch import NetSearchPolicy
         from .onnx_policy import OnnxPolicy
         net = OnnxPolicy(path, env_id=env_id, num_players=num_players, options=options,

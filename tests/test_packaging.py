@@ -11,18 +11,30 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 TOP = {"envs": "plunder/envs", "policies": "plunder/policies",
-       "training": "plunder/training", "configs": "plunder/configs"}
+       "training": "plunder/training", "configs": "plunder/configs",
+       "training/benchmark": "plunder/benchmark"}
+
+
+def _is_data(path: Path) -> bool:
+    """Package data the wheel must carry: configs, shipped bots and their manifest, the
+    benchmark's JSON Schema."""
+    return path.suffix in (".yaml", ".onnx") or path.name == "manifest.json" \
+        or path.name.endswith(".schema.json")
 
 
 def expected_files():
-    """Every package __init__ and config YAML in the source tree, as wheel paths."""
+    """Every package __init__, config YAML, shipped bot, manifest and schema in the source
+    tree, as wheel paths (a folder mapped to a package of its own counts only there)."""
     out = set()
     for folder, target in TOP.items():
         for path in (ROOT / folder).rglob("*"):
-            if "__pycache__" in path.parts:
+            if "__pycache__" in path.parts or path.name.startswith("."):
+                continue
+            if any(other != folder and other.startswith(folder + "/")
+                   and (ROOT / other) in path.parents for other in TOP):
                 continue
             rel = path.relative_to(ROOT / folder).as_posix()
-            if path.name == "__init__.py" or path.suffix == ".yaml":
+            if path.name == "__init__.py" or _is_data(path):
                 out.add(f"{target}/{rel}")
     return out
 
@@ -39,6 +51,18 @@ def test_wheel_contains_every_subpackage_and_config(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     missing = sorted(expected_files() - names)
     assert not missing, f"missing from the wheel: {missing}"
+
+
+def test_wheel_ships_the_pretrained_bots_and_the_benchmark(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "plunder/benchmark/__init__.py" in names
+    assert "plunder/benchmark/result.schema.json" in names
+    assert "plunder/policies/pretrained/manifest.json" in names
+    bots = [n for n in names if n.startswith("plunder/policies/pretrained/")
+            and n.endswith(".onnx")]
+    assert len(bots) == 5 * 2 * 2   # every game, 2 and 4 players, early and final
+    size = Path(wheel).stat().st_size
+    print(f"wheel {Path(wheel).name}: {size / 1e6:.1f} MB")   # measured, never asserted
 
 
 def test_wheel_has_the_plunder_command(wheel):

@@ -48,8 +48,8 @@ def _env_id(game: str) -> str:
               "seat order; the first player may be drawn at random by the rules).")
 @click.option("--bots", default="heuristic", show_default=True,
               help="Comma-separated bots for the other seats, each one of: random, "
-                   "heuristic, search[:SAMPLES], trained:PATH.onnx, sampled:PATH.onnx, "
-                   "netsearch:PATH.onnx[:SAMPLES]. One name fills every seat; trained plays "
+                   "heuristic, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
+                   "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES]. One name fills every seat; trained plays "
                    "the network's likeliest move, sampled draws from its probabilities, "
                    "search and netsearch search sampled states (netsearch guided by the "
                    "network; docs/training.md).")
@@ -113,8 +113,8 @@ def train(game, config_path, overrides, steps, players, seed, run_dir, resume, o
 @main.command("eval")
 @click.argument("game")
 @click.option("--bots", required=True, help="Comma-separated bots, each one of: random, "
-              "heuristic, search[:SAMPLES], trained:PATH.onnx, sampled:PATH.onnx, "
-              "netsearch:PATH.onnx[:SAMPLES]. With fewer bots than seats the last fills the "
+              "heuristic, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
+              "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES]. With fewer bots than seats the last fills the "
               "rest; trained plays the network's likeliest move, sampled draws from its "
               "probabilities, search and netsearch search sampled states (netsearch guided "
               "by the network; docs/training.md).")
@@ -171,6 +171,15 @@ def serve(host, port, models_dir, max_games, idle_minutes):
     click.echo(f"plunder serve: open http://{shown}:{port}/ in a browser (Ctrl+C stops)")
     run_server(host=host, port=port, models_dir=models_dir, max_games=max_games,
                idle_minutes=idle_minutes)
+
+def _add_benchmark() -> None:
+    """``plunder benchmark ...`` (its own module: plunder.benchmark.cli)."""
+    from plunder.benchmark.cli import benchmark
+
+    main.add_command(benchmark)
+
+
+_add_benchmark()
 
 if __name__ == "__main__":
     main()

@@ -91,6 +91,10 @@ class LeagueConfig:
                                        "sampling from their policy")
     onnx_opponents: list[str] = _f([], "exported .onnx bots (same game, players, variant) "
                                        "that join the pool under the 'onnx' weight")
+    whole_table: float = _f(0.0, "probability that one draw fills every other seat of a "
+                                 "game (say, a whole table of heuristic bots, as the final "
+                                 "evaluation plays; with 3+ players); otherwise each seat draws its own",
+                            low=0.0, high=1.0)
 
 
 @dataclass
@@ -116,6 +120,10 @@ class PretrainConfig:
                                "`samples` decisions against heuristic bots, each labelled "
                                "with the heuristic's choice, and the policy is refitted "
                                "on all data so far", low=0)
+    dagger_greedy: bool = _f(False, "in DAgger rounds the learner plays its likeliest move (as "
+                                    "the exported bot does) instead of sampling, so the "
+                                    "labelled states include where the greedy bot goes wrong, "
+                                    "loops included")
     epochs: int = _f(8, "passes over the imitation data (each fit)", low=1)
     batch_size: int = _f(256, "minibatch size of the imitation steps", low=1)
     learning_rate: float = _f(1e-3, "Adam step size of the imitation", low=0.0)

@@ -294,7 +294,7 @@ def eval_command(game: str, bots: str, games: int, players: int | None, seed: in
 
     from plunder.envs.core import PlunderError
 
-    from .selfplay_env import limit_numpy_threads
+    from .threads import limit_numpy_threads
 
     limit_numpy_threads(1)
     try:

@@ -35,12 +35,14 @@ import numpy as np
 from plunder.envs import game_class
 from plunder.envs.core import ModelFileError
 
-from plunder.policies.onnx_policy import BOT_FORMAT
+from plunder.policies.onnx_policy import BOT_FORMAT, BOT_FORMATS
 
 from .actors import Actor, Critic, EntityActor, actor_from_policy, critic_from_policy
 from .config import TrainConfig
 
 OPSET = 17
+#: the format of a bot without the ``value`` output (a league snapshot, which has no critic)
+VALUELESS_FORMAT = next(f for f, has_value in BOT_FORMATS.items() if not has_value)
 
 
 def bot_metadata(cfg: TrainConfig, steps: int, evaluation: dict, commit: str) -> dict:
@@ -142,15 +144,20 @@ def _value_nodes(critic: Critic, trunk: str, inits: list, nodes: list) -> str:
     return "value"
 
 
-def build_model(actor: Actor, critic: Critic, meta: dict):
+def build_model(actor: Actor, critic: Critic | None, meta: dict):
     """The ONNX ModelProto of ``actor`` and ``critic`` (MLP or entity network) with
-    ``meta`` attached."""
+    ``meta`` attached; without a critic (a league snapshot keeps none) the graph has no
+    ``value`` output and ``meta`` must say format ``plunder-bot/1``."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
+    if (critic is None) != (meta["format"] == VALUELESS_FORMAT):
+        raise ModelFileError(f"a bot without a critic is format {VALUELESS_FORMAT}, with "
+                             f"one {BOT_FORMAT}; got format {meta['format']!r}")
     inits, nodes = [], []
     logits, trunk = _logit_nodes(actor, inits, nodes)
-    _value_nodes(critic, trunk, inits, nodes)
+    if critic is not None:
+        _value_nodes(critic, trunk, inits, nodes)
     inits.append(numpy_helper.from_array(np.array(-1e9, np.float32), "illegal"))
     nodes += [
         helper.make_node("Cast", ["action_mask"], ["legal"], to=TensorProto.BOOL),
@@ -164,8 +171,9 @@ def build_model(actor: Actor, critic: Critic, meta: dict):
         [helper.make_tensor_value_info("observation", TensorProto.FLOAT, ["batch", d]),
          helper.make_tensor_value_info("action_mask", TensorProto.INT8, ["batch", a])],
         [helper.make_tensor_value_info("action", TensorProto.INT64, ["batch"]),
-         helper.make_tensor_value_info("action_probs", TensorProto.FLOAT, ["batch", a]),
-         helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch"])],
+         helper.make_tensor_value_info("action_probs", TensorProto.FLOAT, ["batch", a])]
+        + ([helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch"])]
+           if critic is not None else []),
         initializer=inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
                               producer_name="plunder",
@@ -178,11 +186,17 @@ def build_model(actor: Actor, critic: Critic, meta: dict):
 
 
 def export_actor(actor: Actor, cfg: TrainConfig, steps: int, evaluation: dict,
-                 out: str | Path, commit: str = "unknown", *, critic: Critic) -> Path:
-    """Write ``actor`` and ``critic`` as an ONNX bot to ``out`` (atomically)."""
+                 out: str | Path, commit: str = "unknown", *, critic: Critic | None,
+                 extra_meta: dict | None = None) -> Path:
+    """Write ``actor`` and ``critic`` as an ONNX bot to ``out`` (atomically); with
+    ``critic=None`` (a league snapshot) the file has no value output (``plunder-bot/1``).
+    ``extra_meta`` adds keys to the metadata (e.g. the snapshot's step)."""
     from .train import atomic_write_bytes
 
     meta = bot_metadata(cfg, steps, evaluation, commit)
+    if critic is None:
+        meta["format"] = VALUELESS_FORMAT
+    meta.update(extra_meta or {})
     if meta["obs_size"] != actor.obs_size or meta["num_actions"] != actor.num_actions:
         raise ModelFileError(
             f"the network ({actor.obs_size} inputs, {actor.num_actions} actions) does not "
@@ -216,6 +230,51 @@ def export_run(run_dir: str | Path, out: str | Path | None = None,
         evaluation = dict(last.get("results", {}), at_steps=last.get("steps"))
     return export_actor(actor, cfg, steps, evaluation, out or run_dir / "bot.onnx",
                         ckpt.meta.get("git_commit", "unknown"), critic=critic)
+
+
+def snapshot_steps(ckpt) -> list[int]:
+    """The learner steps of the league snapshots a checkpoint holds, oldest first."""
+    return [int(s) for s in np.asarray(ckpt.league.get("steps", [])).tolist()]
+
+
+def snapshot_actor(ckpt, step: int) -> Actor:
+    """The actor of the league snapshot taken at ``step`` in a checkpoint."""
+    from .actors import actor_from_arrays
+
+    steps = snapshot_steps(ckpt)
+    if step not in steps:
+        raise ModelFileError(f"{ckpt.path} holds no league snapshot at step {step}; it has "
+                             f"{steps}")
+    i = steps.index(step)
+    prefix = f"s{i}_"
+    return actor_from_arrays({k[len(prefix):]: v for k, v in ckpt.league.items()
+                              if k.startswith(prefix)})
+
+
+def nearest_snapshot_step(ckpt, fraction: float) -> int:
+    """The snapshot step nearest ``fraction`` of the checkpoint's training steps (the
+    earlier one on a tie)."""
+    steps = snapshot_steps(ckpt)
+    if not steps:
+        raise ModelFileError(f"{ckpt.path} holds no league snapshots")
+    target = fraction * int(ckpt.meta["steps"])
+    return min(steps, key=lambda s: (abs(s - target), s))
+
+
+def export_snapshot(run_dir: str | Path, out: str | Path, step: int | None = None,
+                    fraction: float = 0.25, checkpoint: str | Path | None = None) -> Path:
+    """Export the league snapshot taken at ``step`` (default: the one nearest ``fraction``
+    of training) of a run's latest (or the given) checkpoint, as a bot without a value
+    output; its metadata's ``snapshot_step`` says which."""
+    from .train import latest_checkpoint, load_checkpoint
+
+    ckpt = load_checkpoint(Path(checkpoint)) if checkpoint else latest_checkpoint(Path(run_dir))
+    step = nearest_snapshot_step(ckpt, fraction) if step is None else int(step)
+    actor = snapshot_actor(ckpt, step)
+    return export_actor(actor, ckpt.config, step, {}, out,
+                        ckpt.meta.get("git_commit", "unknown"), critic=None,
+                        extra_meta={"snapshot_step": step,
+                                    "run_steps": int(ckpt.meta["steps"])})
 
 
 def export_command(run: str, out: str | None, checkpoint: str | None) -> Path:

@@ -107,10 +107,12 @@ def imitate(model, data, epochs: int, batch_size: int, learning_rate: float, see
 
 def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor,
                              samples: int, seed: int, reward_mode: str = "rank",
-                             gamma: float = 0.995, max_turns: int | None = None):
-    """DAgger data: the *learner* (``actor``, sampling) plays one seat against heuristic
-    bots; each of its decisions is labelled with what the heuristic would have done there.
-    Value targets are the learner's own discounted final rewards."""
+                             gamma: float = 0.995, max_turns: int | None = None,
+                             greedy: bool = False):
+    """DAgger data: the *learner* (``actor``, sampling, or its likeliest move with
+    ``greedy`` as the exported bot plays) plays one seat against heuristic bots; each of
+    its decisions is labelled with what the heuristic would have done there. Value
+    targets are the learner's own discounted final rewards."""
     from plunder.policies.base import heuristic_class
 
     cls = game_class(env_id)
@@ -137,7 +139,7 @@ def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor
                     masks.append(m.astype(bool))
                     acts.append(int(teacher.act(o, m)))
                     mine += 1
-                    joint[p] = int(actor.act_batch(o[None], m[None], rng)[0])
+                    joint[p] = int(actor.act_batch(o[None], m[None], rng, greedy)[0])
                 else:
                     joint[p] = int(bots[p].act(o, m))
             state.apply_joint(joint)

@@ -43,38 +43,9 @@ from plunder.envs.core.batch import observe_into
 from plunder.envs.core.rewards import REWARD_MODES, final_rewards, winners
 
 from .actors import Actor, MlpActor, actor_from_arrays, actor_from_policy  # noqa: F401
+from .threads import limit_numpy_threads  # noqa: F401 - re-exported (torch-free home)
 
 KINDS = ("random", "heuristic", "snapshots", "onnx")
-
-
-def limit_numpy_threads(n: int = 1) -> bool:
-    """Cap numpy's BLAS threads (process-wide). Small matmuls in a multi-threaded OpenBLAS
-    on a busy 2-core machine are 10-100x slower than single-threaded (measured: a 32x962
-    @ 962x128 product took 5.4 ms instead of 0.1 ms). Returns whether it worked."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:
-        pass
-    else:
-        threadpool_limits(n, user_api="blas")
-        return True
-    import ctypes
-    import glob
-    import os
-
-    libdir = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
-    for path in glob.glob(os.path.join(libdir, "*openblas*")):
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
-                     "openblas_set_num_threads64_", "openblas_set_num_threads"):
-            fn = getattr(lib, name, None)
-            if fn is not None:
-                fn(ctypes.c_int(n))
-                return True
-    return False
 
 
 class ActorPolicy:
@@ -132,13 +103,16 @@ class OpponentPool:
 
     ``sample(rng)`` draws a kind with probability proportional to its weight (kinds with no
     member are skipped), then a member: snapshot k places from the newest has weight
-    ``recency**k``; the onnx kind picks uniformly among its files.
+    ``recency**k``; the onnx kind picks uniformly among its files. With probability
+    ``whole_table`` one draw fills every other seat of a game (say, a table of heuristic
+    bots, as the final evaluation plays: ``sample_whole_table``), otherwise each seat
+    draws its own.
     """
 
     def __init__(self, env_id: str, num_players: int, options: dict | None = None,
                  weights: dict[str, float] | None = None, max_snapshots: int = 10,
                  recency: float = 0.8, greedy_snapshots: bool = False,
-                 onnx_paths: list[str] = ()):
+                 onnx_paths: list[str] = (), whole_table: float = 0.0):
         from plunder.policies.base import HEURISTICS, RandomPolicy, heuristic_class, make_bot
 
         self.env_id, self.num_players = env_id, num_players
@@ -148,6 +122,9 @@ class OpponentPool:
         if unknown:
             raise InvalidArgumentError(f"unknown opponent kinds {unknown}; use {KINDS}")
         self.recency, self.greedy_snapshots = recency, greedy_snapshots
+        if not 0.0 <= whole_table <= 1.0:
+            raise InvalidArgumentError(f"whole_table is a probability, got {whole_table!r}")
+        self.whole_table = float(whole_table)
         self.snapshots: deque[SnapshotOpponent] = deque(maxlen=max_snapshots)
         game = game_class(env_id)(num_players, **self.options)
         self.members: dict[str, list[Opponent]] = {k: [] for k in KINDS}
@@ -196,6 +173,14 @@ class OpponentPool:
             pw = self.recency ** age
             return members[int(rng.choice(len(members), p=pw / pw.sum()))]
         return members[int(rng.integers(len(members)))]
+
+    def sample_whole_table(self, rng: np.random.Generator) -> Opponent | None:
+        """With probability ``whole_table``, the one opponent for every other seat of a
+        new game; else None (then each seat samples). Draws nothing when it is 0, so
+        runs without it keep their random streams."""
+        if self.whole_table > 0 and rng.random() < self.whole_table:
+            return self.sample(rng)
+        return None
 
     def state_dict(self) -> dict[str, np.ndarray]:
         """Snapshots as arrays (for checkpoints)."""
@@ -285,13 +270,15 @@ class _Tables:
         t.learner = self.learner_seat if self.learner_seat is not None \
             else int(t.rng.integers(n))
         t.seats, t.policies, t.seat_names = [], [], []
+        # one other seat is a whole table already: no draw, so 2-player runs keep their streams
+        everyone = self.pool.sample_whole_table(t.rng) if n > 2 else None
         for seat in range(n):
             if seat == t.learner:
                 t.seats.append(None)
                 t.policies.append(None)
                 t.seat_names.append("learner")
                 continue
-            opp = self.pool.sample(t.rng)
+            opp = everyone or self.pool.sample(t.rng)
             t.seats.append(opp)
             t.seat_names.append(opp.name)
             if opp.batched:

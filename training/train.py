@@ -43,7 +43,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import shlex
 import subprocess
 import tempfile
@@ -59,6 +58,7 @@ import yaml
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError, ModelFileError, PlunderError
 
+from .atomic import atomic_write_bytes  # noqa: F401 - re-exported
 from .config import TrainConfig, game_name
 from .selfplay_env import (Actor, ActorPolicy, OpponentPool, SelfPlayEnv, SelfPlayVecEnv,
                            actor_from_policy, limit_numpy_threads)
@@ -82,26 +82,6 @@ def git_commit() -> str:
         return sha + ("+dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temp file beside ``path`` and ``os.replace`` it into place."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def default_run_dir(cfg: TrainConfig) -> Path:
@@ -214,7 +194,8 @@ def make_pool(cfg: TrainConfig) -> OpponentPool:
     lg = cfg.league
     return OpponentPool(cfg.env_id, cfg.num_players, cfg.options, weights=lg.weights,
                         max_snapshots=lg.max_snapshots, recency=lg.recency,
-                        greedy_snapshots=lg.greedy_snapshots, onnx_paths=lg.onnx_opponents)
+                        greedy_snapshots=lg.greedy_snapshots, onnx_paths=lg.onnx_opponents,
+                        whole_table=lg.whole_table)
 
 
 def _single_env(cfg: TrainConfig, seed: int):
@@ -223,7 +204,7 @@ def _single_env(cfg: TrainConfig, seed: int):
                        options=cfg.options, reward_mode=cfg.reward_mode,
                        max_turns=cfg.max_turns, seed=seed, max_snapshots=lg.max_snapshots,
                        recency=lg.recency, greedy_snapshots=lg.greedy_snapshots,
-                       onnx_paths=lg.onnx_opponents)
+                       onnx_paths=lg.onnx_opponents, whole_table=lg.whole_table)
 
 
 def make_vec_env(cfg: TrainConfig, pool: OpponentPool, seed: int):
@@ -236,7 +217,7 @@ def make_vec_env(cfg: TrainConfig, pool: OpponentPool, seed: int):
                            options=cfg.options, weights=dict(lg.weights),
                            max_snapshots=lg.max_snapshots, recency=lg.recency,
                            greedy_snapshots=lg.greedy_snapshots,
-                           onnx_paths=list(lg.onnx_opponents))
+                           onnx_paths=list(lg.onnx_opponents), whole_table=lg.whole_table)
         vec = ParallelSelfPlayVecEnv(cfg.env_id, cfg.num_players, cfg.n_envs, pool,
                                      pool_kwargs, cfg.vec_workers, cfg.options,
                                      cfg.reward_mode, cfg.max_turns, seed)
@@ -488,7 +469,7 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
         actor = actor_from_policy(model.policy)
         more = collect_dagger_decisions(cfg.env_id, cfg.num_players, cfg.options, actor,
                                         pt.samples, cfg.seed + 13 + k, cfg.reward_mode,
-                                        cfg.ppo.gamma, cfg.max_turns)
+                                        cfg.ppo.gamma, cfg.max_turns, pt.dagger_greedy)
         echo(f"pretrain: DAgger round {k + 1}: learner agreed with the heuristic on "
              f"{_agreement(actor, more):.0%} of its own decisions")
         data = concat(data, more)

@@ -303,6 +303,7 @@ class AnchorsAweighGame(Game):
         s.encounter = check_int_list(data["encounter"], "encounter", n, -1, 1)
         s.outcome = check_int_list(data["outcome"], "outcome", n, 0, len(OUTCOMES) - 1)
         s.pending = check_int_list(data["pending"], "pending", n, -1, NUM_ACTIONS - 1)
+        s.returns = check_int_list(data["returns"], "returns", n, 0)
         s.cargo_queue = check_int_lists(data["cargo_queue"], "cargo_queue", None, 2, 0, GREY)
         for i, (p, _) in enumerate(s.cargo_queue):
             check_int(p, f"cargo_queue[{i}][0]", 0, n - 1)
@@ -326,7 +327,7 @@ _NO_SECRETS = (False,) * (NUM_SPACES + 1)
 _FIELDS = ("turns", "phase", "round", "captain", "ships", "stor", "hand", "secret",
            "pile_up", "pile_down", "supply", "chest_supply", "parrot_supply", "coins",
            "chests", "parrots", "deck", "queue", "current", "revealed", "used",
-           "fronts_hidden", "encounter", "outcome", "pending", "cargo_queue",
+           "fronts_hidden", "encounter", "outcome", "pending", "returns", "cargo_queue",
            "unit_colour", "cleansed")
 
 
@@ -369,6 +370,7 @@ class AnchorsAweighState(GameState):
         self.encounter = [-1] * n
         self.outcome = [O_NONE] * n
         self.pending = [-1] * n
+        self.returns = [0] * n
         self.cargo_queue = []
         self.unit_colour = -1
         self.cleansed = False
@@ -743,11 +745,13 @@ class AnchorsAweighState(GameState):
                 t = self.hand[p]
                 self.ships[p][s] = t
                 self.hand[p] = -1
+                self.returns[p] = 0
                 if s in ABOVE:
                     self.secret[t] = False
             elif a == A_RETURN:
                 self._to_pile(self.hand[p])
                 self.hand[p] = -1
+                self.returns[p] += 1
             elif A_CARGO <= a < A_STAR_RETURN:
                 c = a - A_CARGO
                 self.supply[c] -= 1
@@ -1171,6 +1175,7 @@ class AnchorsAweighState(GameState):
             tuple([(int(p), int(u)) for p, u in self.cargo_queue]),
             self.unit_colour, self.cleansed,
             tuple([loading and EMPTY not in ship for ship in self.ships]),
+            tuple(self.returns),
         ))
         self._pub = pub
         return pub
@@ -1227,7 +1232,7 @@ class AnchorsAweighState(GameState):
         new.__dict__.update(self.__dict__)
         for key in ("ships", "hand", "secret", "pile_up", "pile_down", "supply", "coins",
                     "chests", "parrots", "deck", "queue", "used", "encounter", "outcome",
-                    "pending"):
+                    "pending", "returns"):
             setattr(new, key, list(getattr(self, key)))
         new.ships = [list(x) for x in self.ships]
         new.stor = [[list(x) for x in sp] for sp in self.stor]

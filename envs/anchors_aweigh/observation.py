@@ -33,6 +33,12 @@ NUM_OUTCOMES = 6
 NUM_ABOVE = len(ABOVE)
 
 
+#: a seat's returns since its last placement are shown / RETURNS_SCALE, capped at RETURNS_CAP
+#: (the heuristic bot changes course after 3 and 6 returns in a row; past 6 a long loop
+#: looks like the states imitation data covers)
+RETURNS_SCALE, RETURNS_CAP = 6, 6
+
+
 def build_layout(game) -> ObservationLayout:
     n = game.num_players
     ncards = len(game.cards)
@@ -96,6 +102,9 @@ def build_layout(game) -> ObservationLayout:
     b.add("encounter", 2 * n, "per relative seat: [encounters, fled] the current pirates")
     b.add("outcome", NUM_OUTCOMES * n, "per relative seat: one-hot last applied decision: "
           "none, resolved, skipped, encounters, fled, paid penalty")
+    b.add("returns", n, "per relative seat: tiles returned to the pile since the seat last "
+          f"placed one, / {RETURNS_SCALE} (at most {RETURNS_CAP}; public: a return is seen)",
+          high=RETURNS_CAP / RETURNS_SCALE)
     return b.build()
 
 
@@ -156,7 +165,7 @@ class _Tables:
 PER_SEAT = {"ships": NUM_SPACES * SF, "hands": HF, "coins": 1, "chests": 1, "parrots": 1,
             "captain": 1, "full": 1, "meddlesome": 1, "acting": 1, "decided": 1,
             "encounter": 2, "outcome": NUM_OUTCOMES, "cargo_held": NUM_COLOURS,
-            "assets_seen": NUM_KINDS, "unknown_tiles": 1, "below_deck": BF}
+            "assets_seen": NUM_KINDS, "unknown_tiles": 1, "below_deck": BF, "returns": 1}
 
 
 def _setup(game):
@@ -343,8 +352,9 @@ def _seat_entries(st, view):
     hot: list[int] = []
     idx: list[int] = []
     val: list[float] = []
+    returns = [min(r, RETURNS_CAP) for r in view.returns]
     for key, values, scale in (("coins", view.coins, 10), ("chests", view.chests, 8),
-                               ("parrots", view.parrots, 1)):
+                               ("parrots", view.parrots, 1), ("returns", returns, RETURNS_SCALE)):
         s0 = st[key]
         for q in range(n):
             if values[q]:
@@ -370,8 +380,8 @@ _SPARSE_GROUPS = (
     ("table", ("phase", "round", "fronts", "captain", "pile_up", "pile_down",
                "chest_supply", "parrot_supply", "supply", "cargo_queue", "unit_colour"),
      _table_entries),
-    ("seats", ("coins", "chests", "parrots", "meddlesome", "decided", "encounter",
-               "outcome", "acting"), _seat_entries),
+    ("seats", ("coins", "chests", "parrots", "returns", "meddlesome", "decided",
+               "encounter", "outcome", "acting"), _seat_entries),
 )
 
 

@@ -38,6 +38,7 @@ def sample_state(game, view, rng: np.random.Generator) -> AnchorsAweighState:
     s.chests = list(view.chests)
     s.parrots = list(view.parrots)
     s.encounter = list(view.encounter)
+    s.returns = list(view.returns)
     s.outcome = list(view.outcome)
     s.cargo_queue = [list(x) for x in view.cargo_queue]
     s.unit_colour = view.unit_colour

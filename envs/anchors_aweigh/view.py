@@ -83,6 +83,7 @@ class PublicView(NamedTuple):
     unit_colour: int                 # colour of the unit being stowed (-1 none)
     cleansed: bool                   # the starfish tiles left the ships this round
     full: tuple[bool, ...]           # per seat: ship full while loading (it waits)
+    returns: tuple[int, ...]         # per seat: tiles returned since it last placed one
 
 
 class AnchorsAweighView(NamedTuple):

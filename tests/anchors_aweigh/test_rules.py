@@ -117,6 +117,27 @@ def test_return_tile_face_up_and_one_hand():
     assert t in s.pile_up and not s.secret[t] and s.hand[0] == -1
 
 
+def test_returns_in_a_row_are_counted_publicly_until_a_placement():
+    s = new_state(3, seed=2)
+    g = s.game
+    scale = g.layout.slice("returns")
+    for space in range(2):
+        s.apply_joint({0: A_GRAB_DOWN, 1: A_GRAB_DOWN, 2: A_GRAB_DOWN})
+        s.apply_joint({0: A_RETURN, 1: A_RETURN, 2: A_PLACE + space})
+    assert s.returns == [2, 2, 0]
+    s.apply_joint({0: A_GRAB_DOWN, 1: A_GRAB_DOWN, 2: A_GRAB_DOWN})
+    s.apply_joint({0: A_PLACE + 1, 1: A_RETURN, 2: A_RETURN})
+    assert s.returns == [0, 3, 1]
+    # every seat sees every count, in its own relative seat order
+    for me in range(3):
+        shown = g.encode(s.view(me))[scale] * 6
+        assert np.allclose(shown, [s.returns[(me + r) % 3] for r in range(3)])
+    # a loop is shown only up to the cap (the observation stays bounded)
+    s.returns[1] = 500
+    s.touch()
+    assert g.encode(s.view(0))[scale][1] == pytest.approx(1.0)
+
+
 def test_cargo_only_on_c_spaces_and_no_assets_there():
     s = new_state(2, seed=5)
     assert all(a < A_PLACE + 12 for a in legal(s, 0) if A_PLACE <= a < A_RETURN)

@@ -85,6 +85,7 @@ FIELD_ERRORS = {
     "encounter 2": (set_field(("encounter", 0), 2), "encounter[0]: 2 is outside"),
     "outcome 6": (set_field(("outcome", 1), 6), "outcome[1]: 6 is outside"),
     "pending action 193": (set_field(("pending", 0), 193), "pending[0]: 193 is outside"),
+    "minus one return": (set_field(("returns", 1), -1), "returns[1]: -1 is outside"),
     "a cargo unit of colour 5": (set_field(("cargo_queue",), [[0, 5]]),
                                  "cargo_queue[0][1]: 5 is outside"),
     "a cargo unit for seat 2": (set_field(("cargo_queue",), [[2, 0]]),

@@ -8,6 +8,7 @@ from gymnasium.utils.env_checker import check_env as gym_check
 from stable_baselines3.common.env_checker import check_env as sb3_check
 
 from plunder.envs import ENV_IDS, game_class, make
+from plunder.envs.core import InvalidArgumentError
 from plunder.training.evaluate import play_game
 from plunder.training.selfplay_env import (MlpActor, OpponentPool, SelfPlayEnv,
                                            SelfPlayVecEnv)
@@ -125,6 +126,29 @@ def test_pool_sampling_weights_and_recency():
     assert 0.2 < share < 0.3
     newest, oldest = names.count("snapshot@2"), names.count("snapshot@0")
     assert 3 < newest / oldest < 5.5      # recency 0.5: weights 1, 0.5, 0.25
+
+
+def _opponent_tables(whole_table, games=300):
+    """Per game, the kinds sitting in the three other seats of a 4-player table."""
+    env = SelfPlayEnv("scallywags_v0", 4, opponents={"random": 1.0, "heuristic": 1.0},
+                      seed=5, whole_table=whole_table)
+    tables = []
+    for _ in range(games):
+        _, info = env.reset()
+        tables.append(tuple(s for s in info["seats"] if s != "learner"))
+    return tables
+
+
+def test_whole_table_draws_one_opponent_for_every_other_seat():
+    whole = _opponent_tables(1.0)
+    assert all(len(set(t)) == 1 for t in whole)
+    assert {t[0] for t in whole} == {"random", "heuristic"}
+    mixed = _opponent_tables(0.0)
+    assert 0.6 < sum(len(set(t)) > 1 for t in mixed) / len(mixed) < 0.9   # 1 - 2 / 8
+    half = _opponent_tables(0.5)
+    assert 0.3 < sum(len(set(t)) > 1 for t in half) / len(half) < 0.5
+    with pytest.raises(InvalidArgumentError, match="whole_table is a probability"):
+        OpponentPool("scallywags_v0", 4, weights={"random": 1.0}, whole_table=1.5)
 
 
 def test_engine_play_matches_the_aec_env_seeding():

@@ -1,8 +1,9 @@
 """A real browser for the page's tests: Debian's Chromium driven by Selenium, headless.
 
 ``browser_or_skip`` installs what is missing (Selenium with pip, Chromium and its driver
-with apt-get when running as root) and skips the test, saying why, only when that fails.
-``live_server`` runs the app with uvicorn on a free loopback port in a thread.
+with apt-get as root or through a password-less sudo) and skips the test, saying why,
+only when that fails. ``live_server`` runs the app with uvicorn on a free loopback port
+in a thread.
 """
 
 from __future__ import annotations
@@ -59,32 +60,42 @@ def install_selenium() -> str | None:
     return None
 
 
+def root_prefix() -> list[str] | None:
+    """How to run a command as root: nothing when root already, ``sudo -n`` where sudo
+    needs no password, None where neither."""
+    if not hasattr(os, "geteuid") or os.geteuid() == 0:
+        return []
+    if shutil.which("sudo") and _run(["sudo", "-n", "true"], 30)[0]:
+        return ["sudo", "-n"]
+    return None
+
+
 def install_chromium() -> str | None:
-    """Chromium and chromedriver from the system's packages (apt-get, as root); None, or
-    why there is no browser."""
+    """Chromium and chromedriver from the system's packages (apt-get, as root or with a
+    password-less sudo); None, or why there is no browser."""
     if _found(CHROMIUM) and _found(CHROMEDRIVER):
         return None
     if not shutil.which("apt-get"):
         return "no Chromium at /usr/bin/chromium and no apt-get to install it"
-    if hasattr(os, "geteuid") and os.geteuid() != 0:
-        return ("no Chromium at /usr/bin/chromium; install it with "
-                "'sudo apt-get install chromium chromium-driver' (the test runs as non-root)")
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    for cmd in (["apt-get", "install", "-y", "-q", "chromium", "chromium-driver"],
-                ["apt-get", "update", "-q"],
-                ["apt-get", "install", "-y", "-q", "chromium", "chromium-driver"]):
-        try:
-            subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
+    prefix = root_prefix()
+    if prefix is None:
+        return ("no Chromium at /usr/bin/chromium, and apt-get needs root (the test runs as "
+                "another user, without a password-less sudo): install it with "
+                "'sudo apt-get install chromium chromium-driver'")
+    apt = prefix + ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
+    out = ""
+    for args in (["install", "-y", "-q", "chromium", "chromium-driver"], ["update", "-q"],
+                 ["install", "-y", "-q", "chromium", "chromium-driver"]):
+        _, out = _run(apt + args, 900)
         if _found(CHROMIUM) and _found(CHROMEDRIVER):
             return None
-    return "apt-get could not install chromium and chromium-driver"
+    return f"apt-get could not install chromium and chromium-driver: {out.strip()}"
 
 
-def browser_or_skip(profile_dir: Path):
-    """A headless Chromium WebDriver with a fresh profile in ``profile_dir``; skips the
-    test with the reason when no browser can be had."""
+def browser_or_skip(profile_dir: Path, downloads: Path | None = None):
+    """A headless Chromium WebDriver with a fresh profile in ``profile_dir`` that saves
+    downloads in ``downloads`` without asking; skips the test with the reason when no
+    browser can be had."""
     reason = install_selenium() or install_chromium()
     if reason:
         pytest.skip(reason)
@@ -96,6 +107,10 @@ def browser_or_skip(profile_dir: Path):
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile_dir}")
+    if downloads is not None:
+        options.add_experimental_option("prefs", {
+            "download.default_directory": str(downloads),
+            "download.prompt_for_download": False})
     service = Service(executable_path=_found(CHROMEDRIVER))
     return webdriver.Chrome(service=service, options=options)
 

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 def page(tmp_path):
     """(driver, base URL): a fresh headless Chromium on a fresh server."""
     with live_server(create_app(models_dir=tmp_path)) as url:
-        driver = browser_or_skip(tmp_path / "profile")
+        driver = browser_or_skip(tmp_path / "profile", downloads=tmp_path / "downloads")
         try:
             driver.set_window_size(1280, 1000)
             yield driver, url
@@ -138,31 +138,49 @@ def test_bots_are_watched_step_by_step_and_a_replay_is_opened(page, tmp_path):
              what="the end of the game")
     assert not error_text(driver), error_text(driver)
     game_id = driver.execute_script("return page.game.id")
-    # the replay file, opened through the page's file input
-    replay = driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        f"fetch('/api/games/{game_id}/replay').then(r => r.text()).then(done);")
-    path = tmp_path / "game.replay.json"
-    path.write_text(replay)
+    # the replay saved with the page's button, then opened through its file input
+    by_id(driver, "save-replay").click()
+    path = wait_for(driver, lambda d: next((tmp_path / "downloads").glob("*.replay.json"), None),
+                    what="the downloaded replay")
+    assert path.name == f"shipshape_v0-{game_id[:8]}.replay.json"
+    replay = wait_for(driver, lambda d: json.loads(path.read_text()), what="the whole file")
+    assert replay["env_id"] == "shipshape_v0" and replay["moves"]
     by_id(driver, "replay-file").send_keys(str(path))
     wait_for(driver, lambda d: d.execute_script(
         "return page.game && page.game.mode === 'replay'"), what="the replay")
-    steps = json.loads(replay)["moves"]
-    assert driver.execute_script("return page.game.steps") == len(steps)
+    assert driver.execute_script("return page.game.steps") == len(replay["moves"])
     by_id(driver, "play").click()
     wait_for(driver, lambda d: by_id(d, "result").is_displayed(), timeout=60,
              what="the replay's end")
 
 
-def test_a_mistake_in_the_setup_is_shown(page):
+def test_the_bots_offered_are_the_bot_specs_and_a_mistake_is_shown(page, monkeypatch):
     from selenium.webdriver.support.ui import Select
 
+    from plunder.policies import base as policy_base
+
+    specs = policy_base.BOT_SPECS + ("pretrained[:STRENGTH]",)   # a kind the page never saw
+    monkeypatch.setattr(policy_base, "BOT_SPECS", specs)
     driver, url = page
     open_setup(driver, url, "scallywags_v0", 2)
-    Select(by_id(driver, "bot-1-kind")).select_by_value("trained")
-    by_id(driver, "bot-1-arg").send_keys("/no/such/bot.onnx")
+    kind = Select(by_id(driver, "bot-1-kind"))
+    assert [o.text for o in kind.options] == list(specs)
+    assert kind.first_selected_option.text == "heuristic"
+    assert not by_id(driver, "bot-1-arg").is_displayed()
+    kind.select_by_value("pretrained")
+    arg = by_id(driver, "bot-1-arg")
+    assert arg.is_displayed() and arg.get_attribute("placeholder") == "STRENGTH (optional)"
+    arg.send_keys("9")
     by_id(driver, "start").click()
     wait_for(driver, lambda d: by_id(d, "setup-error").text, what="the error")
-    assert "no bot file" in by_id(driver, "setup-error").text \
-        or "onnxruntime" in by_id(driver, "setup-error").text
+    assert "unknown bot 'pretrained:9'" in by_id(driver, "setup-error").text
+    assert arg.get_attribute("list") is None       # no bot files to suggest
+    arg.clear()
+    kind.select_by_value("trained")
+    assert arg.get_attribute("placeholder") == "PATH.onnx" and arg.get_attribute("list")
+    arg.send_keys("/no/such/bot.onnx")
+    by_id(driver, "start").click()
+    error = wait_for(driver, lambda d: "trained:" in by_id(d, "setup-error").text
+                     and by_id(d, "setup-error").text, what="the error")
+    assert "no bot file" in error or "onnxruntime" in error
     assert not by_id(driver, "table").is_displayed()

@@ -9,6 +9,8 @@ redraws everything the seat cannot know), so any response that reads a hidden fa
 from __future__ import annotations
 
 import json
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -20,9 +22,10 @@ except RuntimeError as exc:     # neither httpx2 nor httpx is installed
     pytest.skip(f"Starlette's TestClient: {exc}", allow_module_level=True)
 
 from plunder.envs import ENV_IDS, game_class  # noqa: E402
-from plunder.policies.base import BOT_SPECS  # noqa: E402
+from plunder.envs.core.movelog import describe_step  # noqa: E402
+from plunder.policies import base as policy_base  # noqa: E402
 from plunder.training.web import create_app  # noqa: E402
-from plunder.training.web.sessions import seat_table  # noqa: E402
+from plunder.training.web.sessions import LOG_WINDOW, seat_table  # noqa: E402
 
 #: (players, seat of the person, bots) per game: short games with every kind of seat
 SETUPS = {
@@ -32,8 +35,15 @@ SETUPS = {
     "all_hands_battle_v0": (2, 0, ["random"]),
     "all_hands_crew_v0": (3, 2, ["heuristic", "random"]),
 }
-#: the parts of a response that show the table (the rest is settings and bookkeeping)
+#: the parts of a response that show the table
 TABLE_KEYS = ("text", "view", "board", "acting", "legal")
+#: the move log a response carries
+LOG_KEYS = ("log", "log_total")
+#: the rest of a played game's response: public settings and bookkeeping (the result is
+#: sent once the game is over); a new field must be added to one of these three lists
+PUBLIC_KEYS = ("id", "mode", "env_id", "num_players", "options", "max_turns", "seat_names",
+               "bots", "you", "seat", "version", "step", "steps", "over", "your_turn",
+               "result")
 
 
 @pytest.fixture
@@ -113,8 +123,22 @@ def test_catalog_lists_every_game_its_options_and_every_bot_kind(client):
         cls = game_class(entry["env_id"])
         assert (entry["min_players"], entry["max_players"]) == (cls.min_players, cls.max_players)
         assert [o["name"] for o in entry["options"]] == list(cls.options)
-    assert data["bot_kinds"] == list(BOT_SPECS)
+    assert [k["spec"] for k in data["bot_kinds"]] == list(policy_base.BOT_SPECS)
+    kinds = {k["kind"]: k for k in data["bot_kinds"]}
+    assert kinds["heuristic"] == {"spec": "heuristic", "kind": "heuristic", "arg": "",
+                                  "required": False, "file": False}
+    assert kinds["search"]["arg"] == "SAMPLES" and not kinds["search"]["required"]
+    assert kinds["netsearch"] == {"spec": "netsearch:PATH.onnx[:SAMPLES]", "kind": "netsearch",
+                                  "arg": "PATH.onnx[:SAMPLES]", "required": True, "file": True}
     assert data["models"] == []
+
+
+def test_a_new_bot_kind_is_offered_without_touching_the_page(client, monkeypatch):
+    monkeypatch.setattr(policy_base, "BOT_SPECS",
+                        policy_base.BOT_SPECS + ("pretrained[:STRENGTH]",))
+    kinds = client.get("/api/catalog").json()["bot_kinds"]
+    assert kinds[-1] == {"spec": "pretrained[:STRENGTH]", "kind": "pretrained",
+                         "arg": "STRENGTH", "required": False, "file": False}
 
 
 # -- whole games -------------------------------------------------------------------------------
@@ -134,6 +158,10 @@ def test_a_whole_game_is_played_through_the_api(client, env_id):
     game = play_to_end(client, game, check=check)
     check_result(game)
     assert game["legal"] == [] and not game["your_turn"]
+    after = client.post(f"/api/games/{game['id']}/move",
+                        json={"action": 0, "version": game["version"]})
+    refused(after, 409, "over")
+    assert client.get(f"/api/games/{game['id']}").json() == game
     assert game["log_total"] > 0 and all(set(e) == {"step", "text"} for e in game["log"])
     # the saved replay opens again and ends the same way
     replay = client.get(f"/api/games/{game['id']}/replay")
@@ -148,6 +176,22 @@ def test_a_whole_game_is_played_through_the_api(client, env_id):
                       json={"to": watched["steps"], "version": watched["version"]}).json()
     assert end["result"] == game["result"]
     assert end["text"] == game["text"] and end["log_total"] == game["log_total"]
+
+
+#: every game and player count; the long battle game played to a lower target score
+EVERY_COUNT = [(env_id, n) for env_id in ENV_IDS
+               for n in range(game_class(env_id).min_players, game_class(env_id).max_players + 1)]
+SHORT = {"all_hands_battle_v0": {"target_score": 150}}
+
+
+@pytest.mark.parametrize("env_id, n", EVERY_COUNT)
+def test_every_player_count_is_played_to_the_end_from_the_last_seat(client, env_id, n):
+    game = new_game(client, env_id, players=n, seat=n - 1, bots=["random"], seed=n,
+                    options=SHORT.get(env_id, {}))
+    assert game["num_players"] == n and game["you"] == n - 1
+    game = play_to_end(client, game, seed=n)
+    check_result(game)
+    assert not game["result"]["truncated"] and len(game["result"]["seats"]) >= 2
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
@@ -194,6 +238,16 @@ def test_a_seeded_game_is_reproducible(client):
     assert ends[0] == ends[1]
 
 
+def test_a_game_without_a_seed_is_dealt_by_a_drawn_one_that_its_replay_keeps(client):
+    game = new_game(client, "scallywags_v0", mode="watch", players=2, bots=["random"])
+    assert "seed" not in game
+    game = client.post(f"/api/games/{game['id']}/seek",
+                       json={"to": 4, "version": game["version"]}).json()
+    data = client.get(f"/api/games/{game['id']}/replay").json()
+    assert isinstance(data["seed"], int) and data["seed"] >= 0
+    assert client.post("/api/replays", json=data).status_code == 201
+
+
 # -- hidden information ------------------------------------------------------------------------
 def sampled_tables(session, seat, legal_of, samples=2):
     """The table ``seat`` would be sent in states sampled from its view of the current
@@ -213,6 +267,15 @@ def table_part(snapshot):
     return {k: snapshot[k] for k in TABLE_KEYS}
 
 
+def seat_log(session, seat):
+    """The move log ``seat`` may be sent up to the step shown: ``describe_step`` for that
+    seat (built from its views and the public moves alone; tests/test_movelog.py)."""
+    lines = [{"step": i + 1, "text": text} for i in range(session.cursor)
+             for text in describe_step(session.game, session.states[i], session.moves[i],
+                                       session.states[i + 1], seat)]
+    return lines[-LOG_WINDOW:], len(lines)
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_a_played_game_never_sends_what_the_seat_cannot_know(app, client, env_id):
     n, seat, _ = SETUPS[env_id]
@@ -225,6 +288,9 @@ def test_a_played_game_never_sends_what_the_seat_cannot_know(app, client, env_id
         nonlocal checked
         looked = client.get(f"/api/games/{snapshot['id']}").json()
         assert table_part(looked) == table_part(snapshot)
+        assert set(snapshot) == set(TABLE_KEYS + LOG_KEYS + PUBLIC_KEYS)
+        assert snapshot["result"] is None and not snapshot["over"]
+        assert (snapshot["log"], snapshot["log_total"]) == seat_log(session, seat)
         if checked % 3 == 0:   # every third decision: a few samples each
             for table in sampled_tables(session, seat, lambda s: s.legal_actions(seat)):
                 assert json.loads(json.dumps(table)) == table_part(snapshot)
@@ -250,6 +316,7 @@ def test_a_watched_seat_sees_only_its_view(app, client, env_id):
             assert shown["legal"] == [] and shown["board"] is not None
             for table in sampled_tables(session, seat, lambda s: [], samples=1):
                 assert json.loads(json.dumps(table)) == table_part(shown)
+            assert (shown["log"], shown["log_total"]) == seat_log(session, seat)
         game = client.post(f"/api/games/{game['id']}/seek",
                            json={"to": game["step"] + 5, "version": game["version"]}).json()
         if game["over"]:
@@ -283,6 +350,8 @@ def refused(response, status, *words):
     ({"game": "scallywags", "seed": -1}, 400, ["'seed'"]),
     ({"game": "scallywags", "max_turns": 0}, 400, ["'max_turns'"]),
     ({"game": "scallywags", "options": {"wind": 3}}, 400, ["unknown option"]),
+    ({"game": "scallywags", "options": []}, 400, ["'options'", "[]"]),
+    ({"game": "scallywags", "options": 0}, 400, ["'options'"]),
     ({"game": "all_hands_battle", "options": {"prize_crew": 1}}, 400, ["prize_crew", "bool"]),
     ({"game": "all_hands_battle", "options": {"target_score": 0}}, 400, ["target_score"]),
     ({"game": "scallywags", "colour": "red"}, 400, ["unknown field"]),
@@ -301,6 +370,16 @@ def test_malformed_and_unknown_requests_are_refused(client):
     refused(client.post("/api/games/nope/move", json={"action": 0, "version": 0}), 404)
     refused(client.get("/api/nothing"), 404)
     refused(client.put("/api/games"), 405)
+
+
+def test_a_body_too_large_is_refused(client, app, monkeypatch):
+    from plunder.training.web import app as web_app
+
+    monkeypatch.setattr(web_app, "MAX_BODY", 2**20)
+    body = json.dumps({"game": "scallywags", "pad": "x" * 2**20}).encode()
+    refused(client.post("/api/games", content=body), 413, "over 1 MB")
+    refused(client.post("/api/games", content=iter([body[:2**19], body[2**19:]])), 413)
+    assert len(app.state.store) == 0
 
 
 def test_bad_moves_are_refused_and_change_nothing(client):
@@ -377,6 +456,8 @@ def test_bad_replays_are_refused(client, app):
         (changed(moves=other_move), ["move 2", "does not give state 3"]),
         (changed(states=broken_state), ["state 3"]),
         (changed(bots=["random"]), ["bots"]),
+        (changed(seed=good["seed"] + 1), ["state 0", f"seed {good['seed'] + 1}"]),
+        (changed(seed=None), ["seed"]),
         ({k: v for k, v in good.items() if k != "moves"}, ["missing", "moves"]),
         ("replay", ["expected an object"]),
     ]:
@@ -402,6 +483,43 @@ def test_games_are_isolated_and_idle_ones_are_cleaned_up(app, client):
     assert client.get(f"/api/games/{two['id']}").status_code == 200
     assert client.delete(f"/api/games/{two['id']}").status_code == 200
     refused(client.delete(f"/api/games/{two['id']}"), 404)
+
+
+def test_games_played_at_once_end_as_they_do_alone(client):
+    setups = [("scallywags_v0", 3, 1), ("anchors_aweigh_v0", 3, 2), ("shipshape_v0", 4, 3),
+              ("all_hands_crew_v0", 3, 4), ("scallywags_v0", 3, 1)]
+
+    def play(env_id, n, seed):
+        """A seeded game against heuristic bots, played to its end: how it ended."""
+        game = new_game(client, env_id, players=n, seat=0, bots=["heuristic"], seed=seed)
+        game = play_to_end(client, game, seed=seed)
+        return game["steps"], game["result"], game["text"], game["log"]
+
+    alone = [play(*setup) for setup in setups]
+    with ThreadPoolExecutor(len(setups)) as pool:
+        together = list(pool.map(lambda setup: play(*setup), setups))
+    assert together == alone
+
+
+def test_the_same_move_sent_at_once_is_applied_once(client):
+    game = new_game(client, "scallywags_v0", **play_setup("scallywags_v0"))
+    body = {"action": game["legal"][0]["action"], "version": game["version"]}
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(
+            lambda _: client.post(f"/api/games/{game['id']}/move", json=body), range(4)))
+    assert sorted(a.status_code for a in answers) == [200, 409, 409, 409]
+    assert client.get(f"/api/games/{game['id']}").json()["version"] == game["version"] + 1
+
+
+def test_the_server_sweeps_idle_games_without_a_request(tmp_path):
+    app = create_app(models_dir=tmp_path, idle_minutes=0.01)      # 0.6 s idle
+    with TestClient(app) as client:
+        new_game(client, "shipshape_v0", mode="watch", bots=["random"])
+        assert len(app.state.store) == 1
+        deadline = time.monotonic() + 10
+        while len(app.state.store) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(app.state.store) == 0, "the idle game was not swept"
 
 
 def test_a_full_server_refuses_new_games(tmp_path):
@@ -484,7 +602,6 @@ def test_trained_bots_are_offered_checked_and_play(tmp_path, client):
 def test_plunder_serve_runs_the_server(tmp_path):
     import subprocess
     import sys
-    import time
     import urllib.error
     import urllib.request
 
@@ -506,10 +623,14 @@ def test_plunder_serve_runs_the_server(tmp_path):
                 assert proc.poll() is None and time.monotonic() < deadline, "no server"
                 time.sleep(0.2)
         assert [g["env_id"] for g in catalog["games"]] == list(ENV_IDS)
-        foreign = urllib.request.Request(f"{url}/api/catalog", headers={"Host": "evil.example"})
-        with pytest.raises(urllib.error.HTTPError) as refused_host:
-            urllib.request.urlopen(foreign, timeout=5)
-        assert refused_host.value.code == 400
+        for name in ("evil.example", "testserver"):    # the test client's name is no exception
+            foreign = urllib.request.Request(f"{url}/api/catalog", headers={"Host": name})
+            with pytest.raises(urllib.error.HTTPError) as refused_host:
+                urllib.request.urlopen(foreign, timeout=5)
+            assert refused_host.value.code == 400
+        local = urllib.request.Request(f"{url}/api/catalog", headers={"Host": f"localhost:{port}"})
+        with urllib.request.urlopen(local, timeout=5) as response:
+            assert response.status == 200
     finally:
         proc.terminate()
         output, _ = proc.communicate(timeout=20)

@@ -3,7 +3,8 @@
 Every answer is JSON; a refused request gets ``{"error": "..."}`` with its status: 400 a
 malformed or invalid request (bad JSON, an illegal move, a bad setting), 403 a view the
 requester may not have (another seat of a game you play), 404 an unknown game or id, 409 a
-stale move or one out of turn, 503 a full server. A refused request changes nothing.
+stale move or one out of turn, 413 a body over ``MAX_BODY``, 503 a full server. A refused
+request changes nothing.
 
 =======  ===============================  ===================================================
 GET      /                                the page (static/index.html)
@@ -29,6 +30,7 @@ import contextlib
 import functools
 import json
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +46,7 @@ from starlette.staticfiles import StaticFiles
 
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import PlunderError
-from plunder.policies.base import BOT_SPECS
+from plunder.policies import base as policy_base
 
 from .replays import open_replay
 from .sessions import (
@@ -55,7 +57,7 @@ STATIC = Path(__file__).parent / "static"
 #: the largest request body read (a long replay file is a few MB)
 MAX_BODY = 64 * 1024 * 1024
 #: host names a server bound to a loopback address answers to (DNS-rebinding guard)
-LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]", "testserver"]
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 #: the games' display names
 TITLES = {
     "scallywags_v0": "Scallywags",
@@ -103,6 +105,10 @@ async def read_json(request: Request) -> Any:
         raise bad_request(f"malformed JSON in the request body ({exc})") from None
 
 
+#: the catalogue's note when trained bots cannot be read
+NO_ONNXRUNTIME = "trained bots need onnxruntime (pip install 'plunder[onnx]')"
+
+
 def find_models(root: Path | None, limit: int = 200) -> tuple[list[dict], str]:
     """The trained bots (``*.onnx``) under ``root`` with the game and player count their
     metadata names, and a note when they cannot be read."""
@@ -111,13 +117,13 @@ def find_models(root: Path | None, limit: int = 200) -> tuple[list[dict], str]:
     try:
         from plunder.policies.onnx_policy import read_metadata
     except ImportError:
-        return [], "trained bots need onnxruntime (pip install 'plunder[onnx]')"
+        return [], NO_ONNXRUNTIME
     models = []
     for path in sorted(root.rglob("*.onnx"))[:limit]:
         try:
             meta = read_metadata(path)
         except ImportError:
-            return [], "trained bots need onnxruntime (pip install 'plunder[onnx]')"
+            return [], NO_ONNXRUNTIME
         except PlunderError as exc:
             models.append({"path": str(path), "error": str(exc)})
             continue
@@ -137,6 +143,24 @@ def option_type(default: Any) -> str:
     return "json"
 
 
+def bot_kind(spec: str) -> dict:
+    """How the page offers a bot spec of ``BOT_SPECS``: its kind (``search``), the argument
+    after the colon as the spec writes it (``SAMPLES``, ``PATH.onnx[:SAMPLES]``; empty when
+    it takes none), whether that argument is required, and whether it names a bot file."""
+    kind = re.split(r"[:\[]", spec, maxsplit=1)[0]
+    rest = spec[len(kind):]
+    if rest.startswith("[:") and rest.endswith("]"):
+        arg, required = rest[2:-1], False
+    elif rest.startswith(":"):
+        arg, required = rest[1:], True
+    elif not rest:
+        arg, required = "", False
+    else:
+        raise ValueError(f"bot spec {spec!r} is neither KIND, KIND:ARG nor KIND[:ARG]")
+    return {"spec": spec, "kind": kind, "arg": arg, "required": required,
+            "file": "PATH" in arg}
+
+
 def catalog(models_dir: Path | None) -> dict:
     """What the page offers: every game with its player counts and variant options, the
     bot kinds, and the trained bots found."""
@@ -151,8 +175,9 @@ def catalog(models_dir: Path | None) -> dict:
                       "simultaneous": cls.simultaneous,
                       "rules": f"docs/rules/{cls.name}.md"})
     models, note = find_models(models_dir)
-    return {"games": games, "bot_kinds": list(BOT_SPECS), "models": models,
-            "models_dir": str(models_dir) if models_dir else None, "models_note": note}
+    return {"games": games, "bot_kinds": [bot_kind(spec) for spec in policy_base.BOT_SPECS],
+            "models": models, "models_dir": str(models_dir) if models_dir else None,
+            "models_note": note}
 
 
 def parse_seat(request: Request, session) -> int | None:
@@ -190,7 +215,8 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
     @api
     async def create_game(request: Request) -> Response:
         """Start a played or watched game."""
-        settings = check_new_game(await read_json(request))
+        body = await read_json(request)
+        settings = await run_in_threadpool(check_new_game, body)  # loads bot files
 
         def start():
             """Create and keep the session; its first snapshot."""

@@ -76,9 +76,9 @@ def scallywags_board(game, v, legal: set[int]) -> dict:
         zones.append(zone(f"{seat_title(game, s, v.player)}: take {len(take)}/{v.take_limit}",
                           [coin(c) for c in take], targets,
                           note=f"{count(v.hand_sizes[s], 'card')} in hand"))
-    hand = [item(CARD_NAMES[k], f"x{count}", "card", (),
+    hand = [item(CARD_NAMES[k], f"x{copies}", "card", (),
                  legal_subset(legal, [a.play + k, a.discard + k]))
-            for k, count in enumerate(v.hand) if count]
+            for k, copies in enumerate(v.hand) if copies]
     zones.append(zone("Your hand", hand,
                       note=f"draw pile {v.draw_size}, discard pile {sum(v.discard)}"))
     if v.card >= 0:
@@ -104,7 +104,7 @@ def shipshape_board(game, v, legal: set[int]) -> dict:
             for card in v.hands[me]] if me < len(v.hands) else []
     zones = [zone("Your crew cards", hand, note="click a card to bid it"
                   if any(i["actions"] for i in hand) else "")]
-    for k, placing in enumerate(v.placing):
+    for placing in v.placing:
         for seat, crate, lying in placing:
             if seat == me:
                 choices = [item(ORIENTATION_NAMES[o], "", "crate", (), [PLACE0 + o],
@@ -206,10 +206,10 @@ def anchors_aweigh_board(game, v, legal: set[int]) -> dict:
         text, tags = cell(v.hands[q])
         cells.append(item("hand", text, "space", tags + ["hand"]))
         below = v.below[q]
-        seen = ", ".join(f"{count}x {KINDS[look // 2]}{' *' if look % 2 else ''}"
-                         for look, count in enumerate(below.looks) if count)
-        cargo = ", ".join(f"{count}x {COLOURS[c]}" for c, count in enumerate(below.cargo)
-                          if count)
+        seen = ", ".join(f"{copies}x {KINDS[look // 2]}{' *' if look % 2 else ''}"
+                         for look, copies in enumerate(below.looks) if copies)
+        cargo = ", ".join(f"{copies}x {COLOURS[c]}" for c, copies in enumerate(below.cargo)
+                          if copies)
         note = (f"below deck: {seen or 'no seen tiles'}"
                 + (f", {below.unknown} unseen" if below.unknown else "")
                 + f"; cargo {cargo or 'none'}")
@@ -278,15 +278,15 @@ def all_hands_crew_board(game, v, legal: set[int]) -> dict:
         pile = v.pile(q)
         top = (names[pile[-1][1]] if pile[-1][1] >= 0 else "?") if pile else "-"
         moves = [game.A_DRAW + offset] + ([game.A_TARGET + offset - 1] if offset else [])
-        piles.append(item(seat_title(game, q, me), f"{count(len(pile), 'card')}, top {top}", "pile",
-                          (), legal_subset(legal, moves)))
+        piles.append(item(seat_title(game, q, me), f"{count(len(pile), 'card')}, top {top}",
+                          "pile", (), legal_subset(legal, moves)))
     zones = [zone("Drawing piles", piles)]
     stock = [item(names[kind] if kind >= 0 else "?", f"from {game.seat_name(src)}'s pile",
                   "card", ["chosen"] if i in v.my_hired else [],
                   legal_subset(legal, [game.A_HIRE + i]))
              for i, (kind, src) in enumerate(v.stock[me])]
     zones.append(zone("Your stock", stock))
-    crew = [item(names[k], f"x{count}", "card") for k, count in enumerate(v.my_crew) if count]
+    crew = [item(names[k], f"x{copies}", "card") for k, copies in enumerate(v.my_crew) if copies]
     zones.append(zone("Your crew pile", crew))
     lay = [item(combos[c].name, f"{combos[c].points} points", "combo", (), [game.A_LAY + c])
            for c in range(len(combos)) if game.A_LAY + c in legal]

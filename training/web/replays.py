@@ -7,12 +7,14 @@ A replay is what the page saves and opens again::
      "states": [state.to_dict(), ...],       # every position, hidden facts included
      "moves": [[[seat, action], ...], ...]}  # moves[i] leads from states[i] to states[i+1]
 
-``bots`` names who sat where (null: a person). Opening one checks everything: each state
-through ``Game.state_from_dict`` (field by field, then the rules' invariants), each move is
-legal for exactly the seats asked to act, and applying ``moves[i]`` to ``states[i]`` gives
-``states[i + 1]`` (the engine is deterministic: a state holds its generator). A file that
-fails any check is refused with the step and the reason, so an opened replay is a game
-that was really played.
+``bots`` names who sat where (null: a person); ``seed`` dealt the game (the server draws
+one when none is asked for). Opening one checks everything: each state through
+``Game.state_from_dict`` (field by field, then the rules' invariants), state 0 is the game
+``seed`` deals (as ``env.reset(seed=seed)`` does), each move is legal for exactly the
+seats asked to act, and applying ``moves[i]`` to ``states[i]`` gives ``states[i + 1]``
+(the engine is deterministic: a state holds its generator). A file that fails any check
+is refused with the step and the reason, so an opened replay is a game that was really
+played.
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from plunder.envs import game_class
 from plunder.envs.core import PlunderError
 from plunder.envs.core.state_io import check_int, check_keys, check_list
 
-from .sessions import ReplaySession, bad_request, is_int, resolve_env_id
+from .sessions import ReplaySession, bad_request, resolve_env_id
 
 FORMAT = "plunder-replay/1"
 _FIELDS = ("format", "env_id", "num_players", "options", "max_turns", "seed", "bots",
@@ -68,9 +72,7 @@ def _load(data: Any) -> ReplaySession:
         raise bad_request("replay options: expected an object")
     game = cls(n, **data["options"])
     max_turns = check_int(data["max_turns"], "replay max_turns", 1)
-    seed = data["seed"]
-    if seed is not None and (not is_int(seed) or seed < 0):
-        raise bad_request(f"replay seed: expected null or a whole number >= 0, got {seed!r}")
+    seed = check_int(data["seed"], "replay seed", 0)
     bots = check_list(data["bots"], "replay bots", n)
     if not all(b is None or isinstance(b, str) for b in bots):
         raise bad_request("replay bots: expected a bot name or null per seat")
@@ -82,6 +84,9 @@ def _load(data: Any) -> ReplaySession:
             states.append(game.state_from_dict(raw))
         except PlunderError as exc:
             raise bad_request(f"replay state {i}: {exc}") from None
+    if states[0].to_dict() != game.new_game(np.random.default_rng(seed)).to_dict():
+        raise bad_request(f"replay state 0 is not the game seed {seed} deals: the file was "
+                          "changed or belongs to another engine version")
     joints = []
     for i, move in enumerate(moves):
         where = f"replay move {i}"

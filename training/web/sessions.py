@@ -147,7 +147,7 @@ class Session:
     mode: str
 
     def __init__(self, env_id: str, num_players: int, options: dict, max_turns: int,
-                 seed: int | None, bots: list[str | None]):
+                 seed: int, bots: list[str | None]):
         self.id = secrets.token_urlsafe(12)
         self.env_id = env_id
         self.game = game_class(env_id)(num_players, **options)
@@ -263,7 +263,7 @@ class LiveSession(Session):
     """A game being played out now: a PettingZoo env (raw) and a bot per bot seat."""
 
     def __init__(self, env_id: str, num_players: int, options: dict, max_turns: int | None,
-                 seed: int | None, bots: list[str | None]):
+                 seed: int, bots: list[str | None]):
         cls = game_class(env_id)
         max_turns = cls.default_max_turns if max_turns is None else max_turns
         super().__init__(env_id, num_players, options, max_turns, seed, bots)
@@ -271,7 +271,7 @@ class LiveSession(Session):
                         **self.options)
         self.env.reset(seed=seed)
         self.players = {self.env.possible_agents[s]: make_bot(
-            spec, env_id, num_players, seed=None if seed is None else seed + s,
+            spec, env_id, num_players, seed=seed + s,
             **self.options) for s, spec in enumerate(bots) if spec is not None}
         self.states = [self.env.unwrapped.game_state.clone()]
         self._pending: dict[int, int] = {}
@@ -417,7 +417,8 @@ class ReplaySession(Session):
 def check_new_game(body: Any) -> dict:
     """The settings of a game a request asks for, checked (400/404 with the reason):
     ``game``, ``mode`` (play/watch), ``players``, ``seat`` (play), ``bots`` (one spec per
-    bot seat, or one for all), ``options``, ``seed``, ``max_turns``."""
+    bot seat, or one for all), ``options``, ``seed`` (drawn here when not given, so that
+    every replay can show its deal), ``max_turns``."""
     if not isinstance(body, Mapping):
         raise bad_request("expected a JSON object with the game's settings")
     known = {"game", "mode", "players", "seat", "bots", "options", "seed", "max_turns"}
@@ -433,7 +434,9 @@ def check_new_game(body: Any) -> dict:
     if not is_int(n) or not cls.min_players <= n <= cls.max_players:
         raise bad_request(f"'players': {env_id} is for {cls.min_players}-{cls.max_players} "
                           f"players, got {n!r}")
-    options = body.get("options") or {}
+    options = body.get("options")
+    if options is None:
+        options = {}
     if not isinstance(options, Mapping):
         raise bad_request(f"'options' must be an object of variant options, got {options!r}")
     try:
@@ -443,6 +446,8 @@ def check_new_game(body: Any) -> dict:
     seed = body.get("seed")
     if seed is not None and (not is_int(seed) or seed < 0):
         raise bad_request(f"'seed' must be a whole number, 0 or more, or null; got {seed!r}")
+    if seed is None:
+        seed = secrets.randbits(32)
     max_turns = body.get("max_turns")
     if max_turns is not None and (not is_int(max_turns) or max_turns < 1):
         raise bad_request(f"'max_turns' must be a positive whole number or null, "

@@ -14,24 +14,35 @@ const page = {
   busy: false,     // a request is under way
 };
 
-/** A JSON request; throws an Error carrying the server's message when refused. */
-async function api(method, path, body) {
+/** A request's answer as text; throws an Error carrying the server's message when refused. */
+async function send(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   const response = await fetch(path, init);
-  let data = null;
-  try {
-    data = await response.json();
-  } catch (err) {
-    throw new Error(`${response.status} ${response.statusText}`);
-  }
+  const text = await response.text();
   if (!response.ok) {
-    throw new Error(data && data.error ? data.error : `${response.status} ${response.statusText}`);
+    let message = `${response.status} ${response.statusText}`;
+    try {
+      message = JSON.parse(text).error || message;
+    } catch (err) {
+      // not JSON: the status says it
+    }
+    throw new Error(message);
   }
-  return data;
+  return text;
+}
+
+/** A JSON request's answer, parsed; throws as ``send`` does. */
+async function api(method, path, body) {
+  const text = await send(method, path, body);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not JSON from ${path}: ${err.message}`);
+  }
 }
 
 /** A new element with a class and text. */
@@ -125,6 +136,11 @@ function optionValue(input) {
   }
 }
 
+/** The catalogue's entry of a bot kind: its spec and the argument it takes. */
+function botKind(name) {
+  return page.catalog.bot_kinds.find((bot) => bot.kind === name);
+}
+
 function refreshSeats() {
   const n = Number($("players").value);
   const seats = [...Array(n).keys()];
@@ -153,25 +169,25 @@ function refreshSeats() {
     row.dataset.seat = seat;
     const kind = document.createElement("select");
     kind.id = `bot-${seat}-kind`;
-    for (const spec of page.catalog.bot_kinds) {
-      const name = spec.split(/[:\[]/)[0];
-      const option = el("option", "", spec);
-      option.value = name;
+    for (const bot of page.catalog.bot_kinds) {
+      const option = el("option", "", bot.spec);
+      option.value = bot.kind;
       kind.appendChild(option);
     }
-    kind.value = "heuristic";
+    const kinds = page.catalog.bot_kinds.map((bot) => bot.kind);
+    kind.value = kinds.includes("heuristic") ? "heuristic" : kinds[0];
     const arg = document.createElement("input");
     arg.id = `bot-${seat}-arg`;
-    arg.setAttribute("list", "model-paths");
     const label = el("span", "seat-name", `player_${seat}`);
     const sync = () => {
-      const needsPath = ["trained", "sampled", "netsearch"].includes(kind.value);
-      arg.hidden = !(needsPath || kind.value === "search");
-      arg.placeholder = kind.value === "search" ? "samples (default 6)"
-        : kind.value === "netsearch" ? "PATH.onnx[:SAMPLES]" : "PATH.onnx";
+      const bot = botKind(kind.value);
+      arg.hidden = bot.arg === "";
+      arg.placeholder = bot.required ? bot.arg : `${bot.arg} (optional)`;
+      if (bot.file) arg.setAttribute("list", "model-paths");
+      else arg.removeAttribute("list");
     };
     kind.addEventListener("change", sync);
-    if (old[seat]) [kind.value, arg.value] = old[seat];
+    if (old[seat] && kinds.includes(old[seat][0])) [kind.value, arg.value] = old[seat];
     sync();
     row.append(label, kind, arg);
     box.appendChild(row);
@@ -471,11 +487,14 @@ function drawResult(game) {
 async function sendMove(action) {
   if (page.busy || !page.game) return;
   page.busy = true;
+  const status = $("status").textContent;
+  $("status").textContent = `${status} · sending your move…`;
   try {
     const game = await api("POST", `/api/games/${page.game.id}/move`,
       { action, version: page.game.version });
     show(game);
   } catch (err) {
+    $("status").textContent = status;
     showError("error", err);
   } finally {
     page.busy = false;
@@ -538,8 +557,10 @@ function pause() {
 
 async function saveReplay() {
   try {
-    const data = await api("GET", `/api/games/${page.game.id}/replay`);
-    const blob = new Blob([JSON.stringify(data)], { type: "application/json" });
+    // saved as the server sent it: the states' generators hold integers too large for
+    // JavaScript's numbers, which parsing would round (and the file would be refused)
+    const text = await send("GET", `/api/games/${page.game.id}/replay`);
+    const blob = new Blob([text], { type: "application/json" });
     const link = el("a");
     link.href = URL.createObjectURL(blob);
     link.download = `${page.game.env_id}-${page.game.id.slice(0, 8)}.replay.json`;

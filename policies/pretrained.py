@@ -1,0 +1,111 @@
+"""Pretrained bots shipped inside the package: ``make_bot("pretrained[:STRENGTH][:sampled]",
+...)`` (greedy: the likeliest legal move; ``:sampled`` draws moves from the network's
+probabilities with the bot's seeded generator).
+
+Every game has exported ONNX bots for 2 and 4 players in ``plunder/policies/pretrained/``
+(``<game>_<n>p_<strength>.onnx``), in two strengths from the same training run:
+
+- ``final``: the run's last policy (what ``plunder train`` exports as ``RUN/bot.onnx``);
+- ``early``: the league snapshot of the same learner nearest 25% of its training steps
+  (snapshots are the learner's actor weights, taken every ``league.snapshot_every`` steps,
+  the first right after the imitation warm start). Snapshots keep no critic, so an early
+  bot has no ``value`` output (format ``plunder-bot/1``): it plays, but ``netsearch``
+  cannot search with it.
+
+``manifest.json`` beside the files says, per file: game, players, variant options, strength,
+the training config and the exact ``plunder train`` command, training steps (and the
+snapshot's step), the git commit, sha256 and size, the final evaluation when known, and
+whether it is a placeholder (a small development bot, to be replaced by
+``plunder benchmark ship``; docs/benchmark.md). Loading needs only ``onnxruntime``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from plunder.envs.core import InvalidArgumentError, ModelFileError
+
+#: folder of the shipped bots and their manifest
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+#: the manifest's file name and format
+MANIFEST_NAME = "manifest.json"
+MANIFEST_FORMAT = "plunder-pretrained/1"
+#: strengths, weakest first; ``pretrained`` alone means the last one
+STRENGTHS = ("early", "final")
+
+
+def bot_file_name(env_id: str, num_players: int, strength: str) -> str:
+    """``<game>_<n>p_<strength>.onnx`` (the game without its version suffix)."""
+    if strength not in STRENGTHS:
+        raise InvalidArgumentError(f"unknown strength {strength!r}; use one of "
+                                   f"{', '.join(STRENGTHS)}")
+    game = env_id.rsplit("_v", 1)[0]
+    return f"{game}_{num_players}p_{strength}.onnx"
+
+
+def load_manifest(folder: str | Path | None = None) -> dict:
+    """The manifest of the shipped bots (an empty one when nothing is shipped)."""
+    path = Path(folder or PRETRAINED_DIR) / MANIFEST_NAME
+    if not path.is_file():
+        return {"format": MANIFEST_FORMAT, "bots": {}}
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ModelFileError(f"{path} is damaged: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT \
+            or not isinstance(data.get("bots"), dict):
+        raise ModelFileError(f"{path} is not a {MANIFEST_FORMAT} manifest")
+    return data
+
+
+def shipped(folder: str | Path | None = None) -> list[tuple[str, int, str]]:
+    """(env id, players, strength) of every shipped bot, sorted."""
+    return sorted((e["env_id"], int(e["num_players"]), e["strength"])
+                  for e in load_manifest(folder)["bots"].values())
+
+
+def parse_spec(arg: str) -> tuple[str, bool]:
+    """(strength, sampled) from the part of a ``pretrained[:STRENGTH][:sampled]`` spec
+    after the first colon."""
+    parts = arg.split(":") if arg else []
+    sampled = bool(parts) and parts[-1] == "sampled"
+    if sampled:
+        parts = parts[:-1]
+    strength = parts[0] if len(parts) == 1 else STRENGTHS[-1] if not parts else None
+    if strength not in STRENGTHS:
+        raise InvalidArgumentError(
+            f"pretrained:{arg} names no strength; use pretrained, "
+            f"{', '.join(f'pretrained:{s}' for s in STRENGTHS)} (add :sampled to draw moves "
+            f"from the network's probabilities)")
+    return strength, sampled
+
+
+def pretrained_path(env_id: str, num_players: int, strength: str = "final",
+                    folder: str | Path | None = None, verify: bool = False) -> Path:
+    """The shipped bot file for (game, players, strength); a clear error listing what is
+    shipped when there is none. ``verify`` also checks its sha256 against the manifest."""
+    folder = Path(folder or PRETRAINED_DIR)
+    name = bot_file_name(env_id, num_players, strength)
+    entry = load_manifest(folder)["bots"].get(name)
+    if entry is None or not (folder / name).is_file():
+        have = [f"{n}p" for e, n, s in shipped(folder) if e == env_id and s == strength]
+        listing = ", ".join(have) if have else "none"
+        raise InvalidArgumentError(
+            f"no pretrained {strength} bot for {env_id} with {num_players} players; shipped "
+            f"for {env_id}: {listing}")
+    path = folder / name
+    if verify:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest != entry["sha256"]:
+            raise ModelFileError(f"{path}: sha256 {digest} does not match the manifest's "
+                                 f"{entry['sha256']} (damaged or replaced by hand)")
+    return path
+
+
+def manifest_entry(env_id: str, num_players: int, strength: str = "final",
+                   folder: str | Path | None = None) -> dict:
+    """The manifest entry of one shipped bot (same errors as ``pretrained_path``)."""
+    path = pretrained_path(env_id, num_players, strength, folder)
+    return load_manifest(path.parent)["bots"][path.name]

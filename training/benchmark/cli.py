@@ -1,0 +1,213 @@
+"""``plunder benchmark list|run|exploit|leaderboard|ship`` (docs/benchmark.md)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import click
+
+from plunder.envs.core import PlunderError
+
+
+def _fail(exc: Exception):
+    """A plunder error as one ``Error:`` line."""
+    raise click.ClickException(str(exc)) from None
+
+
+def _command_line() -> str:
+    """The running ``plunder benchmark`` command, rebuilt from its parsed parameters
+    (arguments, then every option not at its default), ready to paste."""
+    ctx = click.get_current_context()
+    parts = ["plunder", "benchmark", ctx.command.name]
+    options = []
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        if isinstance(param, click.Argument):
+            parts += [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
+        elif value not in (None, False, ()) and value != param.default:
+            name = param.opts[0]
+            if param.is_flag:
+                options.append(name)
+            else:
+                for v in value if isinstance(value, tuple) else (value,):
+                    options += [name, str(v)]
+    return " ".join(shlex.quote(p) for p in parts + options)
+
+
+@click.group("benchmark")
+def benchmark():
+    """Benchmark tasks, shipped opponent bots, one score command (docs/benchmark.md)."""
+
+
+@benchmark.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the registry as JSON.")
+@click.option("--markdown", is_flag=True, help="Print the Markdown table of docs/benchmark.md.")
+def list_tasks(as_json, markdown):
+    """List the benchmark tasks."""
+    from .tasks import TASKS, tasks_markdown
+
+    if markdown:
+        click.echo(tasks_markdown(), nl=False)
+        return
+    if as_json:
+        click.echo(json.dumps([t.to_dict() for t in TASKS.values()], indent=2))
+        return
+    click.echo(f"{'task':32s} {'v':>2s} {'players':>7s} {'games':>5s} {'held out':8s} "
+               f"opponents")
+    for t in TASKS.values():
+        click.echo(f"{t.name:32s} {t.version:>2d} {t.num_players:>7d} {t.games:>5d} "
+                   f"{'yes' if t.held_out else 'no':8s} {', '.join(t.opponents)}")
+
+
+@benchmark.command("run")
+@click.argument("task")
+@click.option("--policy", required=True, metavar="SPEC",
+              help="PATH.onnx, module:callable ((observation, action_mask) -> action), "
+                   "module:factory() (called as factory(env_id=, num_players=, seed=), "
+                   "returns an object with act), or a bot spec (heuristic, "
+                   "pretrained:final, search:8, ...).")
+@click.option("--games", type=click.IntRange(1), default=None,
+              help="Play only the task's first N games (smoke tests; not a full result).")
+@click.option("--json-out", type=click.Path(dir_okay=False), default=None,
+              help="Also write the result JSON to this file (atomically).")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of the table.")
+def run(task, policy, games, json_out, as_json):
+    """Score POLICY on TASK: win share (95% CI), mean rank, score margin, rating, latency."""
+    from .run import evaluate, render_result, write_json
+
+    try:
+        result = evaluate(task, policy, games=games, command=_command_line())
+    except PlunderError as exc:
+        _fail(exc)
+    data = result.to_dict()
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+    else:
+        render_result(result, click.echo)
+    if json_out:
+        write_json(data, json_out)
+        if not as_json:
+            click.echo(f"wrote {json_out}")
+
+
+@benchmark.command("exploit")
+@click.argument("bot")
+@click.option("--game", required=True, help="The game (e.g. scallywags).")
+@click.option("--players", type=click.IntRange(2), required=True, help="Number of players.")
+@click.option("--steps", type=click.IntRange(1), default=None,
+              help="Learner steps of the best response (default: the packaged config's).")
+@click.option("--games", type=click.IntRange(1), default=None,
+              help="Evaluation games of the best response against BOT (default 1000).")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
+              help="Seed of the best response's training run.")
+@click.option("--run-dir", type=click.Path(file_okay=False), default=None,
+              help="Where the best response trains (default runs/exploit-GAME-Np-BOT).")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="Another training config setting (repeatable; not league.*).")
+@click.option("--json-out", type=click.Path(dir_okay=False), default=None,
+              help="Also write the result JSON to this file (atomically).")
+def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out):
+    """Train a best response against the frozen BOT and report its win share."""
+    from .exploit import exploit as run_exploit
+    from .exploit import render_exploit
+    from .run import write_json
+
+    try:
+        data = run_exploit(bot, game, players, steps=steps, games=games, seed=seed,
+                           run_dir=run_dir, command=_command_line(), echo=click.echo,
+                           overrides=list(overrides))
+    except PlunderError as exc:
+        _fail(exc)
+    render_exploit(data, click.echo)
+    if json_out:
+        write_json(data, json_out)
+        click.echo(f"wrote {json_out}")
+
+
+@benchmark.command("leaderboard")
+@click.argument("game")
+@click.option("--players", type=click.IntRange(2), default=None,
+              help="Number of players (required unless GAME is 'all', which does 2 and 4).")
+@click.option("--games", type=click.IntRange(1), default=400, show_default=True,
+              help="Games per pairing of fast bots.")
+@click.option("--search-games", type=click.IntRange(1), default=None,
+              help="Games per pairing that has a search bot (search, netsearch); default "
+                   "per game (docs/benchmark.md#leaderboards).")
+@click.option("--bots", default=None,
+              help="Comma-separated bots (default: random, heuristic, search:2, search:8, "
+                   "pretrained:early, pretrained:final, netsearch:pretrained).")
+@click.option("--out-dir", type=click.Path(file_okay=False), default="docs/leaderboards",
+              show_default=True, help="Where GAME-Np.md and GAME-Np.json go.")
+@click.option("--doc", type=click.Path(dir_okay=False), default="docs/benchmark.md",
+              show_default=True, help="Also embed the board in this Markdown file's "
+                                      "leaderboards section ('-' for none).")
+def leaderboard(game, players, games, search_games, bots, out_dir, doc):
+    """Pairwise tournaments of every shipped bot: win shares, ratings, latency. GAME 'all'
+    regenerates every game's boards at 2 and 4 players."""
+    from plunder.envs import ENV_IDS
+
+    from .leaderboard import SEARCH_GAMES, embed_in_doc, run_leaderboard, write_leaderboard
+
+    chosen = {}
+    if bots is not None:
+        chosen["bots"] = tuple(b.strip() for b in bots.split(",") if b.strip())
+        if len(chosen["bots"]) < 2:
+            raise click.BadParameter("a leaderboard needs at least two bots",
+                                     param_hint="'--bots'")
+    if game == "all":
+        cells = [(e, n) for e in ENV_IDS for n in ((players,) if players else (2, 4))]
+    elif players is None:
+        raise click.BadParameter("--players is required (or GAME 'all')",
+                                 param_hint="'--players'")
+    else:
+        cells = [(game, players)]
+    command = _command_line()
+    for g, n in cells:
+        try:
+            from plunder.training.config import resolve_env_id
+            env_id = resolve_env_id(g)
+            click.echo(f"{env_id}, {n} players:")
+            if search_games is None and (env_id, n) not in SEARCH_GAMES:
+                raise click.BadParameter(f"no default for {env_id} at {n} players; give it",
+                                         param_hint="'--search-games'")
+            board = run_leaderboard(env_id, n, games=games,
+                                    search_games=search_games or SEARCH_GAMES[(env_id, n)],
+                                    command=command, echo=click.echo, **chosen)
+        except PlunderError as exc:
+            _fail(exc)
+        for path in write_leaderboard(board, out_dir):
+            click.echo(f"wrote {path}")
+        if doc != "-":
+            try:
+                click.echo(f"updated {embed_in_doc(board, doc)}")
+            except (PlunderError, OSError) as exc:
+                _fail(exc)
+
+
+@benchmark.command("ship")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option("--dest", type=click.Path(file_okay=False), default=None,
+              help="Target folder (default: the package's plunder/policies/pretrained).")
+@click.option("--game", default=None, help="Refuse runs of any other game.")
+@click.option("--players", type=click.IntRange(2), default=None,
+              help="Refuse runs of any other player count.")
+@click.option("--placeholder", is_flag=True,
+              help="Mark the bots as placeholders (small development runs).")
+@click.option("--float32", "keep_float32", is_flag=True,
+              help="Store the weights as trained (default: float16, half the size).")
+def ship(run_dirs, dest, game, players, placeholder, keep_float32):
+    """Export finished training runs' final and early bots into the package."""
+    try:
+        from .ship import ship as run_ship
+    except ImportError as exc:
+        raise click.ClickException(f"plunder benchmark ship needs the train extra "
+                                   f"(pip install 'plunder[train]'): {exc}") from None
+    try:
+        run_ship(list(run_dirs), dest=dest, placeholder=placeholder, game=game,
+                 players=players, float16=not keep_float32, echo=click.echo)
+    except ImportError as exc:
+        raise click.ClickException(f"plunder benchmark ship needs the train extra "
+                                   f"(pip install 'plunder[train]'): {exc}") from None
+    except PlunderError as exc:
+        _fail(exc)
