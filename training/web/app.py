@@ -145,12 +145,14 @@ def option_type(default: Any) -> str:
 
 def bot_kind(spec: str) -> dict:
     """How the page offers a bot spec of ``BOT_SPECS``: its kind (``search``), the argument
-    after the colon as the spec writes it (``SAMPLES``, ``PATH.onnx[:SAMPLES]``; empty when
-    it takes none), whether that argument is required, and whether it names a bot file."""
+    after the colon as the spec writes it (``SAMPLES``, ``PATH.onnx[:SAMPLES]``,
+    ``early|final[:sampled]``; empty when it takes none), whether that argument is
+    required, and whether it names a bot file."""
     kind = re.split(r"[:\[]", spec, maxsplit=1)[0]
     rest = spec[len(kind):]
     if rest.startswith("[:") and rest.endswith("]"):
-        arg, required = rest[2:-1], False
+        close = rest.index("]")        # the first optional part's bracket; later parts stay
+        arg, required = rest[2:close] + rest[close + 1:], False
     elif rest.startswith(":"):
         arg, required = rest[1:], True
     elif not rest:
