@@ -159,7 +159,7 @@ def test_the_bots_offered_are_the_bot_specs_and_a_mistake_is_shown(page, monkeyp
 
     from plunder.policies import base as policy_base
 
-    specs = policy_base.BOT_SPECS + ("pretrained[:STRENGTH]",)   # a kind the page never saw
+    specs = policy_base.BOT_SPECS + ("oracle[:STRENGTH]",)   # a kind the page never saw
     monkeypatch.setattr(policy_base, "BOT_SPECS", specs)
     driver, url = page
     open_setup(driver, url, "scallywags_v0", 2)
@@ -167,13 +167,13 @@ def test_the_bots_offered_are_the_bot_specs_and_a_mistake_is_shown(page, monkeyp
     assert [o.text for o in kind.options] == list(specs)
     assert kind.first_selected_option.text == "heuristic"
     assert not by_id(driver, "bot-1-arg").is_displayed()
-    kind.select_by_value("pretrained")
+    kind.select_by_value("oracle")
     arg = by_id(driver, "bot-1-arg")
     assert arg.is_displayed() and arg.get_attribute("placeholder") == "STRENGTH (optional)"
     arg.send_keys("9")
     by_id(driver, "start").click()
     wait_for(driver, lambda d: by_id(d, "setup-error").text, what="the error")
-    assert "unknown bot 'pretrained:9'" in by_id(driver, "setup-error").text
+    assert "unknown bot 'oracle:9'" in by_id(driver, "setup-error").text
     assert arg.get_attribute("list") is None       # no bot files to suggest
     arg.clear()
     kind.select_by_value("trained")

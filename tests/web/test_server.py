@@ -138,9 +138,9 @@ def test_catalog_lists_every_game_its_options_and_every_bot_kind(client):
 
 def test_a_new_bot_kind_is_offered_without_touching_the_page(client, monkeypatch):
     monkeypatch.setattr(policy_base, "BOT_SPECS",
-                        policy_base.BOT_SPECS + ("pretrained[:STRENGTH]",))
+                        policy_base.BOT_SPECS + ("oracle[:STRENGTH]",))
     kinds = client.get("/api/catalog").json()["bot_kinds"]
-    assert kinds[-1] == {"spec": "pretrained[:STRENGTH]", "kind": "pretrained",
+    assert kinds[-1] == {"spec": "oracle[:STRENGTH]", "kind": "oracle",
                          "arg": "STRENGTH", "required": False, "file": False}
 
 
