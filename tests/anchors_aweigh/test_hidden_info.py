@@ -219,7 +219,7 @@ def test_unseen_tiles_deck_order_and_hidden_fronts_do_not_leak(n, options):
 @pytest.mark.parametrize("n,options", CONFIGS[:3])
 def test_things_a_player_knows_do_change_the_observation(n, options):
     rng = np.random.default_rng(0)
-    changed = {"own": 0, "public tile": 0, "fronts": 0, "pile": 0}
+    changed = {"own": 0, "public tile": 0, "fronts": 0, "pile": 0, "returns": 0}
     for s, seen in _tracked_states(n, options, seed=5):
         g = s.game
         for p in range(n):
@@ -251,6 +251,13 @@ def test_things_a_player_knows_do_change_the_observation(n, options):
                     t.touch()
                     assert not _same(before, _obs(t, p))
                     changed["public tile"] += 1
+            # another seat's returns in a row (everyone sees a tile go back), below the cap
+            if s.returns[q] < 5:
+                t = s.clone()
+                t.returns[q] += 1
+                t.touch()
+                assert not _same(before, _obs(t, p))
+                changed["returns"] += 1
             # a face-up pile tile turned face down
             if s.pile_up:
                 t = s.clone()
