@@ -26,6 +26,19 @@ for _code in range(2, NUM_CODES):
     _CELL_TABLE[_code, 2 + _g] = _v / 3.0
 
 COIN_SCALE = 100.0
+#: scale of a voyage score: at most 27 (nine cells of value 3) + 8 (full ship)
+SCORE_SCALE = 35.0
+#: one placement outcome: the hold's visible totals after it and the voyage score then
+OUTCOME_FEATURES = 6
+
+#: code -> [gold, cannons, contraband, rats, shows a good]
+_CELL_TOTALS = np.zeros((NUM_CODES, 5), dtype=np.float32)
+_CELL_TOTALS[1, 3] = 1.0
+for _code in range(2, NUM_CODES):
+    _g, _v = code_good(_code)
+    _CELL_TOTALS[_code, _g] = _v
+    _CELL_TOTALS[_code, 4] = 1.0
+_OUTCOME_SCALE = np.asarray([27.0, 27.0, 27.0, 9.0, 9.0], dtype=np.float32)
 
 
 def build_layout(game) -> ObservationLayout:
@@ -48,6 +61,19 @@ def build_layout(game) -> ObservationLayout:
               f"crates lie ({L} slots x 9 cells x 5)")
         b.add("other_stack_present", L, "1 for each slot of the other group's stack still "
               "holding a crate")
+    # Placement outcomes (afterstates): computed from public facts only (your hold, the
+    # crates, every hold's view), they spare a network from simulating 8 orientations
+    b.add("score_now", 1, f"your voyage score if the voyage ended now (gold - rats, "
+          f"cannons above the table's lowest, contraband unless the table's highest, full "
+          f"ship) / {SCORE_SCALE:g}", low=-1.0)
+    b.add("place_outcomes", 8 * OUTCOME_FEATURES,
+          "per orientation k (action 10 + k) of the crate you must place: your hold after "
+          "placing it so, [gold/27, cannons/27, contraband/27, rats/9, cells showing "
+          f"goods/9, voyage score then / {SCORE_SCALE:g}] (zeros when not placing)", low=-1.0)
+    b.add("stack_outcomes", L * OUTCOME_FEATURES,
+          "per slot of your group's stack: the same 6 numbers for that crate placed on your "
+          "hold in its best orientation (highest voyage score, then most cells showing "
+          "goods, then the first orientation; zeros for an empty slot)", low=-1.0)
     b.add("seat_is_capn", S, "per seat slot (0 = you, then round the table): the Cap'n")
     b.add("seat_in_my_group", S, "per seat slot: bids in your group this voyage")
     b.add("seat_coins", S, f"per seat slot: coins / {COIN_SCALE:g}", high=3.0)
@@ -126,6 +152,15 @@ class _Tables:
         self.last_block: tuple = (None, None, None, None)
         #: a top-down view (9 codes) -> its 45 cell features and 5 totals
         self.visible_rows: dict[tuple, np.ndarray] = {}
+
+        #: crate_codes[crate id, stack orientation, action orientation] = the 9 cell codes
+        #: the crate shows after being placed with that action
+        self.crate_codes = np.zeros((len(crates) + 1, 8, 8, 9), dtype=np.intp)
+        for cid, cells in enumerate(crates, 1):
+            for o in range(8):
+                lying = orient(cells, o)
+                for a in range(8):
+                    self.crate_codes[cid, o, a] = orient(lying, a)
 
     def visible_row(self, cells: tuple) -> np.ndarray:
         row = self.visible_rows.get(cells)
@@ -218,6 +253,53 @@ def _derive(game, T: _Tables, table) -> dict:
     return d
 
 
+def _voyage_scores(mine: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Voyage score of holds with totals ``mine`` (..., 5) against the other seats' totals
+    ``others`` (S - 1, 5), as ``geometry.score_voyage`` scores (raw, before the floor of 0)."""
+    if len(others):
+        low_cannon = np.minimum(mine[..., 1], others[:, 1].min())
+        high_contra_other = others[:, 2].max()
+    else:
+        low_cannon, high_contra_other = mine[..., 1], 0.0
+    contraband = np.where(mine[..., 2] >= high_contra_other, 0.0, mine[..., 2])
+    full = np.where(mine[..., 4] >= 9, 8.0, 0.0)
+    return mine[..., 0] - mine[..., 3] + mine[..., 1] - low_cannon + contraband + full
+
+
+def _outcomes(after: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """The 6 outcome features of holds showing codes ``after`` (..., 9)."""
+    tot = _CELL_TOTALS[after].sum(axis=-2)
+    out = np.empty(tot.shape[:-1] + (OUTCOME_FEATURES,), dtype=np.float32)
+    out[..., :5] = tot / _OUTCOME_SCALE
+    out[..., 5] = _voyage_scores(tot, others) / SCORE_SCALE
+    return out
+
+
+def _placement_features(game, T: _Tables, table, p: int, k: int, view) -> tuple:
+    """(score now, place outcomes or None, stack outcomes) of seat ``p`` in group ``k``."""
+    mine = np.asarray(table.visible[p], dtype=np.intp)
+    others = _CELL_TOTALS[np.asarray([v for s, v in enumerate(table.visible) if s != p],
+                                     dtype=np.intp).reshape(-1, 9)].sum(axis=-2)
+    now = _voyage_scores(_CELL_TOTALS[mine].sum(axis=0), others) / SCORE_SCALE
+    place = None
+    if view.decision == "place":
+        for seat, crate, o in table.placing[k]:
+            if seat == p:
+                codes = T.crate_codes[crate, o]                      # (8, 9)
+                place = _outcomes(np.where(codes != 0, codes, mine), others)
+    L = game.stack_size
+    stack_out = np.zeros((L, OUTCOME_FEATURES), dtype=np.float32)
+    stack = table.stacks[k] if table.stacks else ()
+    if stack:
+        codes = T.crate_codes[[c for c, _ in stack], [o for _, o in stack]]  # (n, 8, 9)
+        out = _outcomes(np.where(codes != 0, codes, mine), others)        # (n, 8, 6)
+        # highest voyage score, then most cells showing goods, then the first orientation
+        best = np.argmax(np.rint(out[..., 5] * SCORE_SCALE) * 16 + np.rint(out[..., 4] * 9),
+                         axis=-1)
+        stack_out[:len(stack)] = out[np.arange(len(stack)), best]
+    return now, place, stack_out
+
+
 def encode(game, view) -> np.ndarray:
     """The observation vector of ``view`` (reads nothing but the view)."""
     T = _tables(game)
@@ -246,6 +328,11 @@ def encode(game, view) -> np.ndarray:
         obs[sl["stack"].start:sl["stack_present"].stop] = d["stacks"][k]
         if game.six_seat:
             obs[sl["other_stack"].start:sl["other_stack_present"].stop] = d["stacks"][1 - k]
+    now, place, stack_out = _placement_features(game, T, table, p, k, view)
+    obs[sl["score_now"].start] = now
+    if place is not None:
+        obs[sl["place_outcomes"]] = place.ravel()
+    obs[sl["stack_outcomes"]] = stack_out.ravel()
     obs[T.seat_start:] = d["seat"][T.seat_perm[p]]
     obs[sl["seat_in_my_group"]] = T.in_group[voyage][p]
     return obs
