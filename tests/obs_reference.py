@@ -9,7 +9,9 @@ views only move forward). Everything goes into one SHA-256 per case, with a dige
 game so that a failure names the first game that differs.
 
 ``python -m tests.obs_reference`` rewrites ``tests/data/obs_reference.json`` (run it on
-the commit whose observations are the reference, never to make a failing test pass).
+the commit whose observations are the reference, never to make a failing test pass);
+``python -m tests.obs_reference ENV_ID ...`` rewrites only those games' cases, after a
+deliberate change of their observation (a new field, say), and keeps the others.
 """
 
 from __future__ import annotations
@@ -93,12 +95,20 @@ def _seed(env_id: str, n: int, opts: dict) -> int:
                           "little")
 
 
-def main() -> None:
-    out = {case_key(*c): digest_case(*c) for c in cases()}
+def main(env_ids: list[str]) -> None:
+    known = set(VARIANTS)
+    unknown = sorted(set(env_ids) - known)
+    if unknown:
+        raise SystemExit(f"unknown env ids {unknown}; known: {sorted(known)}")
+    out = json.loads(REFERENCE.read_text()) if env_ids and REFERENCE.exists() else {}
+    out.update({case_key(*c): digest_case(*c) for c in cases()
+                if not env_ids or c[0] in env_ids})
     REFERENCE.parent.mkdir(exist_ok=True)
     REFERENCE.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(out)} cases to {REFERENCE}")
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])
