@@ -43,12 +43,16 @@ Action space
 
 Observation
     ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (18,)))``; the size
-    depends on the number of seats and the stack: 688 (2-3 players), 896 (4), 1312 (5-6;
+    depends on the number of seats and the stack: 791 (2-3 players), 1017 (4), 1415 (5-6;
     six seats also see the other group's stack, ``other_stack``).
     Built from the player's view only (everything is public except pending bids and the
     Cap'n's deck order). Seats are relative: slot 0 is you, then the next seats round the
     table (the Cap'n is the seat after ``player_{n-1}``). A 3x3 tile is 9 cells, row-major,
-    of 5 features ``[empty, rat, gold/3, cannon/3, contraband/3]``.
+    of 5 features ``[empty, rat, gold/3, cannon/3, contraband/3]``. Placement outcomes
+    (``score_now``, ``place_outcomes``, ``stack_outcomes``) are computed from public facts
+    only: your voyage score if it ended now, and your hold's totals and voyage score after
+    each orientation of the crate you must place (and after the best placement of each
+    crate of your group's stack), so a learner need not simulate the 8 orientations.
     ``env.unwrapped.layout.describe()`` prints the table; read a field with
     ``layout.read(obs, "seat_coins")``. With 4 players:
 
@@ -66,7 +70,11 @@ Version history
     v0: first release. Revised before any published six-seat bot: with six seats (5-6
     players) the observation also holds the other group's crate stack (``other_stack``,
     ``other_stack_present``; 898 -> 1312 floats), since every stack is public; saved
-    states are checked field by field on loading.
+    states are checked field by field on loading. Revised on 2026-11-25, before a
+    release: the placement-outcome fields (``score_now``, ``place_outcomes``,
+    ``stack_outcomes``; 688 -> 791 floats at 2-3 players, 896 -> 1017 at 4, 1312 -> 1415
+    at 5-6). The shipped ShipShape bots were retrained on it; a model file trained on the
+    older layout is refused with a clear error.
     Every env, before any release: final infos carry ``winner_mask`` (one bool per
     scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
     illegal move (-1) unless ``illegal_reward=None``; the engine state is
