@@ -235,7 +235,7 @@ def encode(game, view) -> np.ndarray:
         base = _encode_public(game, tables, pub)
         game._obs_cache = (pub, base)
     me = view.player
-    obs = base[game._obs_perms[me]]
+    obs = base.take(game._obs_perms[me])     # rotated to relative seat order
     st = game._obs_start
     if me in pub.acting:
         obs[st["me_acting"]] = 1
@@ -462,7 +462,7 @@ def _encode_ships(game, tables, view, b0, b1, prev=None) -> np.ndarray:
                    or view.full[q] != old[4][q]]
     seat_idx = game._obs_seat_idx
     for q in changed:
-        obs[seat_idx[q]] = _seat_block(game, tables, view, q)
+        obs.put(seat_idx[q], _seat_block(game, tables, view, q))
     return obs
 
 
