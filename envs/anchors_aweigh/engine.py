@@ -183,6 +183,8 @@ class AnchorsAweighGame(Game):
         #: per seat: the last (ship contents, above codes, storage, below summary) of
         #: ``AnchorsAweighState._public`` (a cache; any state of this game may use it)
         self.ship_memo = [None] * n
+        #: the last (card fields, card part of the public view) of ``_public_cards``
+        self.cards_memo = None
         self.tile_kind = comp.tile_kind
         self.tile_star = comp.tile_star
         self.tile_look = tuple(k * 2 + int(s) for k, s in zip(comp.tile_kind, comp.tile_star))
@@ -199,6 +201,9 @@ class AnchorsAweighGame(Game):
         self.card_back = [card.back for card in self.cards]
         self.card_index = {c.id: c.index for c in comp.cards}
         self._layout = None
+        # bound once here: an import statement inside encode() costs about 1.5 us a call
+        from .observation import encode as encode_view
+        self._encode_view = encode_view
 
     @classmethod
     def components(cls) -> Components:
@@ -246,8 +251,7 @@ class AnchorsAweighGame(Game):
         return self._layout
 
     def encode(self, view: AnchorsAweighView) -> np.ndarray:
-        from .observation import encode
-        return encode(self, view)
+        return self._encode_view(self, view)
 
     # -- states -------------------------------------------------------------------------------
     def new_initial_state(self, rng: np.random.Generator) -> "AnchorsAweighState":
@@ -1117,24 +1121,22 @@ class AnchorsAweighState(GameState):
         g = self.game
         n = g.num_players
         looks = g.tile_look
-        lut = g.cell_lut
-        secrets = True in self.secret
-        if secrets:
-            lut = list(lut)
-            for t, hidden in enumerate(self.secret):
-                if hidden:
-                    lut[t] = CELL_UNKNOWN
-        code = lut.__getitem__
+        secret = self.secret
+        secrets = True in secret
+        # a face-down tile is only ever in a hand or below deck (validate() checks it), so
+        # above-deck cells show their look and only hands and below deck depend on secrets
+        code = g.cell_lut.__getitem__
         # per ship: above-deck codes, storage and below-deck summary. A step changes one
-        # or two ships, so each is kept on the game with the ship's contents it came
-        # from (not when a tile is face down: then what others see depends on more)
+        # or two ships, so each is kept on the game with what it came from: the ship's
+        # contents and, while any tile is face down, which of its below-deck tiles are
         memo = g.ship_memo
         ships = []
         for p, (ship, stor) in enumerate(zip(self.ships, self.stor)):
-            key = None if secrets else (tuple(ship),
-                                        tuple(map(tuple, stor)) if any(stor) else None)
+            key = (tuple(ship), tuple(map(tuple, stor)) if any(stor) else None,
+                   tuple([0 <= c < CARGO and secret[c] for c in ship[NUM_ABOVE:]])
+                   if secrets else None)
             hit = memo[p]
-            if key is None or hit is None or hit[0] != key:
+            if hit is None or hit[0] != key:
                 above_stor = stor[:NUM_ABOVE]
                 hit = (key, tuple(map(code, ship[:NUM_ABOVE])),
                        tuple(tuple(x) if x else () for x in above_stor)
@@ -1145,20 +1147,16 @@ class AnchorsAweighState(GameState):
         above = tuple([x[1] for x in ships])
         above_storage = tuple([x[2] for x in ships])
         below = tuple([x[3] for x in ships])
-        hands = tuple(map(code, self.hand))
-        # counted in C (Counter): the pile can hold dozens of tiles, the deck 40 cards
-        counts = Counter(map(looks.__getitem__, self.pile_up))
-        pile_up = tuple(map(counts.__getitem__, range(2 * NUM_KINDS)))
-        cards = g.cards
-        counts = Counter(map(g.card_back.__getitem__, self.deck))
-        backs = tuple(map(counts.__getitem__, range(NUM_BACKS)))
-        if not self.fronts_hidden or g.perfect_recall:
-            unrevealed = self.deck + self.queue
-            if self.current >= 0 and not self.revealed:
-                unrevealed = unrevealed + [self.current]
-            fronts = tuple(sorted(unrevealed))
+        if secrets:
+            hands = tuple([CELL_UNKNOWN if t >= 0 and secret[t] else code(t)
+                           for t in self.hand])
         else:
-            fronts = None
+            hands = tuple(map(code, self.hand))
+        # face-up tiles per look, counted in C: the pile can hold dozens of tiles
+        looks_up = bytes(map(looks.__getitem__, self.pile_up))
+        pile_up = tuple(map(looks_up.count, range(2 * NUM_KINDS)))
+        backs, fronts, queue = self._public_cards()
+        cards = g.cards
         loading = self.phase in (SETUP, LOADING)
         # tuple.__new__ skips the NamedTuple's Python-level argument binding
         pub = tuple.__new__(PublicView, (
@@ -1167,7 +1165,7 @@ class AnchorsAweighState(GameState):
             hands, tuple(self.coins), tuple(self.chests), tuple(self.parrots),
             g.meddlesome_flags, pile_up, len(self.pile_down), tuple(self.supply),
             self.chest_supply, self.parrot_supply, fronts, self.fronts_hidden,
-            backs, tuple([cards[c].back - 5 for c in self.queue]),
+            backs, queue,
             self.current if self.revealed else -1,
             cards[self.current].back if self.current >= 0 else -1,
             tuple(sorted(self.used)), tuple(self.encounter), tuple(self.outcome),
@@ -1179,6 +1177,29 @@ class AnchorsAweighState(GameState):
         ))
         self._pub = pub
         return pub
+
+    def _public_cards(self) -> tuple:
+        """(cards left per back, unrevealed fronts or None, queued contracts' colours) of
+        the public view. They change only when a card moves, so the last result is kept on
+        the game with the card fields it came from."""
+        g = self.game
+        key = (tuple(self.deck), tuple(self.queue), self.current, self.revealed,
+               self.fronts_hidden)
+        hit = g.cards_memo
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        counts = Counter(map(g.card_back.__getitem__, self.deck))
+        backs = tuple(map(counts.__getitem__, range(NUM_BACKS)))
+        if not self.fronts_hidden or g.perfect_recall:
+            unrevealed = self.deck + self.queue
+            if self.current >= 0 and not self.revealed:
+                unrevealed = unrevealed + [self.current]
+            fronts = tuple(sorted(unrevealed))
+        else:
+            fronts = None
+        queue = tuple([g.cards[c].back - 5 for c in self.queue])
+        g.cards_memo = (key, (backs, fronts, queue))
+        return backs, fronts, queue
 
     def _below_deck(self, p: int) -> BelowDeck:
         """What everyone knows of player ``p``'s below deck: the tiles seen going there (by

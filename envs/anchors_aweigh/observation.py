@@ -155,10 +155,11 @@ class _Tables:
         for lk in range(2 * NUM_KINDS):
             self.below_looks[lk, lk // 2] = 0.25
             self.below_looks[lk, NUM_KINDS] = 0.25 * (lk % 2)
-        self.below_rows: dict = {}     # BelowDeck -> its below_deck features
+        self.below_rows: dict = {}     # BelowDeck -> its row of _SeatTable
         self.cell_kind = np.full(NUM_CELLS, -1)
         for lk in range(2 * NUM_KINDS):
             self.cell_kind[CELL_TILE + lk] = lk // 2
+        self.seat = _SeatTable(self)
 
 
 #: per-seat fields: name -> width of one seat's block (blocks are in seat order)
@@ -189,7 +190,6 @@ def _setup(game):
     game._obs_cache = None
     game._obs_memo_cards = None
     game._obs_memo_ships = None
-    game._obs_memo_seats = [None] * n
     a0 = start["current_card"]
     a1 = layout.slice("used").stop
     b0 = start["ships"]
@@ -235,7 +235,7 @@ def encode(game, view) -> np.ndarray:
         base = _encode_public(game, tables, pub)
         game._obs_cache = (pub, base)
     me = view.player
-    obs = base[game._obs_perms[me]]
+    obs = base.take(game._obs_perms[me])     # rotated to relative seat order
     st = game._obs_start
     if me in pub.acting:
         obs[st["me_acting"]] = 1
@@ -249,14 +249,15 @@ def encode(game, view) -> np.ndarray:
     key = (view.own_ship, view.own_storage)
     hit = memo[me]
     if hit is not None and hit[0] == key:
-        rows, sums = hit[1]
+        rows, assets = hit[1]
     else:
         rows, sums = _ship_rows(tables, view.own_ship, view.own_storage)
-        memo[me] = (key, (rows, sums))
+        assets = sums[3:13] / 4
+        memo[me] = (key, (rows, assets))
     s0 = st["ships"]
     obs[s0:s0 + NUM_SPACES * SF] = rows
     s0 = st["assets_seen"]
-    obs[s0:s0 + NUM_KINDS] = sums[3:13] / 4
+    obs[s0:s0 + NUM_KINDS] = assets
     obs[st["unknown_tiles"]] = 0
     secret = view.own_secret
     if any(secret):
@@ -283,18 +284,24 @@ def _encode_public(game, tables, view) -> np.ndarray:
     else:
         obs = prev[1].copy()
     sparse = game._obs_memo_sparse
+    stale: list[int] = []               # positions the changed groups wrote last time
+    fresh: list[int] = []               # and those they write now, with their values
+    values: list[float] = []
     for name, fields, write in _SPARSE_GROUPS:
         key = tuple(map(view.__getattribute__, fields))
         memo = sparse.get(name)
         if memo is not None and memo[0] == key:
             continue
         hot, idx, val = write(game._obs_start, view)
-        if memo is not None:            # clear what the group wrote last time
-            obs[memo[1]] = 0
-            obs[memo[2]] = 0
-        obs[hot] = 1
-        obs[idx] = val
-        sparse[name] = (key, hot, idx)
+        if memo is not None:
+            stale += memo[1]
+        fresh += hot + idx
+        values += [1.0] * len(hot) + val
+        sparse[name] = (key, hot + idx)
+    if fresh:                           # two puts: cheaper than four fancy assignments
+        if stale:
+            obs.put(stale, 0)
+        obs.put(fresh, values)
 
     a0, a1, b0, b1 = game._obs_segments
     key = (view.fronts, view.current, view.current_back, view.backs_left, view.queue,
@@ -416,24 +423,12 @@ def _encode_cards(game, tables, view, a0, a1) -> np.ndarray:
 
 def _ship_rows(tables, cells, stor):
     """(features of the given spaces (len(cells) x SF, flat), their column sums)."""
-    rows = tables.cell[list(cells)]
+    rows = tables.cell.take(cells, 0)     # take: much cheaper than indexing with a list
     if any(stor):
         for sp, lst in enumerate(stor):
             for c in lst:
                 rows[sp, 18 + c] += 0.5
     return rows.ravel(), rows.sum(0)
-
-
-def _seat_rows(game, tables, q, cells, stor):
-    """``_ship_rows`` of one seat's above-deck spaces, memoised per seat."""
-    memo = game._obs_memo_seats
-    key = (cells, stor)
-    hit = memo[q]
-    if hit is not None and hit[0] == key:
-        return hit[1]
-    out = _ship_rows(tables, cells, stor)
-    memo[q] = (key, out)
-    return out
 
 
 def _below_row(tables, below) -> np.ndarray:
@@ -467,31 +462,87 @@ def _encode_ships(game, tables, view, b0, b1, prev=None) -> np.ndarray:
                    or view.full[q] != old[4][q]]
     seat_idx = game._obs_seat_idx
     for q in changed:
-        obs[seat_idx[q]] = _seat_block(game, tables, view, q)
+        obs.put(seat_idx[q], _seat_block(game, tables, view, q))
     return obs
 
 
 def _seat_block(game, tables, view, q) -> np.ndarray:
     """Everything seat ``q`` contributes to the ship block, in ``_obs_seat_idx`` order:
     above-deck rows, hand, full, cargo held, assets seen, unknown tiles, below deck
-    (memoised per seat on exactly those view fields)."""
-    key = (view.above[q], view.above_storage[q], view.below[q], view.hands[q],
-           view.full[q])
+    (memoised per seat on exactly those view fields).
+
+    One gather-sum over ``_SeatTable`` rows (a row per above-deck cell, storage unit,
+    hand and full flag) plus the cached row of the below-deck summary; every value is a
+    small multiple of 1/8 (exact in float32, whatever the order of the sum) except the
+    unknown-tiles count / 12, which is looked up from the count."""
+    above, stor, below = view.above[q], view.above_storage[q], view.below[q]
+    key = (above, stor, below, view.hands[q], view.full[q])
     memo = game._obs_memo_seat_blocks
     hit = memo[q]
     if hit is not None and hit[0] == key:
         return hit[1]
-    rows, sums = _seat_rows(game, tables, q, view.above[q], view.above_storage[q])
-    below = tables.below_rows.get(view.below[q])
-    if below is None:
+    seat = tables.seat
+    rows = [s * NUM_CELLS + c for s, c in enumerate(above)]
+    if any(stor):
+        rows += [seat.storage + s * NUM_COLOURS + c
+                 for s, colours in enumerate(stor) for c in colours]
+    rows.append(seat.hand + view.hands[q])
+    if view.full[q]:
+        rows.append(seat.full)
+    below_vec = tables.below_rows.get(below)
+    if below_vec is None:
         if len(tables.below_rows) > 4096:   # bounded: summaries seldom repeat late on
             tables.below_rows.clear()
-        below = tables.below_rows[view.below[q]] = _below_row(tables, view.below[q])
-    values = np.concatenate((
-        rows, tables.hand[view.hands[q]], np.array([view.full[q]], np.float32),
-        (sums[14:18] + 2 * sums[18:22]) / 8 + below[NUM_KINDS + 2:],
-        sums[3:13] / 4 + below[:NUM_KINDS],
-        ((sums[2] + 4 * below[NUM_KINDS + 1]) / 12)[None],
-        below))
+        below_vec = tables.below_rows[below] = seat.below_vector(_below_row(tables, below))
+    values = np.add.reduce(seat.table.take(rows, 0))
+    values += below_vec
+    values[seat.unknown] = seat.unknown_value[above.count(CELL_UNKNOWN) + below.unknown]
     memo[q] = (key, values)
     return values
+
+
+class _SeatTable:
+    """Rows whose sum is one seat's block of the ship fields (``_seat_block``): the
+    block's values are linear in the seat's above-deck cells, storage units, hand and
+    full flag, so each of those has a precomputed row with everything it adds (its own
+    one-hot features and its share of cargo held and assets seen)."""
+
+    def __init__(self, tables: _Tables):
+        rows_w = NUM_ABOVE * SF
+        self.hand_at, self.full_at = rows_w, rows_w + HF
+        self.cargo_at = self.full_at + 1
+        self.assets_at = self.cargo_at + NUM_COLOURS
+        self.unknown = self.assets_at + NUM_KINDS
+        self.below_at = self.unknown + 1
+        width = self.below_at + BF
+        self.storage = NUM_ABOVE * NUM_CELLS
+        self.hand = self.storage + NUM_ABOVE * NUM_COLOURS
+        self.full = self.hand + NUM_CELLS
+        table = np.zeros((self.full + 1, width), np.float32)
+        for s in range(NUM_ABOVE):
+            for c in range(NUM_CELLS):
+                row = table[s * NUM_CELLS + c]
+                row[s * SF:(s + 1) * SF] = tables.cell[c]
+                if CELL_CARGO <= c < CELL_CARGO + NUM_COLOURS:
+                    row[self.cargo_at + c - CELL_CARGO] = 1 / 8
+                kind = tables.cell_kind[c]
+                if kind >= 0:
+                    row[self.assets_at + kind] = 1 / 4
+            for colour in range(NUM_COLOURS):
+                row = table[self.storage + s * NUM_COLOURS + colour]
+                row[s * SF + 18 + colour] = 0.5       # storage counts / 2
+                row[self.cargo_at + colour] = 1 / 8
+        table[self.hand:self.hand + NUM_CELLS, self.hand_at:self.full_at] = tables.hand
+        table[self.full, self.full_at] = 1
+        self.table = table
+        # unknown tiles (above and below deck) / 12, as float32 divides it
+        self.unknown_value = np.arange(2 * NUM_SPACES, dtype=np.float32) / np.float32(12)
+
+    def below_vector(self, below_row: np.ndarray) -> np.ndarray:
+        """A below-deck summary's contribution to the block: its own features and its
+        share of cargo held and assets seen (its unknown tiles go into the count)."""
+        vec = np.zeros(self.table.shape[1], np.float32)
+        vec[self.below_at:] = below_row
+        vec[self.cargo_at:self.cargo_at + NUM_COLOURS] = below_row[NUM_KINDS + 2:]
+        vec[self.assets_at:self.assets_at + NUM_KINDS] = below_row[:NUM_KINDS]
+        return vec
