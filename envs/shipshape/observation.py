@@ -153,14 +153,30 @@ class _Tables:
         #: a top-down view (9 codes) -> its 45 cell features and 5 totals
         self.visible_rows: dict[tuple, np.ndarray] = {}
 
-        #: crate_codes[crate id, stack orientation, action orientation] = the 9 cell codes
-        #: the crate shows after being placed with that action
-        self.crate_codes = np.zeros((len(crates) + 1, 8, 8, 9), dtype=np.intp)
+        #: per crate id, stack orientation and action orientation: which of the 9 cells the
+        #: placed crate leaves uncovered (holes), and the totals its own cells show
+        codes = np.zeros((len(crates) + 1, 8, 8, 9), dtype=np.intp)
         for cid, cells in enumerate(crates, 1):
             for o in range(8):
                 lying = orient(cells, o)
                 for a in range(8):
-                    self.crate_codes[cid, o, a] = orient(lying, a)
+                    codes[cid, o, a] = orient(lying, a)
+        self.crate_holes = (codes == 0).astype(np.float32)
+        self.crate_totals = _CELL_TOTALS[codes].sum(axis=-2)
+        #: (seat, group) -> (visible, stack, hold cell totals, others' totals, score now,
+        #: stack outcomes); the key objects kept alive make an identity match a content match
+        self.outcome_cache: dict[tuple, tuple] = {}
+        self.cell_total_rows: dict[tuple, np.ndarray] = {}
+
+    def cell_totals(self, cells: tuple) -> np.ndarray:
+        """The (9, 5) per-cell totals of a top-down view (cached)."""
+        rows = self.cell_total_rows.get(cells)
+        if rows is None:
+            rows = _CELL_TOTALS[list(cells)]
+            if len(self.cell_total_rows) > 20000:
+                self.cell_total_rows.clear()
+            self.cell_total_rows[cells] = rows
+        return rows
 
     def visible_row(self, cells: tuple) -> np.ndarray:
         row = self.visible_rows.get(cells)
@@ -253,50 +269,69 @@ def _derive(game, T: _Tables, table) -> dict:
     return d
 
 
-def _voyage_scores(mine: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Voyage score of holds with totals ``mine`` (..., 5) against the other seats' totals
-    ``others`` (S - 1, 5), as ``geometry.score_voyage`` scores (raw, before the floor of 0)."""
-    if len(others):
-        low_cannon = np.minimum(mine[..., 1], others[:, 1].min())
-        high_contra_other = others[:, 2].max()
-    else:
-        low_cannon, high_contra_other = mine[..., 1], 0.0
-    contraband = np.where(mine[..., 2] >= high_contra_other, 0.0, mine[..., 2])
-    full = np.where(mine[..., 4] >= 9, 8.0, 0.0)
-    return mine[..., 0] - mine[..., 3] + mine[..., 1] - low_cannon + contraband + full
+#: totals -> gold - rats + cannons, the part of a voyage score that needs no other seat
+_OWN_SCORE = np.asarray([1.0, 1.0, 0.0, -1.0, 0.0], dtype=np.float32)
 
 
-def _outcomes(after: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """The 6 outcome features of holds showing codes ``after`` (..., 9)."""
-    tot = _CELL_TOTALS[after].sum(axis=-2)
-    out = np.empty(tot.shape[:-1] + (OUTCOME_FEATURES,), dtype=np.float32)
-    out[..., :5] = tot / _OUTCOME_SCALE
-    out[..., 5] = _voyage_scores(tot, others) / SCORE_SCALE
+def _outcomes(totals: np.ndarray, low_cannon: float, high_contra: float) -> np.ndarray:
+    """The 6 outcome features of holds with visible totals ``totals`` (..., 5), against
+    the other seats' lowest cannons and highest contraband; the score is
+    ``geometry.score_voyage``'s raw score (before the floor of 0)."""
+    cannons, contraband, goods = totals[..., 1], totals[..., 2], totals[..., 4]
+    score = (totals @ _OWN_SCORE - np.minimum(cannons, low_cannon)
+             + np.where(contraband >= high_contra, 0.0, contraband)
+             + np.where(goods >= 9, 8.0, 0.0))
+    out = np.empty(totals.shape[:-1] + (OUTCOME_FEATURES,), dtype=np.float32)
+    out[..., :5] = totals / _OUTCOME_SCALE
+    out[..., 5] = score / SCORE_SCALE
     return out
 
 
-def _placement_features(game, T: _Tables, table, p: int, k: int, view) -> tuple:
-    """(score now, place outcomes or None, stack outcomes) of seat ``p`` in group ``k``."""
-    mine = np.asarray(table.visible[p], dtype=np.intp)
-    others = _CELL_TOTALS[np.asarray([v for s, v in enumerate(table.visible) if s != p],
-                                     dtype=np.intp).reshape(-1, 9)].sum(axis=-2)
-    now = _voyage_scores(_CELL_TOTALS[mine].sum(axis=0), others) / SCORE_SCALE
-    place = None
-    if view.decision == "place":
-        for seat, crate, o in table.placing[k]:
-            if seat == p:
-                codes = T.crate_codes[crate, o]                      # (8, 9)
-                place = _outcomes(np.where(codes != 0, codes, mine), others)
-    L = game.stack_size
-    stack_out = np.zeros((L, OUTCOME_FEATURES), dtype=np.float32)
+def _placed_totals(T: _Tables, crates, lying, hold_cells: np.ndarray) -> np.ndarray:
+    """Visible totals (..., 8, 5) after placing crates (ids ``crates``, lying as
+    ``lying``) in each action orientation on a hold whose cells total ``hold_cells``
+    (9, 5): the crate's own cells plus the hold cells its holes leave showing."""
+    return T.crate_totals[crates, lying] + T.crate_holes[crates, lying] @ hold_cells
+
+
+def _seat_outcomes(game, T: _Tables, table, p: int, k: int) -> tuple:
+    """(hold cell totals, others' lowest cannons and highest contraband, score now, stack
+    outcomes) of seat ``p`` in group ``k``; recomputed only when a hold or the group's
+    stack changed (the same table encoded for several seats or again)."""
     stack = table.stacks[k] if table.stacks else ()
+    hit = T.outcome_cache.get((p, k))
+    if hit is not None and hit[0] is table.visible and hit[1] is stack:
+        return hit[2:]
+    hold_cells = T.cell_totals(table.visible[p])
+    others = [T.cell_totals(v).sum(axis=0) for s, v in enumerate(table.visible) if s != p]
+    low_cannon = min(o[1] for o in others) if others else np.inf
+    high_contra = max(o[2] for o in others) if others else 0.0
+    now = float(_outcomes(hold_cells.sum(axis=0), low_cannon, high_contra)[5])
+    stack_out = np.zeros((game.stack_size, OUTCOME_FEATURES), dtype=np.float32)
     if stack:
-        codes = T.crate_codes[[c for c, _ in stack], [o for _, o in stack]]  # (n, 8, 9)
-        out = _outcomes(np.where(codes != 0, codes, mine), others)        # (n, 8, 6)
+        ids, lying = zip(*stack)
+        out = _outcomes(_placed_totals(T, ids, lying, hold_cells), low_cannon,
+                        high_contra)                                     # (n, 8, 6)
         # highest voyage score, then most cells showing goods, then the first orientation
         best = np.argmax(np.rint(out[..., 5] * SCORE_SCALE) * 16 + np.rint(out[..., 4] * 9),
                          axis=-1)
         stack_out[:len(stack)] = out[np.arange(len(stack)), best]
+    if len(T.outcome_cache) > 64:
+        T.outcome_cache.clear()
+    hit = (table.visible, stack, hold_cells, low_cannon, high_contra, now, stack_out)
+    T.outcome_cache[(p, k)] = hit
+    return hit[2:]
+
+
+def _placement_features(game, T: _Tables, table, p: int, k: int, view) -> tuple:
+    """(score now, place outcomes or None, stack outcomes) of seat ``p`` in group ``k``."""
+    hold_cells, low_cannon, high_contra, now, stack_out = _seat_outcomes(game, T, table, p, k)
+    place = None
+    if view.decision == "place":
+        for seat, crate, o in table.placing[k]:
+            if seat == p:
+                place = _outcomes(_placed_totals(T, crate, o, hold_cells), low_cannon,
+                                  high_contra)
     return now, place, stack_out
 
 
