@@ -114,3 +114,26 @@ def test_held_out_sets_hold_only_bots_outside_the_training_league():
     league_kinds = {"random", "heuristic", "snapshots", "onnx"}
     for spec in held_out_specs():
         assert spec.split(":", 1)[0] not in league_kinds
+
+
+def test_tasks_that_play_shipped_bots_take_their_revision_as_version():
+    from plunder.benchmark.ship import next_revision
+    from plunder.benchmark.tasks import pretrained_revision
+    from plunder.policies.pretrained import load_manifest
+
+    manifest = load_manifest()
+    for task in TASKS.values():
+        plays_shipped = any(s.startswith("pretrained") for s in task.opponents)
+        expected = pretrained_revision(task.env_id, task.num_players, manifest)
+        assert task.version == (expected if plays_shipped else 1), task.name
+    # shipping the same file keeps the revision; a different file counts it up
+    entry = {"sha256": "a" * 64, "revision": 2}
+    assert next_revision(None, "a" * 64) == 1
+    assert next_revision(entry, "a" * 64) == 2
+    assert next_revision(entry, "b" * 64) == 3
+    assert next_revision({"sha256": "a" * 64}, "b" * 64) == 2
+    fake = {"bots": {"x": {"env_id": "shipshape_v0", "num_players": 2, "revision": 3},
+                     "y": {"env_id": "shipshape_v0", "num_players": 2}},
+            "format": manifest["format"]}
+    assert pretrained_revision("shipshape_v0", 2, fake) == 3
+    assert pretrained_revision("shipshape_v0", 4, fake) == 1

@@ -15,7 +15,9 @@ two files go to ``plunder/policies/pretrained/``:
 and ``manifest.json`` gets their entries: game, players, options, strength, the packaged
 config file and the exact ``plunder train`` command that reproduces the run (the packaged
 config plus a ``--set`` for every key that differs from it), training steps (and the
-snapshot's step), git commit, sha256, size, the final evaluation, and ``placeholder``.
+snapshot's step), git commit, sha256, size, the final evaluation, ``placeholder`` and
+``revision`` (1 for a cell's first bot, one more each time a different file replaces it:
+the benchmark tasks that play the shipped bots take it as their version).
 Every file is written to a temporary name beside its target and moved into place with
 ``os.replace`` once all of them are written; the manifest goes last. A run of a variant
 other than the game's defaults, an unfinished run, a ``bot.onnx`` that is not the
@@ -124,6 +126,16 @@ def train_command(cfg, overrides: dict) -> str:
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def next_revision(previous: dict | None, sha256: str) -> int:
+    """The revision of a bot file shipped over the manifest entry ``previous``: 1 for a new
+    cell, the same for the same file, one more for a different file (the benchmark tasks
+    that play this bot take its revision as their version)."""
+    if previous is None:
+        return 1
+    revision = int(previous.get("revision", 1))
+    return revision if previous.get("sha256") == sha256 else revision + 1
 
 
 def inspect_run(run_dir: Path, game: str | None = None, players: int | None = None) -> dict:
@@ -239,6 +251,7 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
                 meta = read_metadata(path)
                 manifest["bots"][name] = dict(
                     common, file=name, strength=strength, format=meta["format"],
+                    revision=next_revision(manifest["bots"].get(name), _sha256(data)),
                     sha256=_sha256(data), size_bytes=len(data), **extra)
                 staged.append((path, dest / name))
         # every file is written: move them into place, then the manifest

@@ -3,7 +3,10 @@ fill the other seats, the number of evaluation games and the tournament seed.
 
 A task is frozen and versioned: any change that could change its results (opponents,
 games, seed, variant, turn limit) must bump ``version``, and results name the version they
-were measured on. Opponent sets:
+were measured on. A task that plays shipped pretrained bots takes their revision in the
+manifest as its version (``plunder benchmark ship`` counts it up whenever it replaces a
+bot file), so replacing the bots of a cell makes new versions of exactly its tasks.
+Opponent sets:
 
 - ``heuristic``: every other seat is the game's heuristic bot (which every packaged
   training config trains against);
@@ -34,6 +37,7 @@ from dataclasses import dataclass, field
 
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import InvalidArgumentError
+from plunder.policies.pretrained import load_manifest
 
 #: tournament seeds of benchmark tasks start here (training runs' evaluation tournaments
 #: use seeds below 2**32 + their step count)
@@ -131,16 +135,28 @@ def _short(env_id: str) -> str:
     return env_id.rsplit("_v", 1)[0].replace("_", "-")
 
 
+def pretrained_revision(env_id: str, num_players: int, manifest: dict | None = None) -> int:
+    """The highest manifest revision of the shipped bots of (game, players): the version of
+    the tasks that play them (1 when none is shipped)."""
+    bots = (manifest or load_manifest())["bots"].values()
+    return max((int(e.get("revision", 1)) for e in bots
+                if e["env_id"] == env_id and int(e["num_players"]) == num_players), default=1)
+
+
 def _build() -> dict[str, Task]:
     tasks = {}
+    manifest = load_manifest()
     for env_id in ENV_IDS:
         for n in TASK_PLAYER_COUNTS:
             for set_name, (specs, held_out, games, what) in OPPONENT_SETS.items():
                 if set_name == "search" and env_id not in SEARCH_TASK_GAMES:
                     continue
                 name = f"{_short(env_id)}-{n}p-{set_name}"
+                plays_shipped = any(s.startswith("pretrained") for s in specs)
+                version = pretrained_revision(env_id, n, manifest) if plays_shipped else 1
                 tasks[name] = Task(name, env_id, n, specs, games, held_out,
-                                   f"{game_class(env_id).env_id()}, {n} players: {what}")
+                                   f"{game_class(env_id).env_id()}, {n} players: {what}",
+                                   version=version)
     return tasks
 
 
