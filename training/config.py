@@ -374,7 +374,8 @@ def default_config_path(game: str) -> Path | None:
 
 def load_config(game: str | None = None, path: str | Path | None = None,
                 overrides: list[str] = ()) -> TrainConfig:
-    """Load ``path`` (default: the game's packaged config), apply overrides, validate.
+    """Load ``path`` (default: the game's packaged config), merge in its ``by_players``
+    settings for the run's player count, apply overrides, validate.
 
     Floats written like ``3e-4`` (which YAML 1.1 reads as strings) are accepted.
     """
@@ -396,8 +397,54 @@ def load_config(game: str | None = None, path: str | Path | None = None,
         if "game" in data and resolve_env_id(str(data["game"])) != env_id:
             raise ConfigError(f"{path}: is a config for {data['game']!r}, not {game!r}")
         data.setdefault("game", env_id)
+    data = resolve_player_settings(data, list(overrides), str(path))
     data = apply_overrides(data, list(overrides))
     return config_from_dict(data, str(path))
+
+
+#: the config file key of per-player-count settings (resolved away on load)
+BY_PLAYERS_KEY = "by_players"
+
+
+def _merge(base: dict, extra: dict) -> dict:
+    """``base`` with ``extra`` merged in, section by section (``extra`` wins)."""
+    out = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict) \
+                and key not in ("options",) and not key.endswith("weights"):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def resolve_player_settings(data: dict, overrides: list[str], where: str) -> dict:
+    """The raw config dict with its ``by_players`` entry for the run's player count merged
+    in (and the key removed). ``by_players`` maps a player count to settings that differ at
+    that count, e.g. ``{4: {total_timesteps: 250000}}``; the player count is the config's
+    ``num_players`` after the command-line overrides, which still win over these settings.
+    Every entry is checked, used or not."""
+    data = dict(data)
+    table = data.pop(BY_PLAYERS_KEY, None)
+    if table is None:
+        return data
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: {BY_PLAYERS_KEY}: expected a mapping from player counts "
+                          f"to settings, e.g. {{4: {{total_timesteps: 250000}}}}, got {table!r}")
+    for count, settings in table.items():
+        key = f"{where}: {BY_PLAYERS_KEY}.{count}"
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise ConfigError(f"{key}: a player count must be an int, got {count!r}")
+        if not isinstance(settings, dict) or not settings:
+            raise ConfigError(f"{key}: expected a mapping of settings, got {settings!r}")
+        if "num_players" in settings or "game" in settings or BY_PLAYERS_KEY in settings:
+            raise ConfigError(f"{key}: may not set num_players, game or {BY_PLAYERS_KEY}")
+        try:
+            _build(TrainConfig, _merge(data, _fix_floats(settings)), "")
+        except ConfigError as exc:
+            raise ConfigError(f"{key}: {exc}") from None
+    players = apply_overrides(data, overrides).get("num_players", TrainConfig.num_players)
+    return _merge(data, _fix_floats(table.get(players, {})))
 
 
 def _fix_floats(node):

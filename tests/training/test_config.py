@@ -20,9 +20,11 @@ def test_every_game_has_a_config_that_parses(game):
     import yaml
 
     data = yaml.safe_load((CONFIG_DIR / f"{game}.yaml").read_text())
-    from plunder.training.config import _fix_floats
-    cfg = _build(TrainConfig, _fix_floats(data), "")
-    assert cfg.game == f"{game}_v0"
+    from plunder.training.config import _fix_floats, resolve_player_settings
+    for players in (2, 4):
+        raw = resolve_player_settings(_fix_floats(data), [f"num_players={players}"], game)
+        cfg = _build(TrainConfig, raw, "")
+        assert cfg.game == f"{game}_v0"
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
@@ -97,6 +99,37 @@ def test_describe_config_lists_every_key():
     for key in ("`seed`", "`ppo.learning_rate`", "`league.weights`", "`eval.final_games`",
                 "`policy.net_arch`", "`vec_env`"):
         assert key in text
+
+
+def test_settings_by_player_count(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("game: scallywags\ntotal_timesteps: 1000\nppo: {n_epochs: 3}\n"
+                    "by_players:\n  4: {total_timesteps: 500, ppo: {ent_coef: 0.02}}\n"
+                    "  3: {seed: 7}\n")
+    two = load_config("scallywags", path)
+    assert (two.total_timesteps, two.seed, two.ppo.ent_coef) == (1000, 0, 0.01)
+    four = load_config("scallywags", path, ["num_players=4"])
+    assert (four.total_timesteps, four.ppo.n_epochs, four.ppo.ent_coef) == (500, 3, 0.02)
+    assert load_config("scallywags", path, ["num_players=3"]).seed == 7
+    # the command line wins over the file's per-count settings
+    assert load_config("scallywags", path, ["num_players=4", "total_timesteps=64"]) \
+        .total_timesteps == 64
+    # the resolved config has no by_players key (a run's saved config stands alone)
+    assert "by_players" not in four.to_dict()
+
+
+@pytest.mark.parametrize("table, match", [
+    ("[4, 250000]", r"by_players: expected a mapping from player counts"),
+    ("{four: {seed: 1}}", r"by_players.four: a player count must be an int"),
+    ("{4: 250000}", r"by_players.4: expected a mapping of settings"),
+    ("{4: {num_players: 2}}", r"by_players.4: may not set num_players"),
+    ("{5: {ppo: {n_epoch: 2}}}", r"by_players.5: .*unknown key\(s\) \['n_epoch'\]"),
+])
+def test_bad_settings_by_player_count_are_refused_even_when_unused(tmp_path, table, match):
+    path = tmp_path / "c.yaml"
+    path.write_text(f"game: scallywags\nby_players: {table}\n")
+    with pytest.raises(ConfigError, match=match):
+        load_config("scallywags", path)
 
 
 def test_empty_config_file_is_an_error(tmp_path):
