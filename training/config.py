@@ -71,6 +71,10 @@ class PPOConfig:
     max_grad_norm: float = _f(0.5, "gradient clipping norm", low=0.0)
     target_kl: float | None = _f(None, "stop an update early when the KL exceeds this "
                                        "(null: never)")
+    truncation_reward: float | None = _f(
+        None, "the learner's reward for a game cut off by the turn limit, in place of its "
+              "standing ranks plus the discounted value of where it stopped (null: those, "
+              "as SB3 bootstraps); e.g. -1 makes a stall pay a loss (needs vec_env batched)")
 
 
 @dataclass
@@ -311,6 +315,9 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
         raise ConfigError(f"{where}: async_rollouts needs vec_env: batched with "
                           f"vec_workers >= 2 (got vec_env: {cfg.vec_env}, vec_workers: "
                           f"{cfg.vec_workers}); set async_rollouts: false")
+    if cfg.ppo.truncation_reward is not None and cfg.vec_env != "batched":
+        raise ConfigError(f"{where}: ppo.truncation_reward needs vec_env: batched (the "
+                          f"dummy and subproc vec envs use MaskablePPO's own rollout loop)")
     if cfg.ppo.batch_size > cfg.ppo.n_steps * cfg.n_envs:
         raise ConfigError(f"{where}: ppo.batch_size ({cfg.ppo.batch_size}) is larger than a "
                           f"rollout (n_steps * n_envs = {cfg.ppo.n_steps * cfg.n_envs})")

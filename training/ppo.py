@@ -43,14 +43,22 @@ class SelfPlayPPO(MaskablePPO):
     the policy at the start of the update (the *proximal* policy), and each sample's
     advantage is weighted by ``min(1, pi_proximal / pi_behaviour)`` (a truncated
     importance weight, as in IMPALA's V-trace).
+
+    With ``truncation_reward`` set, a game cut off by the turn limit pays the learner that
+    reward instead of its standing ranks plus the discounted value of where it stopped (the
+    stock bootstrap), so a stall cannot pay better than playing on (Anchors Aweigh!'s
+    grab-and-return loops, whose 0:0 standing counts as a tie).
     """
 
-    def __init__(self, *args, async_rollouts: bool = False, **kwargs):
+    def __init__(self, *args, async_rollouts: bool = False,
+                 truncation_reward: float | None = None, **kwargs):
         self.async_rollouts = bool(async_rollouts)
+        self.truncation_reward = truncation_reward
         super().__init__(*args, **kwargs)
 
     def _excluded_save_params(self) -> list[str]:
-        return [*super()._excluded_save_params(), "async_rollouts"]
+        # run settings, set from the config when a checkpoint is loaded
+        return [*super()._excluded_save_params(), "async_rollouts", "truncation_reward"]
 
     def collect_rollouts(self, env, callback, rollout_buffer, n_rollout_steps: int,
                          use_masking: bool = True) -> bool:
@@ -102,7 +110,10 @@ class SelfPlayPPO(MaskablePPO):
         values, log_probs = values.reshape(steps, n), log_probs.reshape(steps, n)
         truncated = [(t, i, info["terminal_observation"]) for t, i, info in data["ended"]
                      if info["TimeLimit.truncated"]]
-        if truncated:  # bootstrap cut-off games with the value of where they stopped
+        if truncated and self.truncation_reward is not None:  # a fixed pay, no bootstrap
+            for t, i, _ in truncated:
+                rewards[t, i] = self.truncation_reward
+        elif truncated:  # bootstrap cut-off games with the value of where they stopped
             term_values = self._values(np.stack([o for _, _, o in truncated]))
             for (t, i, _), v in zip(truncated, term_values.tolist()):
                 rewards[t, i] += self.gamma * v

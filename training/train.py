@@ -392,7 +392,7 @@ def _make_model(cfg: TrainConfig, env, run_dir: Path):
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
         ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
         target_kl=p.target_kl, policy_kwargs=policy_kwargs, seed=cfg.seed, device="cpu",
-        async_rollouts=cfg.async_rollouts,
+        async_rollouts=cfg.async_rollouts, truncation_reward=cfg.ppo.truncation_reward,
         tensorboard_log=str(run_dir / "tb") if cfg.tensorboard else None, verbose=0)
 
 
@@ -570,6 +570,7 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         vec = make_vec_env(cfg, pool, cfg.seed + steps0)
         model = ckpt.load_model(env=vec)
         model.async_rollouts = cfg.async_rollouts
+        model.truncation_reward = cfg.ppo.truncation_reward
         model.set_random_seed(cfg.seed + steps0)
         model.tensorboard_log = str(run_dir / "tb") if cfg.tensorboard else None
         echo(f"resuming {run_dir} from {ckpt.path.name} ({steps0:,} steps)")

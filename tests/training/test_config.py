@@ -67,6 +67,9 @@ def test_short_name_and_overrides():
     ({"eval": {"opponents": ["alphazero"]}}, r"unknown bot 'alphazero'"),
     ({"ppo": {"batch_size": 99999}}, r"batch_size \(99999\) is larger than a rollout"),
     ({"async_rollouts": True}, r"async_rollouts needs vec_env: batched with vec_workers >= 2"),
+    ({"vec_env": "dummy", "ppo": {"truncation_reward": -1}},
+     r"ppo.truncation_reward needs vec_env: batched"),
+    ({"ppo": {"truncation_reward": "lose"}}, r"ppo.truncation_reward: expected a number"),
     ({"async_rollouts": True, "vec_workers": 2, "vec_env": "dummy"},
      r"async_rollouts needs .* \(got vec_env: dummy"),
 ])

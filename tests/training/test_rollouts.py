@@ -229,3 +229,49 @@ def test_async_rollouts_correct_for_the_policy_lag():
                                    rtol=1e-4, atol=1e-5)
     finally:
         vec.close()
+
+
+@pytest.mark.parametrize("truncation_reward", [None, -1.0])
+def test_truncation_reward_replaces_the_standing_and_the_bootstrap(truncation_reward):
+    """Games cut off by the turn limit pay ``ppo.truncation_reward`` when it is set, and
+    their standing reward plus the discounted value of where they stopped otherwise."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from plunder.training.config import load_config
+    from plunder.training.train import _make_model, make_pool, make_vec_env
+
+    extra = ["vec_workers=1", "async_rollouts=false", "policy.kind=mlp", "max_turns=6",
+             f"ppo.truncation_reward={'null' if truncation_reward is None else truncation_reward}"]
+    cfg = load_config("scallywags", overrides=TINY + extra)
+    vec = make_vec_env(cfg, make_pool(cfg), 0)
+    model = _make_model(cfg, vec, None)
+    model._setup_learn(512, callback=None)
+    seen = {}
+    collect = vec.collect
+
+    def spy(actor, n_steps):
+        data = collect(actor, n_steps)
+        seen.update(data, standing=data["rewards"].copy())
+        return data
+    vec.collect = spy
+
+    class Nothing(BaseCallback):
+        def _on_step(self):
+            return True
+    cb = Nothing()
+    cb.init_callback(model)
+    assert model.collect_rollouts(vec, cb, model.rollout_buffer, cfg.ppo.n_steps)
+    cut = [(t, i, info) for t, i, info in seen["ended"] if info["TimeLimit.truncated"]]
+    assert cut, "max_turns=6 cuts games off"
+    stored = model.rollout_buffer.rewards
+    for t, i, info in cut:
+        if truncation_reward is None:
+            value = model._values(info["terminal_observation"][None])[0]
+            assert stored[t, i] == pytest.approx(seen["standing"][t, i] + model.gamma * value,
+                                                 abs=1e-5)
+        else:
+            assert stored[t, i] == truncation_reward
+    # games that ended by the rules keep their reward
+    for t, i, info in seen["ended"]:
+        if not info["TimeLimit.truncated"]:
+            assert stored[t, i] == seen["standing"][t, i]
