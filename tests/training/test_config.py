@@ -153,3 +153,10 @@ def test_onnx_opponent_of_another_game_fails_on_load(scallywags_run, tmp_path):
                           "league": {"onnx_opponents": [str(bot)]}})
     cfg = config_from_dict({"game": "scallywags", "league": {"onnx_opponents": [str(bot)]}})
     assert cfg.league.onnx_opponents == [str(bot)]
+
+
+def test_docs_schema_table_is_describe_config():
+    """docs/training.md's schema table is describe_config()'s (regenerate it when a key
+    changes)."""
+    text = (CONFIG_DIR.parents[1] / "docs" / "training.md").read_text()
+    assert describe_config() in text
