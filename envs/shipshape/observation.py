@@ -39,6 +39,13 @@ for _code in range(2, NUM_CODES):
     _CELL_TOTALS[_code, _g] = _v
     _CELL_TOTALS[_code, 4] = 1.0
 _OUTCOME_SCALE = np.asarray([27.0, 27.0, 27.0, 9.0, 9.0], dtype=np.float32)
+#: code -> _CELL_TOTALS and the cell's part of gold + cannons - rats
+_HOLD_CELLS = np.concatenate(
+    [_CELL_TOTALS, _CELL_TOTALS @ np.asarray([[1.0], [1.0], [0.0], [-1.0], [0.0]],
+                                             dtype=np.float32)], axis=1)
+#: code -> its 5 cell features and its _HOLD_CELLS row
+_CODE_ROWS = np.concatenate([_CELL_TABLE, _HOLD_CELLS], axis=1)
+_EYE6 = np.eye(6, dtype=np.float32)
 
 
 def build_layout(game) -> ObservationLayout:
@@ -147,55 +154,61 @@ class _Tables:
         # small caches keyed on the (immutable) table parts they were computed from; each
         # entry keeps its key object alive, so an identity match is a content match
         self.stack_cache: dict[int, tuple] = {}
-        #: the last (visible, hands) seen and their seat-block columns; holding the keys
-        #: keeps their ids unique, so an identity match is a content match
-        self.last_block: tuple = (None, None, None, None)
-        #: a top-down view (9 codes) -> its 45 cell features and 5 totals
-        self.visible_rows: dict[tuple, np.ndarray] = {}
+        #: the last hands seen and their seat-block columns; holding the key keeps its id
+        #: unique, so an identity match is a content match
+        self.last_hands: tuple = (None, None, None)
+        #: a top-down view (9 codes) -> its _Hold (see ``hold``)
+        self.holds: dict[tuple, tuple] = {}
 
-        #: per crate id, stack orientation and action orientation: which of the 9 cells the
-        #: placed crate leaves uncovered (holes), and the totals its own cells show
+        #: per crate id, stack orientation and action orientation: the cell codes
         codes = np.zeros((len(crates) + 1, 8, 8, 9), dtype=np.intp)
         for cid, cells in enumerate(crates, 1):
             for o in range(8):
                 lying = orient(cells, o)
                 for a in range(8):
                     codes[cid, o, a] = orient(lying, a)
-        self.crate_holes = (codes == 0).astype(np.float32)
-        self.crate_totals = _CELL_TOTALS[codes].sum(axis=-2)
-        #: (seat, group) -> (visible, stack, hold cell totals, others' totals, score now,
-        #: stack outcomes); the key objects kept alive make an identity match a content match
-        self.outcome_cache: dict[tuple, tuple] = {}
-        self.cell_total_rows: dict[tuple, np.ndarray] = {}
+        #: crate_rows[crate id * 8 + lying, a]: the holes (9) the crate leaves in action
+        #: orientation a, then its own cells' totals and own-score part (6)
+        self.crate_rows = np.concatenate(
+            [(codes == 0).astype(np.float32), _HOLD_CELLS[codes].sum(axis=-2)],
+            axis=-1).reshape(-1, 8, 9 + 6)
+        #: seat -> the last outcomes computed for it (see _group_outcomes)
+        self.seat_outcomes: dict[int, tuple] = {}
+        #: agent_groups[voyage][k]: the seats of group k but the Cap'n
+        self.agent_groups = [tuple(tuple(x for x in grp if x != game.capn)
+                                   for grp in game.groups(v)) for v in range(3)]
+        self.arange = np.arange(max(S, 2 * game.stack_size))
+        sl = self.sl
+        self.at_voyage, self.at_turn = sl["voyage"].start, sl["turn"].start
+        self.at_decision, self.at_rebid = sl["decision"].start, sl["rebid"].start
+        self.at_pending, self.at_hand = sl["pending_crate"].start, sl["my_hand"].start
+        self.at_stack = sl["stack"].start
+        self.w_stack = sl["stack_present"].stop - self.at_stack
+        self.at_other = sl["other_stack"].start if game.six_seat else -1
+        self.at_now, self.at_place = sl["score_now"].start, sl["place_outcomes"].start
+        self.at_stack_out = sl["stack_outcomes"].start
+        self.at_in_group = sl["seat_in_my_group"].start
 
-    def cell_totals(self, cells: tuple) -> np.ndarray:
-        """The (9, 5) per-cell totals of a top-down view (cached)."""
-        rows = self.cell_total_rows.get(cells)
-        if rows is None:
-            rows = _CELL_TOTALS[list(cells)]
-            if len(self.cell_total_rows) > 20000:
-                self.cell_total_rows.clear()
-            self.cell_total_rows[cells] = rows
-        return rows
-
-    def visible_row(self, cells: tuple) -> np.ndarray:
-        row = self.visible_rows.get(cells)
-        if row is None:
-            tot = [0.0, 0.0, 0.0, 0.0, 0.0]     # gold, cannon, contraband, rats, goods cells
-            for c in cells:
-                if c == 1:
-                    tot[3] += 1.0
-                elif c >= 2:
-                    tot[(c - 2) // 3] += (c - 2) % 3 + 1
-                    tot[4] += 1.0
+    def hold(self, cells: tuple) -> tuple:
+        """A top-down view (9 codes) as the encoder uses it (cached on content): (its seat
+        block row: 45 cell features and [gold/27, cannons/27, contraband/27, rats/9,
+        goods/9]; its totals (gold, cannons, contraband, rats, cells showing goods); its
+        (9 + 6, 6) matrix for ``_group_outcomes``: the cell totals with their part of
+        gold + cannons - rats, then the identity)."""
+        hold = self.holds.get(cells)
+        if hold is None:
+            x = _CODE_ROWS.take(cells, axis=0)                     # (9, 5 + 6)
+            tot = x[:, CELL_FEATURES:CELL_FEATURES + 5].sum(axis=0)
             row = np.empty(TILE + 5, dtype=np.float32)
-            row[:TILE] = _CELL_TABLE[list(cells)].ravel()
-            row[TILE:] = (tot[0] / 27.0, tot[1] / 27.0, tot[2] / 27.0, tot[3] / 9.0,
-                          tot[4] / 9.0)
-            if len(self.visible_rows) > 20000:
-                self.visible_rows.clear()
-            self.visible_rows[cells] = row
-        return row
+            row[:TILE] = x[:, :CELL_FEATURES].ravel()
+            row[TILE:] = tot / _OUTCOME_SCALE
+            # the cell totals, then an identity that passes a crate's own totals through
+            matrix = np.concatenate([x[:, CELL_FEATURES:], _EYE6])
+            hold = (row, tuple(tot.tolist()), matrix)
+            if len(self.holds) > 20000:
+                self.holds.clear()
+            self.holds[cells] = hold
+        return hold
 
     def hand_row(self, hand: tuple) -> np.ndarray:
         row = self.hand_rows.get(hand)
@@ -216,23 +229,16 @@ def _tables(game) -> _Tables:
 
 def _derive(game, T: _Tables, table) -> dict:
     """Arrays every seat's observation of this public table shares (absolute seats)."""
-    S, L = game.num_seats, game.stack_size
+    L = game.stack_size
     d = {}
-    seat = np.empty((S, _ROW), dtype=np.float32)
-    key = (table.visible, table.hands)
-    last = T.last_block
-    if last[0] is not key[0] or last[1] is not key[1]:
-        block = np.empty((S, TILE + 15), dtype=np.float32)
-        for s, cells in enumerate(table.visible):
-            block[s, :TILE + 5] = T.visible_row(cells)
-        hands = [T.hand_row(h) for h in table.hands]
-        block[:, TILE + 5:] = hands
-        last = T.last_block = (table.visible, table.hands, block, hands)
-    seat[:, :TILE + 15] = last[2]
-    hands = last[3]
-    holds = table.hold_history[-1]
+    holds = d["holds"] = [T.hold(cells) for cells in table.visible]
+    hands = table.hands
+    last = T.last_hands
+    if last[0] is not hands:
+        rows = [T.hand_row(h) for h in hands]
+        last = T.last_hands = (hands, np.array(rows), rows)
     small = [[0.0, 0.0, c / COIN_SCALE, h / 18.0, len(pl) / 3.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-             for c, h, pl in zip(table.coins, holds, table.placed)]
+             for c, h, pl in zip(table.coins, table.hold_history[-1], table.placed)]
     if game.capn is not None:
         small[game.capn][0] = 1.0
     if not table.done:
@@ -248,9 +254,10 @@ def _derive(game, T: _Tables, table) -> dict:
         if v != table.voyage or t != table.turn:
             break
         small[s][7 + stage] = card / 10.0
-    seat[:, TILE + 15:] = small
+    seat = np.concatenate(([h[0] for h in holds], last[1],
+                           np.array(small, dtype=np.float32)), axis=1)
     d["seat"] = seat.ravel()
-    d["hands"] = hands
+    d["hands"] = last[2]
     stacks = []
     for stack in table.stacks:
         hit = T.stack_cache.get(id(stack))
@@ -269,70 +276,97 @@ def _derive(game, T: _Tables, table) -> dict:
     return d
 
 
-#: totals -> gold - rats + cannons, the part of a voyage score that needs no other seat
-_OWN_SCORE = np.asarray([1.0, 1.0, 0.0, -1.0, 0.0], dtype=np.float32)
+def _group_outcomes(game, T: _Tables, table, k: int, capn: bool) -> dict:
+    """The placement outcomes of the agents of group ``k`` on ``table`` (of the Cap'n
+    alone when ``capn``), kept on the table: seat -> (score now, its place outcomes
+    (48 values) or None, its stack outcomes (6 per crate, top first) or None).
 
-
-def _outcomes(totals: np.ndarray, low_cannon: float, high_contra: float) -> np.ndarray:
-    """The 6 outcome features of holds with visible totals ``totals`` (..., 5), against
-    the other seats' lowest cannons and highest contraband; the score is
-    ``geometry.score_voyage``'s raw score (before the floor of 0)."""
-    cannons, contraband, goods = totals[..., 1], totals[..., 2], totals[..., 4]
-    score = (totals @ _OWN_SCORE - np.minimum(cannons, low_cannon)
-             + np.where(contraband >= high_contra, 0.0, contraband)
-             + np.where(goods >= 9, 8.0, 0.0))
-    out = np.empty(totals.shape[:-1] + (OUTCOME_FEATURES,), dtype=np.float32)
-    out[..., :5] = totals / _OUTCOME_SCALE
-    out[..., 5] = score / SCORE_SCALE
-    return out
-
-
-def _placed_totals(T: _Tables, crates, lying, hold_cells: np.ndarray) -> np.ndarray:
-    """Visible totals (..., 8, 5) after placing crates (ids ``crates``, lying as
-    ``lying``) in each action orientation on a hold whose cells total ``hold_cells``
-    (9, 5): the crate's own cells plus the hold cells its holes leave showing."""
-    return T.crate_totals[crates, lying] + T.crate_holes[crates, lying] @ hold_cells
-
-
-def _seat_outcomes(game, T: _Tables, table, p: int, k: int) -> tuple:
-    """(hold cell totals, others' lowest cannons and highest contraband, score now, stack
-    outcomes) of seat ``p`` in group ``k``; recomputed only when a hold or the group's
-    stack changed (the same table encoded for several seats or again)."""
+    A seat's outcomes depend on its *context* (its hold's view, the others' lowest
+    cannons and highest contraband) and the crates. Each seat keeps the rows last
+    computed for it (``T.seat_outcomes``: context, crates, row of each crate, ...); a
+    later table with the same context whose crates all have rows there reuses them (its
+    stack is then a suffix of the earlier one: crates are only taken from the top).
+    The others are computed together: the crates being placed and the stack, for every
+    such seat, in one matrix product. Every number is a small integer or a float32
+    quotient of one, as the layout's scales divide, so the order of the sums changes no
+    bit."""
+    d = table.derived
+    key = ("outcomes", k, capn)
+    res = d.get(key)
+    if res is not None:
+        return res
+    seats = (game.capn,) if capn else T.agent_groups[min(table.voyage, 2)][k]
     stack = table.stacks[k] if table.stacks else ()
-    hit = T.outcome_cache.get((p, k))
-    if hit is not None and hit[0] is table.visible and hit[1] is stack:
-        return hit[2:]
-    hold_cells = T.cell_totals(table.visible[p])
-    others = [T.cell_totals(v).sum(axis=0) for s, v in enumerate(table.visible) if s != p]
-    low_cannon = min(o[1] for o in others) if others else np.inf
-    high_contra = max(o[2] for o in others) if others else 0.0
-    now = float(_outcomes(hold_cells.sum(axis=0), low_cannon, high_contra)[5])
-    stack_out = np.zeros((game.stack_size, OUTCOME_FEATURES), dtype=np.float32)
-    if stack:
-        ids, lying = zip(*stack)
-        out = _outcomes(_placed_totals(T, ids, lying, hold_cells), low_cannon,
-                        high_contra)                                     # (n, 8, 6)
-        # highest voyage score, then most cells showing goods, then the first orientation
-        best = np.argmax(np.rint(out[..., 5] * SCORE_SCALE) * 16 + np.rint(out[..., 4] * 9),
-                         axis=-1)
-        stack_out[:len(stack)] = out[np.arange(len(stack)), best]
-    if len(T.outcome_cache) > 64:
-        T.outcome_cache.clear()
-    hit = (table.visible, stack, hold_cells, low_cannon, high_contra, now, stack_out)
-    T.outcome_cache[(p, k)] = hit
-    return hit[2:]
+    placing = table.placing[k] if table.placing else ()
+    visible = table.visible
+    holds = d["holds"]
+    tot = [h[1] for h in holds]           # (gold, cannons, contraband, rats, goods)
+    res = {}
+    todo = []
+    for p in seats:
+        others = tot[:p] + tot[p + 1:]
+        context = (visible[p], min(o[1] for o in others) if others else np.inf,
+                   max(o[2] for o in others) if others else 0.0)
+        rec = T.seat_outcomes.get(p)
+        if rec is not None and rec[0] == context:       # compared on content
+            got = _reuse(rec, p, placing, stack)
+            if got is not None:
+                res[p] = got
+                continue
+        todo.append((p, context))
+    if todo:
+        now = []
+        for p, (_, lo, hi) in todo:
+            gold, cannons, contraband, rats, goods = tot[p]
+            now.append(gold + cannons - rats - min(cannons, lo)
+                       + (contraband if contraband < hi else 0.0) + (8.0 if goods >= 9 else 0.0))
+        now = np.asarray(now, dtype=np.float32) / SCORE_SCALE
+        crates = tuple([(c, o) for _, c, o in placing]) + stack
+        out = best = None
+        if crates:
+            m, n = len(todo), len(crates)
+            # a crate's own totals plus the hold cells its holes leave showing: one product
+            # for every crate, orientation and seat
+            rows = T.crate_rows.take([c * 8 + o for c, o in crates], axis=0)   # (n, 8, 15)
+            cells = np.concatenate([holds[p][2] for p, _ in todo], axis=1)     # (15, m * 6)
+            totals = (rows.reshape(n * 8, 15) @ cells).reshape(n, 8, m, 6)
+            cannons, contraband, goods = totals[..., 1], totals[..., 2], totals[..., 4]
+            score = totals[..., 5]                             # gold + cannons - rats
+            low, high = np.asarray([c[1:] for _, c in todo], np.float32).T
+            score -= np.minimum(cannons, low)
+            score += contraband * (contraband < high)
+            score += (goods >= 9) * np.float32(8.0)
+            # highest voyage score, then most cells showing goods, then the first
+            pick = (score * 16 + goods).argmax(axis=1)         # (crate, seat)
+            totals[..., :5] /= _OUTCOME_SCALE
+            score /= SCORE_SCALE
+            out = totals
+            best = out[T.arange[:n, None], pick, T.arange[:m]].transpose(1, 0, 2).copy()
+        row_of = {c: r for r, c in enumerate(crates)}
+        for j, (p, context) in enumerate(todo):
+            rec = T.seat_outcomes[p] = (context, crates, row_of, now[j], out, best, j)
+            res[p] = _reuse(rec, p, placing, stack)
+    d[key] = res
+    return res
 
 
-def _placement_features(game, T: _Tables, table, p: int, k: int, view) -> tuple:
-    """(score now, place outcomes or None, stack outcomes) of seat ``p`` in group ``k``."""
-    hold_cells, low_cannon, high_contra, now, stack_out = _seat_outcomes(game, T, table, p, k)
+def _reuse(rec: tuple, p: int, placing: tuple, stack: tuple):
+    """Seat ``p``'s (score now, place outcomes, stack outcomes) from its outcome record
+    ``rec``, or None if a crate of ``placing`` or ``stack`` has no row there."""
+    _, crates, row_of, now, out, best, j = rec
     place = None
-    if view.decision == "place":
-        for seat, crate, o in table.placing[k]:
-            if seat == p:
-                place = _outcomes(_placed_totals(T, crate, o, hold_cells), low_cannon,
-                                  high_contra)
-    return now, place, stack_out
+    for seat, c, o in placing:
+        if seat == p:
+            r = row_of.get((c, o))
+            if r is None:
+                return None
+            place = out[r, :, j].ravel()
+    if not stack:
+        return now, place, None
+    start = row_of.get(stack[0])
+    if start is None or crates[start:start + len(stack)] != stack:
+        return None
+    return now, place, best[j, start:start + len(stack)].ravel()
 
 
 def encode(game, view) -> np.ndarray:
@@ -343,31 +377,32 @@ def encode(game, view) -> np.ndarray:
     if not d:
         d.update(_derive(game, T, table))
     p = view.player
-    sl = T.sl
     obs = np.zeros(T.size, dtype=np.float32)
     voyage = min(table.voyage, 2)
-    obs[sl["voyage"].start + voyage] = 1.0
-    obs[sl["turn"].start + min(table.turn, 2)] = 1.0
+    obs[T.at_voyage + voyage] = 1.0
+    obs[T.at_turn + min(table.turn, 2)] = 1.0
     k = game.group_index[voyage][p]
-    if view.decision == "bid":
-        obs[sl["decision"].start] = 1.0
+    decision = view.decision
+    if decision == "bid":
+        obs[T.at_decision] = 1.0
         if table.stage[k] == 2:
-            obs[sl["rebid"].start] = 1.0
-    elif view.decision == "place":
-        obs[sl["decision"].start + 1] = 1.0
+            obs[T.at_rebid] = 1.0
+    elif decision == "place":
+        obs[T.at_decision + 1] = 1.0
         for seat, crate, o in table.placing[k]:
             if seat == p:
-                obs[sl["pending_crate"]] = T.crate_feats[crate, o]
-    obs[sl["my_hand"]] = d["hands"][p]
+                obs[T.at_pending:T.at_pending + TILE] = T.crate_feats[crate, o]
+    obs[T.at_hand:T.at_hand + 10] = d["hands"][p]
     if d["stacks"]:
-        obs[sl["stack"].start:sl["stack_present"].stop] = d["stacks"][k]
+        obs[T.at_stack:T.at_stack + T.w_stack] = d["stacks"][k]
         if game.six_seat:
-            obs[sl["other_stack"].start:sl["other_stack_present"].stop] = d["stacks"][1 - k]
-    now, place, stack_out = _placement_features(game, T, table, p, k, view)
-    obs[sl["score_now"].start] = now
-    if place is not None:
-        obs[sl["place_outcomes"]] = place.ravel()
-    obs[sl["stack_outcomes"]] = stack_out.ravel()
-    obs[T.seat_start:] = d["seat"][T.seat_perm[p]]
-    obs[sl["seat_in_my_group"]] = T.in_group[voyage][p]
+            obs[T.at_other:T.at_other + T.w_stack] = d["stacks"][1 - k]
+    now, place, stack_out = _group_outcomes(game, T, table, k, p == game.capn)[p]
+    obs[T.at_now] = now
+    if place is not None and decision == "place":
+        obs[T.at_place:T.at_place + 8 * OUTCOME_FEATURES] = place
+    if stack_out is not None:
+        obs[T.at_stack_out:T.at_stack_out + len(stack_out)] = stack_out
+    d["seat"].take(T.seat_perm[p], out=obs[T.seat_start:], mode="clip")
+    obs[T.at_in_group:T.at_in_group + game.num_seats] = T.in_group[voyage][p]
     return obs
