@@ -144,3 +144,29 @@ def test_netsearch_refuses_a_network_without_value_output(scallywags_run, tmp_pa
     old.write_bytes(model.SerializeToString())
     with pytest.raises(ModelFileError, match="unexpected graph"):
         OnnxPolicy(old, "scallywags_v0", 2)
+
+
+def test_rollouts_to_the_end_score_the_finished_games():
+    """``horizon=None`` plays every rollout to the end of the game (or its turn limit) and
+    takes the game's reward there, never the critic's value; All Hands crew, whose shipped
+    critic predicts results poorly, searches that way by default."""
+    from plunder.policies.netsearch import default_horizon
+
+    env_id, n = "all_hands_crew_v0", 2
+    game = game_class(env_id)(n)
+    bot = make_bot("netsearch:pretrained:2", env_id, n, seed=3)
+    assert bot.horizon is None and bot.max_rounds is None and default_horizon(env_id) is None
+    assert default_horizon("scallywags_v0") == 2
+    state = decision_states(game, seed=5, count=1)[0]
+    seat = next(p for p in state.current_players()
+                if np.count_nonzero(state.legal_actions_mask(p)) >= 2)
+    firsts = [int(a) for a in np.flatnonzero(state.legal_actions_mask(seat))[:2]]
+    states = [state.clone() for _ in firsts]
+    values = bot._rollouts(states, seat, firsts)
+    for st, v in zip(states, values):
+        assert st.is_terminal() or st.turns >= bot.max_turns
+        assert v == bot._final_reward(st, seat)
+    two_turns = NetSearchPolicy(game, bot.net, seed=3, samples=2, horizon=2)
+    assert two_turns.max_rounds == 200
+    with pytest.raises(InvalidArgumentError, match="horizon must be a positive int or None"):
+        NetSearchPolicy(game, bot.net, horizon=0)
