@@ -232,29 +232,69 @@ def export_run(run_dir: str | Path, out: str | Path | None = None,
                         ckpt.meta.get("git_commit", "unknown"), critic=critic)
 
 
-def snapshot_steps(ckpt) -> list[int]:
-    """The learner steps of the league snapshots a checkpoint holds, oldest first."""
-    return [int(s) for s in np.asarray(ckpt.league.get("steps", [])).tolist()]
+#: the shipped "early" bot is the league snapshot nearest this fraction of a run's steps
+EARLY_FRACTION = 0.25
+#: the run directory's copy of that snapshot: the league pool keeps only the newest
+#: ``max_snapshots``, so in a long run it is gone from the final checkpoint
+EARLY_SNAPSHOT = "early_snapshot.npz"
 
 
-def snapshot_actor(ckpt, step: int) -> Actor:
-    """The actor of the league snapshot taken at ``step`` in a checkpoint."""
+def keep_early_snapshot(run_dir: Path, actor: Actor, step: int, total_steps: int) -> bool:
+    """Write ``actor`` (a league snapshot taken at ``step``) to ``RUN/early_snapshot.npz``
+    if it is nearer ``EARLY_FRACTION`` of ``total_steps`` than the one there (the earlier
+    one on a tie); True if written. Atomic."""
+    import io
+
+    from .atomic import atomic_write_bytes
+
+    path = Path(run_dir) / EARLY_SNAPSHOT
+    target = EARLY_FRACTION * total_steps
+    kept = _early_snapshot_step(path)
+    if kept is not None and (abs(kept - target), kept) <= (abs(step - target), step):
+        return False
+    buf = io.BytesIO()
+    np.savez(buf, snapshot_step=np.int64(step), **actor.to_arrays())
+    atomic_write_bytes(path, buf.getvalue())
+    return True
+
+
+def _early_snapshot_step(path: Path) -> int | None:
+    if not path.is_file():
+        return None
+    with np.load(path) as data:
+        return int(data["snapshot_step"])
+
+
+def snapshot_steps(ckpt, run_dir: str | Path | None = None) -> list[int]:
+    """The learner steps of the league snapshots a checkpoint holds, oldest first, and of
+    the run's kept early snapshot (``run_dir``) if the pool no longer holds it."""
+    steps = [int(s) for s in np.asarray(ckpt.league.get("steps", [])).tolist()]
+    early = _early_snapshot_step(Path(run_dir) / EARLY_SNAPSHOT) if run_dir else None
+    return sorted(set(steps) | {early}) if early is not None else steps
+
+
+def snapshot_actor(ckpt, step: int, run_dir: str | Path | None = None) -> Actor:
+    """The actor of the league snapshot taken at ``step``: from the checkpoint's pool, or
+    the run's kept early snapshot (``run_dir``)."""
     from .actors import actor_from_arrays
 
     steps = snapshot_steps(ckpt)
-    if step not in steps:
-        raise ModelFileError(f"{ckpt.path} holds no league snapshot at step {step}; it has "
-                             f"{steps}")
-    i = steps.index(step)
-    prefix = f"s{i}_"
-    return actor_from_arrays({k[len(prefix):]: v for k, v in ckpt.league.items()
-                              if k.startswith(prefix)})
+    if step in steps:
+        prefix = f"s{steps.index(step)}_"
+        return actor_from_arrays({k[len(prefix):]: v for k, v in ckpt.league.items()
+                                  if k.startswith(prefix)})
+    path = Path(run_dir) / EARLY_SNAPSHOT if run_dir else None
+    if path is not None and _early_snapshot_step(path) == step:
+        with np.load(path) as data:
+            return actor_from_arrays({k: data[k] for k in data.files if k != "snapshot_step"})
+    raise ModelFileError(f"{ckpt.path} holds no league snapshot at step {step}; it has "
+                         f"{snapshot_steps(ckpt, run_dir)}")
 
 
-def nearest_snapshot_step(ckpt, fraction: float) -> int:
+def nearest_snapshot_step(ckpt, fraction: float, run_dir: str | Path | None = None) -> int:
     """The snapshot step nearest ``fraction`` of the checkpoint's training steps (the
-    earlier one on a tie)."""
-    steps = snapshot_steps(ckpt)
+    earlier one on a tie), among the pool's and the run's kept early snapshot."""
+    steps = snapshot_steps(ckpt, run_dir)
     if not steps:
         raise ModelFileError(f"{ckpt.path} holds no league snapshots")
     target = fraction * int(ckpt.meta["steps"])
@@ -262,15 +302,15 @@ def nearest_snapshot_step(ckpt, fraction: float) -> int:
 
 
 def export_snapshot(run_dir: str | Path, out: str | Path, step: int | None = None,
-                    fraction: float = 0.25, checkpoint: str | Path | None = None) -> Path:
+                    fraction: float = EARLY_FRACTION, checkpoint: str | Path | None = None) -> Path:
     """Export the league snapshot taken at ``step`` (default: the one nearest ``fraction``
     of training) of a run's latest (or the given) checkpoint, as a bot without a value
     output; its metadata's ``snapshot_step`` says which."""
     from .train import latest_checkpoint, load_checkpoint
 
     ckpt = load_checkpoint(Path(checkpoint)) if checkpoint else latest_checkpoint(Path(run_dir))
-    step = nearest_snapshot_step(ckpt, fraction) if step is None else int(step)
-    actor = snapshot_actor(ckpt, step)
+    step = nearest_snapshot_step(ckpt, fraction, run_dir) if step is None else int(step)
+    actor = snapshot_actor(ckpt, step, run_dir)
     return export_actor(actor, ckpt.config, step, {}, out,
                         ckpt.meta.get("git_commit", "unknown"), critic=None,
                         extra_meta={"snapshot_step": step,

@@ -399,6 +399,8 @@ def _make_model(cfg: TrainConfig, env, run_dir: Path):
 def _league_callback(cfg, run_dir, pool, state, echo):
     from stable_baselines3.common.callbacks import BaseCallback
 
+    from .export import keep_early_snapshot
+
     class LeagueCallback(BaseCallback):
         """Snapshots into the league, periodic evaluation, checkpoints, win-rate logging."""
 
@@ -408,8 +410,10 @@ def _league_callback(cfg, run_dir, pool, state, echo):
                 if "win" in info:
                     state["wins"].append(info["win"])
             if steps >= state["next_snapshot"]:
-                add_snapshot(self.training_env, pool, actor_from_policy(self.model.policy),
-                             steps)
+                actor = actor_from_policy(self.model.policy)
+                add_snapshot(self.training_env, pool, actor, steps)
+                if run_dir is not None:  # the shipped early bot (the pool may drop it)
+                    keep_early_snapshot(run_dir, actor, steps, cfg.total_timesteps)
                 state["next_snapshot"] = steps + cfg.league.snapshot_every
                 self.logger.record("league/snapshots", len(pool.snapshots))
             if cfg.eval.every and steps >= state["next_eval"]:
@@ -579,7 +583,12 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         vec = make_vec_env(cfg, pool, cfg.seed)
         model = _make_model(cfg, vec, run_dir)
         _pretrain(cfg, model, state, echo)
-        add_snapshot(vec, pool, actor_from_policy(model.policy), 0)
+        from .export import EARLY_SNAPSHOT, keep_early_snapshot
+
+        first = actor_from_policy(model.policy)
+        add_snapshot(vec, pool, first, 0)
+        (run_dir / EARLY_SNAPSHOT).unlink(missing_ok=True)   # an overwritten run's
+        keep_early_snapshot(run_dir, first, 0, cfg.total_timesteps)
         state["next_snapshot"] = cfg.league.snapshot_every
     remaining = cfg.total_timesteps - steps0
     callback = _league_callback(cfg, run_dir, pool, state, echo)

@@ -42,9 +42,8 @@ from plunder.policies.pretrained import (MANIFEST_FORMAT, MANIFEST_NAME, PRETRAI
                                          bot_file_name, load_manifest)
 
 from plunder.training.atomic import atomic_write_text
+from plunder.training.export import EARLY_FRACTION
 
-#: the early bot is the league snapshot nearest this fraction of the run's steps
-EARLY_FRACTION = 0.25
 #: config keys that never change what is learned (left out of the reproducing command)
 IGNORED_KEYS = {"progress_bar", "tensorboard"}
 #: float32 weight tensors of at least this many numbers are stored as float16
@@ -234,7 +233,7 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
             final_tmp.write_bytes(store_float16(source) if float16 else source)
             early_name = bot_file_name(cfg.env_id, cfg.num_players, "early")
             early_tmp = Path(tmp) / early_name
-            snap = nearest_snapshot_step(r["ckpt"], early_fraction)
+            snap = nearest_snapshot_step(r["ckpt"], early_fraction, r["run_dir"])
             export_snapshot(r["run_dir"], early_tmp, step=snap,
                             checkpoint=r["ckpt"].path)
             early_source = early_tmp.read_bytes()
