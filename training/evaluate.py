@@ -128,12 +128,19 @@ class Tournament:
     truncated: int = 0
     seed: int | None = None
     lineups: list[tuple[int, ...]] = field(default_factory=list)
+    #: seats the game ranks: the players plus env-driven seats (ShipShape's Cap'n)
+    ranked_seats: int = 0
+
+    @property
+    def parity(self) -> float:
+        """The win share of a bot no better than the rest: one over the ranked seats."""
+        return 1 / (self.ranked_seats or self.num_players)
 
     def to_dict(self) -> dict:
         """JSON-ready summary."""
         return {"env_id": self.env_id, "num_players": self.num_players,
                 "options": self.options, "games": self.games, "seed": self.seed,
-                "truncated_games": self.truncated, "parity": round(1 / self.num_players, 4),
+                "truncated_games": self.truncated, "parity": round(self.parity, 4),
                 "bots": [b.to_dict() for b in self.bots]}
 
 
@@ -228,7 +235,9 @@ def run_tournament(env_id: str, num_players: int, bots: list[tuple[str, Factory]
             _rate(model, stats, lineup, keys[:num_players])
         if progress is not None:
             progress(g + 1)
-    return Tournament(env_id, num_players, games, options, stats, truncated, seed, lineups)
+    ranked = len(game.new_game(np.random.default_rng(0)).rank_keys())
+    return Tournament(env_id, num_players, games, options, stats, truncated, seed, lineups,
+                      ranked)
 
 
 def _openskill_model():
@@ -272,7 +281,7 @@ def render_table(t: Tournament, title: str | None = None, console=None) -> None:
 
     console = console or Console()
     table = Table(title=title or f"{t.env_id}, {t.num_players} players, {t.games} games "
-                                 f"(parity {1 / t.num_players:.0%})")
+                                 f"(parity {t.parity:.0%})")
     table.add_column("bot", no_wrap=True)
     for col in ("seat-games", "win share", "95% CI", "mean score", "rank reward",
                 "rating (mu ± sigma)"):

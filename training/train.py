@@ -321,7 +321,7 @@ def summarize(results: dict) -> dict:
         lo, hi = me.ci95
         out[spec] = {"num_players": t.num_players, "games": t.games, "seed": t.seed,
                      "win_share": round(me.win_share, 4), "ci95": [round(lo, 4), round(hi, 4)],
-                     "parity": round(1 / t.num_players, 4),
+                     "parity": round(t.parity, 4),
                      "mean_score": round(me.mean_score, 3),
                      "opponent_mean_score": round(opp.mean_score, 3),
                      "rating": [round(me.mu, 2), round(opp.mu, 2)],

@@ -268,3 +268,17 @@ def test_every_bot_kind_the_help_lists_plays_a_tournament(scallywags_run):
         data = json.loads(res.output)
         assert data["bots"][0]["bot"] == concrete
         assert [b["seat_games"] for b in data["bots"]] == [2, 2]
+
+
+@pytest.mark.parametrize("env_id, n, parity", [("shipshape_v0", 2, 1 / 3),
+                                               ("shipshape_v0", 4, 1 / 4),
+                                               ("shipshape_v0", 5, 1 / 6),
+                                               ("scallywags_v0", 2, 1 / 2)])
+def test_parity_counts_every_ranked_seat(env_id, n, parity):
+    """ShipShape's Cap'n (with 2 or 5 players) is ranked too, so parity is one over the
+    players plus one."""
+    from plunder.training.evaluate import bot_factories, run_tournament
+
+    t = run_tournament(env_id, n, bot_factories(["random"], env_id, n), games=1, rate=False)
+    assert t.parity == pytest.approx(parity)
+    assert t.to_dict()["parity"] == round(parity, 4)
