@@ -8,9 +8,10 @@ Every game has exported ONNX bots for 2 and 4 players in ``plunder/policies/pret
 - ``final``: the run's last policy (what ``plunder train`` exports as ``RUN/bot.onnx``);
 - ``early``: the league snapshot of the same learner nearest 25% of its training steps
   (snapshots are the learner's actor weights, taken every ``league.snapshot_every`` steps,
-  the first right after the imitation warm start). Snapshots keep no critic, so an early
-  bot has no ``value`` output (format ``plunder-bot/1``): it plays, but ``netsearch``
-  cannot search with it.
+  the first right after the imitation warm start; the run keeps the one nearest a
+  quarter in ``RUN/early_snapshot.npz``). Snapshots keep no critic, so an early bot has
+  no ``value`` output (format ``plunder-bot/1``): it plays, but ``netsearch`` cannot
+  search with it. The manifest's ``snapshot_step`` says which snapshot a file is.
 
 ``manifest.json`` beside the files says, per file: game, players, variant options, strength,
 the training config and the exact ``plunder train`` command, training steps (and the
