@@ -75,7 +75,7 @@ class NetSearchPolicy:
     def __init__(self, game, net, seed=None, samples: int = 16, top_k: int = 3,
                  horizon: int | None = 2, confidence: float | None = 1.0,
                  greedy_rollouts: bool = True, max_seconds: float | None = None,
-                 max_rounds: int | None = 200):
+                 max_rounds: int | None = None):
         for label, value in (("samples", samples), ("top_k", top_k), ("horizon", horizon),
                              ("max_rounds", max_rounds)):
             if value is None and label in ("horizon", "max_rounds"):
@@ -97,8 +97,9 @@ class NetSearchPolicy:
         self.samples, self.top_k, self.horizon = samples, top_k, horizon
         self.confidence, self.greedy_rollouts = confidence, greedy_rollouts
         self.max_seconds = max_seconds
-        # rollouts to the end of the game are bounded by the game's turn limit alone
-        self.max_rounds = max_rounds if horizon is not None else None
+        # rounds per rollout: 200 by default with a horizon; rollouts to the end of the
+        # game are bounded by the game's turn limit unless max_rounds is given
+        self.max_rounds = max_rounds if max_rounds is not None or horizon is None else 200
         self.reward_mode = (net.meta.get("config") or {}).get("reward_mode", "rank")
         self.max_turns = type(game).default_max_turns
         self.rng = np.random.default_rng(seed)

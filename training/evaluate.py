@@ -144,6 +144,12 @@ class Tournament:
                 "bots": [b.to_dict() for b in self.bots]}
 
 
+def ranked_seats(env_id: str, num_players: int, options: dict | None = None) -> int:
+    """Seats the game ranks (players, plus env-driven seats such as ShipShape's Cap'n)."""
+    game = game_class(env_id)(num_players, **(options or {}))
+    return len(game.new_game(np.random.default_rng(0)).rank_keys())
+
+
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval for a proportion."""
     if n == 0:
@@ -235,9 +241,8 @@ def run_tournament(env_id: str, num_players: int, bots: list[tuple[str, Factory]
             _rate(model, stats, lineup, keys[:num_players])
         if progress is not None:
             progress(g + 1)
-    ranked = len(game.new_game(np.random.default_rng(0)).rank_keys())
     return Tournament(env_id, num_players, games, options, stats, truncated, seed, lineups,
-                      ranked)
+                      ranked_seats(env_id, num_players, options))
 
 
 def _openskill_model():

@@ -170,3 +170,13 @@ def test_rollouts_to_the_end_score_the_finished_games():
     assert two_turns.max_rounds == 200
     with pytest.raises(InvalidArgumentError, match="horizon must be a positive int or None"):
         NetSearchPolicy(game, bot.net, horizon=0)
+
+
+def test_an_explicit_max_rounds_is_kept_with_rollouts_to_the_end():
+    game = game_class("all_hands_crew_v0")(2)
+    net = make_bot("pretrained", "all_hands_crew_v0", 2)
+    assert NetSearchPolicy(game, net, horizon=None, max_rounds=50).max_rounds == 50
+    assert NetSearchPolicy(game, net, horizon=None).max_rounds is None
+    assert NetSearchPolicy(game, net, horizon=3).max_rounds == 200
+    with pytest.raises(InvalidArgumentError, match="max_rounds must be a positive int or None"):
+        NetSearchPolicy(game, net, max_rounds=0)

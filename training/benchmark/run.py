@@ -38,7 +38,7 @@ import numpy as np
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
 from plunder.training.evaluate import (BotStats, _openskill_model, _rate, bot_factories,
-                                       bot_seed, game_seed, play_game, wilson)
+                                       bot_seed, game_seed, play_game, ranked_seats, wilson)
 
 from .policy_spec import MeasuredPolicy, resolve_policy
 from .tasks import Task, get_task
@@ -57,12 +57,6 @@ def plunder_version() -> str:
         return version("plunder")
     except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
         return "unknown"
-
-
-def ranked_seats(env_id: str, num_players: int, options: dict | None = None) -> int:
-    """Seats the game ranks (players, plus env-driven seats such as ShipShape's Cap'n)."""
-    game = game_class(env_id)(num_players, **(options or {}))
-    return len(game.new_game(np.random.default_rng(0)).rank_keys())
 
 
 def latency_summary(latencies_ns: list[int]) -> dict:
