@@ -170,7 +170,8 @@ class MlpActor(Actor):
 
 class EntityGroupWeights:
     """One entity group of an :class:`EntityActor`: where its members' features lie in
-    the observation, the shared member encoder, and one query per action range."""
+    the observation, the shared member encoder, and one query per action range. With
+    fixed member features the encoder's first bias is (members, width), one row each."""
 
     def __init__(self, index: np.ndarray, encoder: Layers, starts: list[int],
                  queries: list[tuple[np.ndarray, np.ndarray]]):
@@ -185,6 +186,22 @@ class EntityGroupWeights:
     def count(self) -> int:
         """Members in the group."""
         return self.index.shape[0]
+
+
+def _encode_members(members: np.ndarray, group: "EntityGroupWeights",
+                    activation: str) -> np.ndarray:
+    """Member codes from member rows (batch * count, features); a first-layer bias of
+    shape (count, width) (fixed member features folded in) is added member by member."""
+    w, b = group.encoder[0]
+    if b.ndim == 1:
+        return _mlp(members, group.encoder, activation)
+    x = members @ w
+    x = (x.reshape(-1, group.count, w.shape[1]) + b).reshape(len(members), -1)
+    if activation == "tanh":
+        np.tanh(x, out=x)
+    else:
+        np.maximum(x, 0.0, out=x)
+    return _mlp(x, group.encoder[1:], activation)
 
 
 class EntityActor(Actor):
@@ -216,6 +233,9 @@ class EntityActor(Actor):
         groups = []
         for k, encoder in enumerate(ext.encoders):
             enc_layers, _ = _torch_layers(encoder)
+            bias = ext.member_bias(k)
+            if bias is not None:  # fixed member features: a (members, width) first bias
+                enc_layers[0] = (enc_layers[0][0], bias.detach().cpu().numpy().copy())
             groups.append(EntityGroupWeights(
                 getattr(ext, f"index{k}").cpu().numpy().reshape(ext.shapes[k]), enc_layers,
                 head.starts[k],
@@ -240,7 +260,8 @@ class EntityActor(Actor):
         codes = []
         for g in self.groups:  # members as rows of one 2-D matrix: fewer, larger matmuls
             members = np.take(obs, g.index, axis=1).reshape(batch * g.count, -1)
-            codes.append(_mlp(members, g.encoder, self.activation).reshape(batch, g.count, -1))
+            codes.append(_encode_members(members, g, self.activation).reshape(
+                batch, g.count, -1))
         x = np.concatenate([np.take(obs, self.rest, axis=1)]
                            + [c.sum(axis=1) * (1.0 / c.shape[1]) for c in codes], axis=1)
         hidden = _mlp(x, self.layers, self.activation)

@@ -7,7 +7,10 @@ as 40 unrelated outputs, so it must learn what makes a coin worth taking once pe
 :class:`~plunder.envs.core.EntityGroup`\\ s (its ``entity_groups``); this network then
 
 1. encodes every member of a group with one shared encoder (two layers, ``entity_dim``
-   wide) from the member's own slice of the observation;
+   wide) from the member's own slice of the observation and its fixed features, if the
+   group has any (``EntityGroup.static``: a card's kind, suit, value), which enter the
+   first layer as a learned projection — a per-member bias, which is how the numpy and
+   ONNX copies hold them;
 2. runs the usual actor and critic MLPs (``net_arch``) on the rest of the observation
    (everything that belongs to no member) and the mean of each group's member codes — a
    DeepSets summary, so the MLP no longer sees 40 separate coin blocks (which also makes
@@ -41,8 +44,12 @@ def entity_groups_spec(game) -> list[dict[str, Any]]:
     spec = []
     for g in groups:
         g.check_actions(game.num_actions)
-        spec.append({"name": g.name, "index": g.feature_index(game.layout).tolist(),
-                     "actions": [int(a) for a in g.actions]})
+        entry = {"name": g.name, "index": g.feature_index(game.layout).tolist(),
+                 "actions": [int(a) for a in g.actions]}
+        static = g.static_features()
+        if static.shape[1]:
+            entry["static"] = static.tolist()
+        spec.append(entry)
     return spec
 
 
@@ -73,12 +80,18 @@ class EntityExtractor(nn.Module):
                  net_arch: dict[str, list[int]], activation_fn):
         super().__init__()
         self.encoders = nn.ModuleList()
+        self.static_projections = nn.ModuleDict()   # group k -> fixed features -> layer 1
         self.shapes = []
         for k, g in enumerate(groups):
             index = np.asarray(g["index"], np.int64)
             self.register_buffer(f"index{k}", th.as_tensor(index.reshape(-1)), persistent=False)
             self.shapes.append(index.shape)
             self.encoders.append(_mlp([index.shape[1], entity_dim, entity_dim], activation_fn))
+            if g.get("static"):
+                static = th.as_tensor(np.asarray(g["static"], np.float32))
+                self.register_buffer(f"static{k}", static, persistent=False)
+                self.static_projections[str(k)] = nn.Linear(static.shape[1], entity_dim,
+                                                            bias=False)
         rest = rest_index(obs_dim, groups)
         self.register_buffer("rest_index", th.as_tensor(rest), persistent=False)
         width = len(rest) + entity_dim * len(groups)
@@ -92,10 +105,25 @@ class EntityExtractor(nn.Module):
     def _inputs(self, obs: th.Tensor) -> tuple[th.Tensor, list[th.Tensor]]:
         """The MLP input (the observation outside the groups + each group's mean member
         code) and the member codes, each (batch, members, entity_dim)."""
-        codes = [enc(obs.index_select(1, getattr(self, f"index{k}")).view(-1, *shape))
-                 for k, (enc, shape) in enumerate(zip(self.encoders, self.shapes))]
+        codes = [self._encode(k, obs.index_select(1, getattr(self, f"index{k}")).view(-1, *s))
+                 for k, s in enumerate(self.shapes)]
         return th.cat([obs.index_select(1, self.rest_index)] + [c.mean(dim=1) for c in codes],
                       dim=1), codes
+
+    def _encode(self, k: int, members: th.Tensor) -> th.Tensor:
+        """Codes of group ``k``'s members (batch, members, features) -> (..., entity_dim)."""
+        encoder = self.encoders[k]
+        if str(k) not in self.static_projections:
+            return encoder(members)
+        bias = self.static_projections[str(k)](getattr(self, f"static{k}"))   # (members, dim)
+        return encoder[1:](encoder[0](members) + bias)
+
+    def member_bias(self, k: int) -> th.Tensor | None:
+        """Group ``k``'s fixed features as the first layer's per-member bias, or None."""
+        if str(k) not in self.static_projections:
+            return None
+        return self.encoders[k][0].bias + self.static_projections[str(k)](
+            getattr(self, f"static{k}"))
 
     def forward(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
         """(latent_pi, latent_vf)."""

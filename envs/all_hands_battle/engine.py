@@ -29,12 +29,14 @@ import numpy as np
 
 from plunder.envs.core.errors import ConfigError, InvalidArgumentError, InvalidStateError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
     check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
     check_list,
 )
 
-from .components import SPY, Card, Components, default_components
+from .components import (KIND_NAMES, NO_SUIT, SPY, SUIT_NAMES, Card, Components,
+                         default_components)
 from .ships import ATTACKER, DEFENDER, RAID, ShipRules
 from .view import AllHandsBattleView, ShipView
 
@@ -161,6 +163,28 @@ class AllHandsBattleGame(Game):
     def encode(self, view: AllHandsBattleView) -> np.ndarray:
         """Observation vector of a view."""
         return self._encode(self, view)
+
+    @property
+    def entity_groups(self) -> tuple[EntityGroup, ...]:
+        """The cards: ids are arbitrary labels, so a policy may share weights across them;
+        each card's fixed features (kind, suit, alliance, levels, points, penalty) say what
+        the id stands for."""
+        fields = ("hand", "discard_pile", "discard_top", "pile_candidates", "unseen",
+                  "plunder_cards", "launch_master", "launch_crew")
+        strided = ("reserved", "known_with", "ship_crew")
+        a = self.actions
+        return (EntityGroup("card", self.num_cards, fields, (a.discard, a.master, a.crew),
+                            strided, tuple(self._card_features(c) for c in self.cards)),)
+
+    def _card_features(self, card: Card) -> tuple[float, ...]:
+        """A card's fixed features: kind and suit one-hot, alliance (mariners, marauders,
+        none) one-hot, level, Spy levels, Ruth's bonus, points, hand penalty, sails."""
+        kind = [float(card.kind == k) for k in range(len(KIND_NAMES))]
+        suit = [float(card.suit == s) for s in range(len(SUIT_NAMES))]
+        alliance = self.components.alliance[card.suit] if card.suit != NO_SUIT else 2
+        return (*kind, *suit, *(float(alliance == k) for k in range(3)), card.level / 10,
+                card.attack_level / 10, card.defend_level / 10, float(card.bonus),
+                card.value / 30, card.penalty / 30, card.rank / 3)
 
     # -- states -------------------------------------------------------------------------
     def new_initial_state(self, rng: np.random.Generator) -> "AllHandsBattleState":

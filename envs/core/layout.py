@@ -82,6 +82,11 @@ class EntityGroup:
     ``e, e + count, e + 2 * count, ...``. Every number in ``actions`` starts a range of
     ``count`` actions in which action ``start + e`` names member ``e``. A policy may then
     score the members with shared weights (``policy.kind: entity``, docs/training.md).
+
+    ``static`` gives each member fixed features that are not in the observation because
+    they never change (a card's kind, suit and value, say): one row of numbers per member.
+    Without them a shared encoder could not tell apart members whose ids mean different
+    things.
     """
 
     name: str
@@ -89,6 +94,17 @@ class EntityGroup:
     fields: tuple[str, ...] = ()
     actions: tuple[int, ...] = ()
     strided_fields: tuple[str, ...] = ()
+    static: tuple[tuple[float, ...], ...] = ()
+
+    def static_features(self) -> np.ndarray:
+        """The members' fixed features, shape (count, k); k = 0 without ``static``."""
+        if not self.static:
+            return np.zeros((self.count, 0), np.float32)
+        table = np.asarray(self.static, np.float32)
+        if table.ndim != 2 or table.shape[0] != self.count:
+            raise ValueError(f"entity group {self.name!r}: static features need one row per "
+                             f"member ({self.count}), got shape {table.shape}")
+        return table
 
     def feature_index(self, layout: "ObservationLayout") -> np.ndarray:
         """Observation indices of each member's features, shape (count, features)."""

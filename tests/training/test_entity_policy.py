@@ -104,3 +104,80 @@ def test_entity_run_resumes(tmp_path):
     ckpt = latest_checkpoint(tmp_path / "run")
     assert ckpt.meta["steps"] >= 2048
     assert type(ckpt.load_model().policy).__name__ == "EntityActorCriticPolicy"
+
+
+def test_battle_cards_are_an_entity_group_with_their_fixed_features():
+    game = game_class("all_hands_battle_v0")(3)
+    (cards,) = game.entity_groups
+    layout, C = game.layout, game.num_cards
+    index = cards.feature_index(layout)
+    assert index.shape[0] == C == cards.count
+    # card c owns entry c of every per-card field and of every seat's and ship's block
+    reserved = layout.slice("reserved").start
+    c = 41
+    assert reserved + c in index[c] and reserved + C + c in index[c]
+    assert layout.slice("hand").start + c in index[c]
+    ship_crew = layout.slice("ship_crew").start
+    assert {ship_crew + k * C + c for k in range(9)} <= set(index[c].tolist())
+    assert len(np.unique(index)) == index.size          # no entry belongs to two cards
+    # actions: discard c, launch with c, crew c
+    assert [game.action_name(s + c) for s in cards.actions] == [
+        f"discard {game.card_name(c)}", f"launch with {game.card_name(c)}",
+        f"crew {game.card_name(c)}"]
+    static = cards.static_features()
+    assert static.shape[0] == C
+    same = [(card.kind, card.suit, card.level, card.value) for card in game.cards]
+    for a in range(C):  # equal features exactly for cards that play alike
+        for b in range(C):
+            assert (static[a] == static[b]).all() == (same[a] == same[b] and game.cards[a]
+                                                      .penalty == game.cards[b].penalty)
+
+
+def test_static_features_need_one_row_per_member():
+    with pytest.raises(ValueError, match="one row per member"):
+        EntityGroup("m", 3, ("own",), static=((1.0,), (2.0,))).static_features()
+    assert EntityGroup("m", 3, ("own",)).static_features().shape == (3, 0)
+
+
+def test_fixed_member_features_keep_torch_numpy_and_onnx_equal(tmp_path):
+    """A battle entity network: its cards' fixed features are a per-member first-layer
+    bias in the numpy and ONNX copies, which must give the torch policy's outputs."""
+    import torch
+
+    from plunder.policies.onnx_policy import OnnxPolicy
+    from plunder.training.selfplay_env import SelfPlayVecEnv
+
+    run = tmp_path / "battle"
+    res = run_cli(["train", "all_hands_battle", "--steps", "1024", "--run-dir", str(run),
+                   *set_args(TINY + ["policy.kind=entity", "policy.entity_dim=8"])])
+    assert res.exit_code == 0, res.output
+    model = latest_checkpoint(run).load_model()
+    extractor = model.policy.mlp_extractor
+    assert extractor.static_projections["0"].in_features == 26
+    pool = OpponentPool("all_hands_battle_v0", 2, weights={"random": 1.0})
+    vec = SelfPlayVecEnv("all_hands_battle_v0", 2, 4, pool, seed=3)
+    rng = np.random.default_rng(3)
+    obs, rows, masks = vec.reset(), [], []
+    while len(rows) < 300:
+        m = vec.action_masks()
+        rows += list(obs)
+        masks += list(m)
+        obs, *_ = vec.step(np.array([rng.choice(np.flatnonzero(x)) for x in m]))
+    obs, masks = np.array(rows[:300]), np.array(masks[:300])
+    with torch.no_grad():
+        t_obs = torch.as_tensor(obs)
+        t_probs = model.policy.get_distribution(t_obs, action_masks=masks).distribution.probs
+        t_values = model.policy.predict_values(t_obs).numpy()[:, 0]
+    actor = actor_from_arrays(actor_from_policy(model.policy).to_arrays())
+    assert actor.groups[0].encoder[0][1].shape == (game_class("all_hands_battle_v0")(2)
+                                                   .num_cards, 8)
+    np.testing.assert_allclose(actor.probs(obs, masks), t_probs.numpy(), atol=1e-5)
+    bot = OnnxPolicy(run / "bot.onnx", env_id="all_hands_battle_v0", num_players=2)
+    probs, values = bot.evaluate(obs, masks.astype(np.int8))
+    np.testing.assert_allclose(probs, t_probs.numpy(), atol=1e-5)
+    np.testing.assert_allclose(values, t_values, atol=1e-5)
+    # cards that play alike share their bias row; others do not
+    bias, cards = actor.groups[0].encoder[0][1], game_class("all_hands_battle_v0")(2).cards
+    privateers = [c.id for c in cards if c.kind == 2]          # eight identical cards
+    np.testing.assert_array_equal(bias[privateers[0]], bias[privateers[1]])
+    assert not np.allclose(bias[privateers[0]], bias[0])
