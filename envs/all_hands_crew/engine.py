@@ -35,6 +35,7 @@ import numpy as np
 
 from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
     check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
     check_list,
@@ -139,6 +140,12 @@ class AllHandsCrewGame(Game):
 
     def encode(self, view: CrewView) -> np.ndarray:
         return encode_view(self, view)
+
+    @property
+    def entity_groups(self) -> tuple[EntityGroup, ...]:
+        """The stock slots: slot ``i`` (drawing order) is a label, so a policy may score
+        "hire stock card i" with weights shared across the slots."""
+        return (EntityGroup("stock", self.max_stock, ("my_stock",), (self.A_HIRE,)),)
 
     # -- states -------------------------------------------------------------------------
     def new_initial_state(self, rng: np.random.Generator) -> "AllHandsCrewState":

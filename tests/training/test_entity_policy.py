@@ -181,3 +181,15 @@ def test_fixed_member_features_keep_torch_numpy_and_onnx_equal(tmp_path):
     privateers = [c.id for c in cards if c.kind == 2]          # eight identical cards
     np.testing.assert_array_equal(bias[privateers[0]], bias[privateers[1]])
     assert not np.allclose(bias[privateers[0]], bias[0])
+
+
+def test_crew_stock_slots_are_an_entity_group():
+    game = game_class("all_hands_crew_v0")(4)
+    (stock,) = game.entity_groups
+    index = stock.feature_index(game.layout)
+    width = game.layout.slice("my_stock").stop - game.layout.slice("my_stock").start
+    assert index.shape == (game.max_stock, width // game.max_stock)
+    start = game.layout.slice("my_stock").start
+    np.testing.assert_array_equal(index[2], start + 2 * index.shape[1] + np.arange(
+        index.shape[1]))
+    assert game.action_name(stock.actions[0] + 2) == "hire stock card 3"
