@@ -29,15 +29,19 @@ def _as_layers(layers) -> Layers:
     return [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
 
 
+def _activate(x: np.ndarray, activation: str) -> np.ndarray:
+    """tanh or ReLU, in place."""
+    if activation == "tanh":
+        return np.tanh(x, out=x)
+    return np.maximum(x, 0.0, out=x)
+
+
 def _mlp(x: np.ndarray, layers: Layers, activation: str) -> np.ndarray:
     """Hidden layers with the activation after each (in place where possible)."""
     for w, b in layers:
         x = x @ w
         x += b
-        if activation == "tanh":
-            np.tanh(x, out=x)
-        else:
-            np.maximum(x, 0.0, out=x)
+        _activate(x, activation)
     return x
 
 
@@ -195,13 +199,10 @@ def _encode_members(members: np.ndarray, group: "EntityGroupWeights",
     w, b = group.encoder[0]
     if b.ndim == 1:
         return _mlp(members, group.encoder, activation)
-    x = members @ w
-    x = (x.reshape(-1, group.count, w.shape[1]) + b).reshape(len(members), -1)
-    if activation == "tanh":
-        np.tanh(x, out=x)
-    else:
-        np.maximum(x, 0.0, out=x)
-    return _mlp(x, group.encoder[1:], activation)
+    x = (members @ w).reshape(-1, group.count, w.shape[1])
+    x += b
+    return _mlp(_activate(x.reshape(len(members), -1), activation), group.encoder[1:],
+                activation)
 
 
 class EntityActor(Actor):

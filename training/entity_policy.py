@@ -115,11 +115,14 @@ class EntityExtractor(nn.Module):
         encoder = self.encoders[k]
         if str(k) not in self.static_projections:
             return encoder(members)
-        bias = self.static_projections[str(k)](getattr(self, f"static{k}"))   # (members, dim)
-        return encoder[1:](encoder[0](members) + bias)
+        # the sums in this order, as the shipped runs were trained (same seed, same run)
+        return encoder[1:](encoder[0](members) + self.static_projections[str(k)](
+            getattr(self, f"static{k}")))
 
     def member_bias(self, k: int) -> th.Tensor | None:
-        """Group ``k``'s fixed features as the first layer's per-member bias, or None."""
+        """Group ``k``'s first-layer bias with its fixed features folded in, (members,
+        entity_dim), or None for a group without them (the numpy and ONNX copies hold
+        exactly this)."""
         if str(k) not in self.static_projections:
             return None
         return self.encoders[k][0].bias + self.static_projections[str(k)](
