@@ -100,6 +100,9 @@ class EntityGroup:
         """The members' fixed features, shape (count, k); k = 0 without ``static``."""
         if not self.static:
             return np.zeros((self.count, 0), np.float32)
+        if len({len(row) for row in self.static}) != 1:
+            raise ValueError(f"entity group {self.name!r}: static feature rows differ in "
+                             "length")
         table = np.asarray(self.static, np.float32)
         if table.ndim != 2 or table.shape[0] != self.count:
             raise ValueError(f"entity group {self.name!r}: static features need one row per "

@@ -137,6 +137,8 @@ def test_static_features_need_one_row_per_member():
     with pytest.raises(ValueError, match="one row per member"):
         EntityGroup("m", 3, ("own",), static=((1.0,), (2.0,))).static_features()
     assert EntityGroup("m", 3, ("own",)).static_features().shape == (3, 0)
+    with pytest.raises(ValueError, match="rows differ in length"):
+        EntityGroup("m", 2, ("own",), static=((1.0,), (2.0, 3.0))).static_features()
 
 
 def test_fixed_member_features_keep_torch_numpy_and_onnx_equal(tmp_path):
