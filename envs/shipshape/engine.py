@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
     check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
     check_list,
@@ -116,6 +117,14 @@ class ShipShapeGame(Game):
         if PLACE0 <= action < NUM_ACTIONS:
             return f"place {ORIENTATION_NAMES[action - PLACE0]}"
         return f"<no action {action}>"
+
+    @property
+    def entity_groups(self) -> tuple[EntityGroup, ...]:
+        """The 8 orientations of the crate being placed: each is read from its own outcome
+        (``place_outcomes``), so a policy may score "place in orientation k" with weights
+        shared across orientations, as the heuristic compares them by one formula."""
+        return (EntityGroup("orientations", NUM_ORIENTATIONS, ("place_outcomes",),
+                            (PLACE0,)),)
 
     @property
     def layout(self):

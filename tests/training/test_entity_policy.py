@@ -65,9 +65,9 @@ def test_entity_group_errors_name_the_problem():
 
 
 def test_entity_kind_needs_a_game_with_entity_groups(tmp_path):
-    with pytest.raises(ConfigError, match="shipshape_v0 declares none"):
-        load_config("shipshape_v0", overrides=["policy.kind=entity"])
-    res = run_cli(["train", "shipshape", "--steps", "512", "--run-dir", str(tmp_path / "r"),
+    with pytest.raises(ConfigError, match="anchors_aweigh_v0 declares none"):
+        load_config("anchors_aweigh_v0", overrides=["policy.kind=entity"])
+    res = run_cli(["train", "anchors_aweigh", "--steps", "512", "--run-dir", str(tmp_path / "r"),
                    *set_args(TINY + ["policy.kind=entity"])])
     assert res.exit_code != 0 and "declares none" in res.output
 
@@ -195,3 +195,14 @@ def test_crew_stock_slots_are_an_entity_group():
     np.testing.assert_array_equal(index[2], start + 2 * index.shape[1] + np.arange(
         index.shape[1]))
     assert game.action_name(stock.actions[0] + 2) == "hire stock card 3"
+
+
+def test_shipshape_orientations_are_an_entity_group():
+    game = game_class("shipshape_v0")(2)
+    (orientations,) = game.entity_groups
+    index = orientations.feature_index(game.layout)
+    start = game.layout.slice("place_outcomes").start
+    assert index.shape == (8, 6)
+    np.testing.assert_array_equal(index[3], start + 18 + np.arange(6))
+    assert game.action_name(orientations.actions[0] + 3).startswith("place ")
+    assert orientations.actions[0] + 8 == game.num_actions
