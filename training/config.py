@@ -42,6 +42,8 @@ class PolicyConfig:
                           "entity groups, e.g. coins; see docs/training.md)",
                    choices=("mlp", "entity"))
     entity_dim: int = _f(32, "with kind entity: width of each member's code", low=1)
+    entity_groups: list[str] = _f([], "with kind entity: the names of the game's entity "
+                                      "groups to use, in the game's order ([]: all of them)")
     net_arch: list[int] = _f([128, 128], "hidden layer sizes, shared by actor and critic "
                                          "shapes (separate weights)", item_low=1,
                              min_len=1)
@@ -308,9 +310,17 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
     # exported opponents are loaded (and checked against this game) before any training
     for i, path in enumerate(cfg.league.onnx_opponents):
         _check_onnx_opponent(path, env_id, cfg, f"{where}: league.onnx_opponents[{i}]")
-    if cfg.policy.kind == "entity" and not cls(cfg.num_players, **cfg.options).entity_groups:
-        raise ConfigError(f"{where}: policy.kind: entity needs a game with entity groups; "
-                          f"{env_id} declares none (use policy.kind: mlp)")
+    if cfg.policy.kind == "entity":
+        declared = [g.name for g in cls(cfg.num_players, **cfg.options).entity_groups]
+        if not declared:
+            raise ConfigError(f"{where}: policy.kind: entity needs a game with entity groups; "
+                              f"{env_id} declares none (use policy.kind: mlp)")
+        unknown = [g for g in cfg.policy.entity_groups if g not in declared]
+        if unknown or len(set(cfg.policy.entity_groups)) < len(cfg.policy.entity_groups):
+            raise ConfigError(f"{where}: policy.entity_groups: {cfg.policy.entity_groups!r} "
+                              f"must name distinct groups of {env_id}: {declared}")
+    elif cfg.policy.entity_groups:
+        raise ConfigError(f"{where}: policy.entity_groups needs policy.kind: entity")
     if cfg.async_rollouts and (cfg.vec_env != "batched" or cfg.vec_workers < 2):
         raise ConfigError(f"{where}: async_rollouts needs vec_env: batched with "
                           f"vec_workers >= 2 (got vec_env: {cfg.vec_env}, vec_workers: "

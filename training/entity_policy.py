@@ -35,12 +35,19 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from plunder.envs.core import ConfigError
 
 
-def entity_groups_spec(game) -> list[dict[str, Any]]:
-    """The picklable description of ``game``'s entity groups the policy is built from."""
+def entity_groups_spec(game, names=()) -> list[dict[str, Any]]:
+    """The picklable description of ``game``'s entity groups the policy is built from
+    (those named in ``names``, in the game's order; all of them without names)."""
     groups = game.entity_groups
     if not groups:
         raise ConfigError(f"policy.kind: entity needs a game with entity groups; "
                           f"{game.env_id()} declares none (use policy.kind: mlp)")
+    if names:
+        unknown = set(names) - {g.name for g in groups}
+        if unknown:
+            raise ConfigError(f"{game.env_id()} has no entity group {sorted(unknown)}; it "
+                              f"declares {[g.name for g in groups]}")
+        groups = tuple(g for g in groups if g.name in names)
     spec = []
     for g in groups:
         g.check_actions(game.num_actions)

@@ -386,7 +386,7 @@ def _make_model(cfg: TrainConfig, env, run_dir: Path):
 
         policy = EntityActorCriticPolicy
         policy_kwargs.update(entity_dim=cfg.policy.entity_dim, entity_groups=entity_groups_spec(
-            game_class(cfg.env_id)(cfg.num_players, **cfg.options)))
+            game_class(cfg.env_id)(cfg.num_players, **cfg.options), cfg.policy.entity_groups))
     return SelfPlayPPO(
         policy, env, learning_rate=lr, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,

@@ -19,6 +19,7 @@ import numpy as np
 
 from plunder.envs.core.errors import InvalidArgumentError, InvalidStateError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
     check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
     check_list,
@@ -242,6 +243,16 @@ class AnchorsAweighGame(Game):
 
     def action_name(self, action: int) -> str:
         return action_name(action)
+
+    @property
+    def entity_groups(self) -> tuple[EntityGroup, ...]:
+        """The 10 tile kinds: each is read from its face-up tiles in the pile and on every
+        ship (its kind and whether cards may need it are fixed features), so a policy may
+        score "grab a face-up tile of kind k" with weights shared across the kinds."""
+        static = tuple(tuple([float(k == j) for j in range(NUM_KINDS)]
+                             + [float(k < STORAGE)]) for k in range(NUM_KINDS))
+        return (EntityGroup("kinds", NUM_KINDS, ("pile_up", "pile_up_starfish"),
+                            (A_GRAB_UP,), strided_fields=("assets_seen",), static=static),)
 
     @property
     def layout(self):

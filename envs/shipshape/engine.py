@@ -122,9 +122,14 @@ class ShipShapeGame(Game):
     def entity_groups(self) -> tuple[EntityGroup, ...]:
         """The 8 orientations of the crate being placed: each is read from its own outcome
         (``place_outcomes``), so a policy may score "place in orientation k" with weights
-        shared across orientations, as the heuristic compares them by one formula."""
-        return (EntityGroup("orientations", NUM_ORIENTATIONS, ("place_outcomes",),
-                            (PLACE0,)),)
+        shared across orientations, as the heuristic compares them by one formula. The 10
+        crew cards: each is read from who holds it, so "bid card c" is scored alike."""
+        orientations = EntityGroup("orientations", NUM_ORIENTATIONS, ("place_outcomes",),
+                                   (PLACE0,))
+        # crew card c: who holds it (you, then each seat slot); its value is its feature
+        cards = EntityGroup("cards", NUM_CARDS, ("my_hand",), (BID0,), ("seat_hand",),
+                            tuple((c / NUM_CARDS,) for c in range(1, NUM_CARDS + 1)))
+        return (orientations, cards)
 
     @property
     def layout(self):

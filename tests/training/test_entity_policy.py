@@ -64,7 +64,10 @@ def test_entity_group_errors_name_the_problem():
         EntityGroup("coin", 40, ("coin_in_middle",), (30,)).check_actions(65)
 
 
-def test_entity_kind_needs_a_game_with_entity_groups(tmp_path):
+def test_entity_kind_needs_a_game_with_entity_groups(tmp_path, monkeypatch):
+    # every shipped game declares groups; take Anchors Aweigh!'s away (the default: none)
+    monkeypatch.setattr(game_class("anchors_aweigh_v0"), "entity_groups",
+                        property(lambda self: ()))
     with pytest.raises(ConfigError, match="anchors_aweigh_v0 declares none"):
         load_config("anchors_aweigh_v0", overrides=["policy.kind=entity"])
     res = run_cli(["train", "anchors_aweigh", "--steps", "512", "--run-dir", str(tmp_path / "r"),
@@ -199,10 +202,46 @@ def test_crew_stock_slots_are_an_entity_group():
 
 def test_shipshape_orientations_are_an_entity_group():
     game = game_class("shipshape_v0")(2)
-    (orientations,) = game.entity_groups
+    orientations, cards = game.entity_groups
+    lay = game.layout
+    index = cards.feature_index(lay)   # card 3: in my hand, then in each seat slot's
+    assert index[2].tolist() == [lay.slice("my_hand").start + 2] + [
+        lay.slice("seat_hand").start + 2 + 10 * k for k in range(game.num_seats)]
+    assert game.action_name(cards.actions[0] + 2) == "bid 3"
     index = orientations.feature_index(game.layout)
     start = game.layout.slice("place_outcomes").start
     assert index.shape == (8, 6)
     np.testing.assert_array_equal(index[3], start + 18 + np.arange(6))
     assert game.action_name(orientations.actions[0] + 3).startswith("place ")
     assert orientations.actions[0] + 8 == game.num_actions
+
+
+def test_anchors_aweigh_tile_kinds_are_an_entity_group():
+    game = game_class("anchors_aweigh_v0")(3)
+    (kinds,) = game.entity_groups
+    index, lay = kinds.feature_index(game.layout), game.layout
+    assert index.shape == (10, 2 + 3)
+    # kind 4 (spyglass): its face-up and face-up starfish counts, then its count per seat
+    seen = lay.slice("assets_seen").start
+    assert index[4].tolist() == [lay.slice("pile_up").start + 4,
+                                 lay.slice("pile_up_starfish").start + 4,
+                                 seen + 4, seen + 14, seen + 24]
+    assert game.action_name(kinds.actions[0] + 4) == "grab a face-up spyglass"
+    static = kinds.static_features()
+    assert static.shape == (10, 11) and static[4, 4] == 1 and static[8, 10] == 0
+
+
+def test_policy_entity_groups_picks_groups_by_name():
+    game = game_class("all_hands_battle_v0")(2)
+    from plunder.training.entity_policy import entity_groups_spec
+    names = [g.name for g in game.entity_groups]
+    assert [g["name"] for g in entity_groups_spec(game, names[:1])] == names[:1]
+    assert [g["name"] for g in entity_groups_spec(game)] == names
+    cfg = load_config("all_hands_battle_v0", overrides=[f"policy.entity_groups=[{names[0]}]"])
+    assert cfg.policy.entity_groups == names[:1]
+    with pytest.raises(ConfigError, match="must name distinct groups"):
+        load_config("all_hands_battle_v0", overrides=["policy.entity_groups=[coins]"])
+    with pytest.raises(ConfigError, match="needs policy.kind: entity"):
+        load_config("anchors_aweigh_v0", overrides=["policy.entity_groups=[kinds]"])
+    with pytest.raises(ConfigError, match="no entity group"):
+        entity_groups_spec(game, ["coins"])
