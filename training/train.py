@@ -41,6 +41,7 @@ that replays it game for game (``final_eval_command``).
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import json
 import shlex
@@ -553,6 +554,11 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         for p in checkpoint_paths(run_dir):
             p.unlink()
             p.with_suffix(".json").unlink(missing_ok=True)
+    if cfg.policy.kind == "entity" and not cfg.policy.entity_groups:
+        # record the groups by name: a game may declare more groups later
+        cfg = copy.deepcopy(cfg)
+        cfg.policy.entity_groups = [g.name for g in game_class(cfg.env_id)(
+            cfg.num_players, **cfg.options).entity_groups]
     run_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(run_dir / "config.yaml",
                        yaml.safe_dump(cfg.to_dict(), sort_keys=False).encode())

@@ -173,8 +173,18 @@ class AllHandsBattleGame(Game):
                   "plunder_cards", "launch_master", "launch_crew")
         strided = ("reserved", "known_with", "ship_crew")
         a = self.actions
-        return (EntityGroup("card", self.num_cards, fields, (a.discard, a.master, a.crew),
-                            strided, tuple(self._card_features(c) for c in self.cards)),)
+        cards = EntityGroup("card", self.num_cards, fields, (a.discard, a.master, a.crew),
+                            strided, tuple(self._card_features(c) for c in self.cards))
+        # Ship slots, the viewer's first: select + k names your ship k and attack + t the
+        # t-th opponent ship, so one range from select names every slot in this order.
+        S, n = self.components.ships_per_fleet, self.num_players
+        ship_fields = ("ship_launched", "ship_suit", "ship_rank", "ship_in_play",
+                       "ship_keeper", "ship_crew_count", "ship_crew_known", "ship_crew",
+                       "ship_revealed", "ship_spied", "ship_spied_by_other")
+        slots = tuple(tuple([float(k // S == r) for r in range(n)]
+                            + [float(k % S == j) for j in range(S)]) for k in range(n * S))
+        ships = EntityGroup("ship", n * S, ship_fields, (a.select,), static=slots)
+        return (cards, ships)
 
     def _card_features(self, card: Card) -> tuple[float, ...]:
         """A card's fixed features: kind and suit one-hot, alliance (mariners, marauders,

@@ -1,7 +1,7 @@
 """A shipped MLP bot re-implemented in numpy from its ONNX weights: the ``module:callable``
 twin that tests/benchmark/test_run.py scores against the ONNX file itself.
 
-``shipshape_2p_final(observation, action_mask) -> action`` is the plain-callable form;
+``crew_2p_final(observation, action_mask) -> action`` is the plain-callable form;
 ``make_twin(env_id=, num_players=, seed=)`` the factory form (``module:make_twin()``).
 Needs the ``onnx`` package (train extra) to read the weights.
 """
@@ -51,9 +51,9 @@ class Twin:
                                         np.asarray(action_mask)[None], greedy=True)[0])
 
 
-def shipshape_2p_final(observation, action_mask) -> int:
-    """The shipped ShipShape 2-player final bot's move, computed in numpy."""
-    return Twin("shipshape_v0", 2).act(observation, action_mask)
+def crew_2p_final(observation, action_mask) -> int:
+    """The shipped All Hands crew 2-player final bot's move (an MLP), computed in numpy."""
+    return Twin("all_hands_crew_v0", 2).act(observation, action_mask)
 
 
 def make_twin(env_id: str, num_players: int, seed: int | None = None) -> Twin:

@@ -98,13 +98,13 @@ def test_same_task_same_policy_same_result():
 
 
 def test_onnx_file_callable_factory_and_bot_spec_give_identical_results():
-    """The shipped ShipShape bot as a .onnx path, as pretrained:final, and as its numpy
+    """The shipped All Hands crew bot as a .onnx path, as pretrained:final, and as its numpy
     twin through module:callable and module:factory() play the same games."""
     pytest.importorskip("onnx")
-    path = str(pretrained_path("shipshape_v0", 2, "final"))
-    task = "shipshape-2p-heldout"
+    path = str(pretrained_path("all_hands_crew_v0", 2, "final"))
+    task = "all-hands-crew-2p-heldout"
     results = {spec: evaluate(task, spec, games=12) for spec in
-               [path, "pretrained:final", "tests.benchmark.numpy_twin:shipshape_2p_final",
+               [path, "pretrained:final", "tests.benchmark.numpy_twin:crew_2p_final",
                 "tests.benchmark.numpy_twin:make_twin()"]}
     kinds = [r.policy_kind for r in results.values()]
     assert kinds == ["onnx", "bot", "callable", "factory"]
@@ -117,10 +117,10 @@ def test_onnx_file_callable_factory_and_bot_spec_give_identical_results():
 
 
 def test_a_python_callable_can_be_passed_directly():
-    from .numpy_twin import shipshape_2p_final
+    from .numpy_twin import crew_2p_final
 
-    a = evaluate("shipshape-2p-heuristic", shipshape_2p_final, games=4)
-    b = evaluate("shipshape-2p-heuristic", "pretrained:final", games=4)
+    a = evaluate("all-hands-crew-2p-heuristic", crew_2p_final, games=4)
+    b = evaluate("all-hands-crew-2p-heuristic", "pretrained:final", games=4)
     assert [vars(r) for r in a.records] == [vars(r) for r in b.records]
     assert a.to_dict()["command"] is None
 

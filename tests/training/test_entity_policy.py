@@ -80,7 +80,9 @@ def test_scallywags_trains_an_entity_network_by_default(scallywags_run):
     model = latest_checkpoint(scallywags_run).load_model()
     assert type(model.policy).__name__ == "EntityActorCriticPolicy"
     assert isinstance(actor_from_policy(model.policy), EntityActor)
-    assert read_metadata(scallywags_run / "bot.onnx")["config"]["policy"]["kind"] == "entity"
+    policy = read_metadata(scallywags_run / "bot.onnx")["config"]["policy"]
+    assert policy["kind"] == "entity"
+    assert policy["entity_groups"] == ["coin"]   # recorded by name, not as "all of them"
 
 
 def test_entity_snapshots_survive_the_pool_state_dict(scallywags_run):
@@ -111,7 +113,7 @@ def test_entity_run_resumes(tmp_path):
 
 def test_battle_cards_are_an_entity_group_with_their_fixed_features():
     game = game_class("all_hands_battle_v0")(3)
-    (cards,) = game.entity_groups
+    cards, _ships = game.entity_groups
     layout, C = game.layout, game.num_cards
     index = cards.feature_index(layout)
     assert index.shape[0] == C == cards.count
@@ -245,3 +247,24 @@ def test_policy_entity_groups_picks_groups_by_name():
         load_config("anchors_aweigh_v0", overrides=["policy.entity_groups=[kinds]"])
     with pytest.raises(ConfigError, match="no entity group"):
         entity_groups_spec(game, ["coins"])
+
+
+def test_battle_ship_slots_are_an_entity_group_named_by_select_and_attack():
+    game = game_class("all_hands_battle_v0")(3)
+    _cards, ships = game.entity_groups
+    S, lay, a = game.components.ships_per_fleet, game.layout, game.actions
+    index = ships.feature_index(lay)
+    assert index.shape[0] == 3 * S
+    # member k = relative seat k // S, slot k % S: its suit, its crew cards, ...
+    k = S + 1
+    suit = lay.slice("ship_suit").start + 5 * k + np.arange(5)
+    crew = lay.slice("ship_crew").start + game.num_cards * k + np.arange(game.num_cards)
+    assert set(suit) <= set(index[k]) and set(crew) <= set(index[k])
+    # one action range from select: your ships, then every opponent ship in attack order
+    assert ships.actions == (a.select,)
+    assert game.action_name(a.select + 1) == "attack with ship 2"
+    assert game.action_name(a.select + S) == "attack opponent +1 ship 1"
+    assert a.select + S == a.attack
+    assert a.select + k == a.attack + a.target_index(1, 1)
+    static = ships.static_features()
+    assert static[k].tolist() == [0, 1, 0] + [float(j == 1) for j in range(S)]

@@ -147,6 +147,9 @@ def inspect_run(run_dir: Path, game: str | None = None, players: int | None = No
         raise InvalidArgumentError(f"{run_dir} is not a run directory")
     ckpt = latest_checkpoint(run_dir)
     cfg = ckpt.config
+    if cfg.policy.kind == "entity" and not cfg.policy.entity_groups:
+        # a run from before groups were recorded by name: the groups its network has
+        cfg.policy.entity_groups = [g["name"] for g in ckpt.load_model().policy.entity_groups]
     if game is not None and resolve_env_id(game) != cfg.env_id:
         raise InvalidArgumentError(f"{run_dir} is a {cfg.env_id} run, not {resolve_env_id(game)}"
                                    f" (--game {game})")
