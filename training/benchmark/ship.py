@@ -104,8 +104,12 @@ def config_overrides(cfg) -> dict:
     game at its player count, with the run's values."""
     from plunder.training.config import load_config
 
-    packaged = _flatten(load_config(cfg.env_id, None, [f"num_players={cfg.num_players}"])
-                        .to_dict())
+    packaged_cfg = load_config(cfg.env_id, None, [f"num_players={cfg.num_players}"])
+    if packaged_cfg.policy.kind == "entity" and not packaged_cfg.policy.entity_groups:
+        # [] is all the groups the game declares, which a run records by name
+        packaged_cfg.policy.entity_groups = [g.name for g in game_class(cfg.env_id)(
+            cfg.num_players, **cfg.options).entity_groups]
+    packaged = _flatten(packaged_cfg.to_dict())
     mine = _flatten(cfg.to_dict())
     return {k: v for k, v in sorted(mine.items())
             if k not in IGNORED_KEYS and packaged.get(k) != v}
