@@ -204,6 +204,17 @@ def game_name(game: str) -> str:
         else game
 
 
+def entity_group_names(cfg: "TrainConfig") -> list[str]:
+    """The entity groups a config's network uses, by name: ``policy.entity_groups``, or
+    every group the game declares when that is empty."""
+    if cfg.policy.entity_groups:
+        return list(cfg.policy.entity_groups)
+    from plunder.envs import game_class
+
+    return [g.name for g in game_class(cfg.env_id)(cfg.num_players, **cfg.options)
+            .entity_groups]
+
+
 # -- validation ----------------------------------------------------------------------------
 
 def _type_name(tp) -> str:

@@ -60,7 +60,7 @@ from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError, ModelFileError, PlunderError
 
 from .atomic import atomic_write_bytes  # noqa: F401 - re-exported
-from .config import TrainConfig, game_name
+from .config import TrainConfig, entity_group_names, game_name
 from .selfplay_env import (Actor, ActorPolicy, OpponentPool, SelfPlayEnv, SelfPlayVecEnv,
                            actor_from_policy, limit_numpy_threads)
 
@@ -557,8 +557,7 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
     if cfg.policy.kind == "entity" and not cfg.policy.entity_groups:
         # record the groups by name: a game may declare more groups later
         cfg = copy.deepcopy(cfg)
-        cfg.policy.entity_groups = [g.name for g in game_class(cfg.env_id)(
-            cfg.num_players, **cfg.options).entity_groups]
+        cfg.policy.entity_groups = entity_group_names(cfg)
     run_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(run_dir / "config.yaml",
                        yaml.safe_dump(cfg.to_dict(), sort_keys=False).encode())

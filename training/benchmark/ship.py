@@ -102,13 +102,12 @@ def _flatten(d: dict, prefix: str = "") -> dict:
 def config_overrides(cfg) -> dict:
     """The keys of a run's resolved config that differ from the packaged config of its
     game at its player count, with the run's values."""
-    from plunder.training.config import load_config
+    from plunder.training.config import entity_group_names, load_config
 
     packaged_cfg = load_config(cfg.env_id, None, [f"num_players={cfg.num_players}"])
-    if packaged_cfg.policy.kind == "entity" and not packaged_cfg.policy.entity_groups:
+    if packaged_cfg.policy.kind == "entity":
         # [] is all the groups the game declares, which a run records by name
-        packaged_cfg.policy.entity_groups = [g.name for g in game_class(cfg.env_id)(
-            cfg.num_players, **cfg.options).entity_groups]
+        packaged_cfg.policy.entity_groups = entity_group_names(packaged_cfg)
     packaged = _flatten(packaged_cfg.to_dict())
     mine = _flatten(cfg.to_dict())
     return {k: v for k, v in sorted(mine.items())
