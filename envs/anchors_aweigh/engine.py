@@ -246,12 +246,14 @@ class AnchorsAweighGame(Game):
 
     @property
     def entity_groups(self) -> tuple[EntityGroup, ...]:
-        """The 10 tile kinds: each is read from its face-up tiles in the pile and on every
-        ship (its kind and whether cards may need it are fixed features), so a policy may
-        score "grab a face-up tile of kind k" with weights shared across the kinds."""
+        """The 10 tile kinds: each is read from its face-up tiles in the pile, what the
+        round's visible cards need of it and its tiles on every ship (its kind and whether
+        cards may need it are fixed features), so a policy may score "grab a face-up tile
+        of kind k" with weights shared across the kinds."""
         static = tuple(tuple([float(k == j) for j in range(NUM_KINDS)]
                              + [float(k < STORAGE)]) for k in range(NUM_KINDS))
-        return (EntityGroup("kinds", NUM_KINDS, ("pile_up", "pile_up_starfish"),
+        return (EntityGroup("kinds", NUM_KINDS, ("pile_up", "pile_up_starfish",
+                                                      "round_asset_needs"),
                             (A_GRAB_UP,), strided_fields=("assets_seen",), static=static),)
 
     @property

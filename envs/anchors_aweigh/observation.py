@@ -65,8 +65,9 @@ def build_layout(game) -> ObservationLayout:
           "pirate card is revealed): " + ", ".join(BACKS))
     b.add("round_cards", 13 * CF, "up to 13 unrevealed cards of this round by card id, each "
           "as current_card; zeros when the fronts are hidden", high=2)
-    b.add("round_asset_needs", 8, "assets (cannon..map) needed by all unrevealed visible "
-          "cards / 8", high=8)
+    b.add("round_asset_needs", NUM_KINDS, "tiles per kind (cannon..monkey) needed by all "
+          "unrevealed visible cards / 8 (storage and monkey: always 0, no card needs them)",
+          high=8)
     b.add("round_cargo_needs", NUM_COLOURS, "cargo per colour needed by all unrevealed "
           "visible cards / 8", high=8)
     b.add("backs_left", NUM_BACKS, "cards still in the deck per back / 13")
@@ -142,7 +143,7 @@ class _Tables:
                 v[26 + x] += 0.25
             v[30] = card.grey / 4
         self.cards = cards
-        self.card_asset_needs = np.zeros((len(game.cards), 8), np.float32)
+        self.card_asset_needs = np.zeros((len(game.cards), NUM_KINDS), np.float32)
         self.card_cargo_needs = np.zeros((len(game.cards), NUM_COLOURS), np.float32)
         for card in game.cards:
             for x in card.needs:
@@ -415,7 +416,7 @@ def _encode_cards(game, tables, view, a0, a1) -> np.ndarray:
         s0 = st["round_cards"] - a0
         obs[s0:s0 + len(ids) * CF] = tables.cards[ids].ravel()
         s0 = st["round_asset_needs"] - a0
-        obs[s0:s0 + 8] = tables.card_asset_needs[ids].sum(0) / 8
+        obs[s0:s0 + NUM_KINDS] = tables.card_asset_needs[ids].sum(0) / 8
         s0 = st["round_cargo_needs"] - a0
         obs[s0:s0 + NUM_COLOURS] = tables.card_cargo_needs[ids].sum(0) / 8
     return obs
