@@ -253,7 +253,7 @@ class AnchorsAweighGame(Game):
         static = tuple(tuple([float(k == j) for j in range(NUM_KINDS)]
                              + [float(k < STORAGE)]) for k in range(NUM_KINDS))
         return (EntityGroup("kinds", NUM_KINDS, ("pile_up", "pile_up_starfish",
-                                                      "round_asset_needs"),
+                                                      "round_asset_needs", "held_kind"),
                             (A_GRAB_UP,), strided_fields=("assets_seen",), static=static),)
 
     @property

@@ -12,6 +12,7 @@ from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
 
 from .components import (
     ABOVE, BACKS, CARD_TYPES, COLOURS, KINDS, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
+    PIRATES,
 )
 from .view import CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS
 
@@ -106,6 +107,12 @@ def build_layout(game) -> ObservationLayout:
     b.add("returns", n, "per relative seat: tiles returned to the pile since the seat last "
           f"placed one, / {RETURNS_SCALE} (at most {RETURNS_CAP}; public: a return is seen)",
           high=RETURNS_CAP / RETURNS_SCALE)
+    b.add("held_kind", NUM_KINDS, "one-hot kind of the tile in your hand (all 0: none, or "
+          "not looked at yet)")
+    b.add("pirate_odds", 3, "per pirate strength 1..3: the share of the pirate cards of that "
+          "strength you may still meet (this round's unrevealed fronts while you see them, "
+          "else every pirate card not yet used) whose needs your ship meets now, the parrot "
+          "and wild monkeys counted; 0 when there are none")
     return b.build()
 
 
@@ -143,6 +150,14 @@ class _Tables:
                 v[26 + x] += 0.25
             v[30] = card.grey / 4
         self.cards = cards
+        # the pirate cards, for pirate_odds: ids, strength 1..3, needs per kind
+        pirates = [c for c in game.cards if c.type == PIRATES]
+        self.pirate_ids = np.array([c.index for c in pirates], np.int64)
+        self.pirate_strength = np.array([c.strength for c in pirates], np.int64)
+        self.pirate_needs = np.zeros((len(pirates), NUM_KINDS), np.int64)
+        for i, c in enumerate(pirates):
+            for x in c.needs:
+                self.pirate_needs[i, x] += 1
         self.card_asset_needs = np.zeros((len(game.cards), NUM_KINDS), np.float32)
         self.card_cargo_needs = np.zeros((len(game.cards), NUM_COLOURS), np.float32)
         for card in game.cards:
@@ -217,6 +232,7 @@ def _setup(game):
     game._obs_seat_idx = seat_idx
     game._obs_memo_seat_blocks = [None] * n
     game._obs_memo_own = [None] * n
+    game._obs_memo_odds = [None] * n
     return tables
 
 
@@ -260,6 +276,12 @@ def encode(game, view) -> np.ndarray:
     s0 = st["assets_seen"]
     obs[s0:s0 + NUM_KINDS] = assets
     obs[st["unknown_tiles"]] = 0
+    hand = tables.hand[view.own_hand]
+    if hand[2:2 + NUM_KINDS].any():
+        s0 = st["held_kind"]
+        obs[s0:s0 + NUM_KINDS] = hand[2:2 + NUM_KINDS]
+    s0 = st["pirate_odds"]
+    obs[s0:s0 + 3] = _pirate_odds(game, tables, view, assets)
     secret = view.own_secret
     if any(secret):
         s0 = st["own_secret"]
@@ -268,6 +290,35 @@ def encode(game, view) -> np.ndarray:
             h0 = st["hands"]
             obs[h0:h0 + HF] = tables.hand[view.own_hand]
     return obs
+
+
+def _pirate_odds(game, tables, view, assets) -> np.ndarray:
+    """pirate_odds: per strength, the share of the pirate cards still possible (as far as
+    the player knows) that its ship could resolve now; memoised per observer."""
+    extra = int(view.pub.parrots[view.player] > 0)
+    if game.rough_seas:
+        extra += int(round(assets[NUM_KINDS - 1] * 4))
+    pub = view.pub
+    known = pub.fronts if pub.fronts is not None else (pub.used, pub.current)
+    key = (assets.tobytes(), extra, known)
+    memo = game._obs_memo_odds
+    hit = memo[view.player]
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    ids = tables.pirate_ids
+    if pub.fronts is not None:
+        possible = np.isin(ids, pub.fronts)
+    else:
+        possible = ~np.isin(ids, pub.used + (pub.current,))
+    have = np.rint(assets * 4).astype(np.int64)
+    beatable = np.maximum(tables.pirate_needs - have, 0).sum(1) <= extra
+    odds = np.zeros(3, np.float32)
+    for s in range(3):
+        of_strength = possible & (tables.pirate_strength == s + 1)
+        if of_strength.any():
+            odds[s] = beatable[of_strength].mean()
+    memo[view.player] = (key, odds)
+    return odds
 
 
 def _encode_public(game, tables, view) -> np.ndarray:

@@ -1,0 +1,79 @@
+"""Anchors Aweigh!'s derived observation fields, checked against the rules engine.
+
+``pirate_odds`` and ``held_kind`` are computed by the encoder from the player's view; here
+they are recomputed from the engine state with the engine's own payment check, on every
+decision of random games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plunder.envs.anchors_aweigh.components import NUM_KINDS, PIRATES
+from plunder.envs.anchors_aweigh.engine import AnchorsAweighGame
+
+CASES = [(2, {}), (3, {"perfect_recall": True}), (4, {"rough_seas": True})]
+
+
+def _can_resolve(state, p: int, card) -> bool:
+    """The engine's rule: pay the needs with tiles (wild monkeys in Rough Seas), or with
+    the parrot standing in for one of them."""
+    if state._can_pay_assets(p, card.needs):
+        return True
+    return state.parrots[p] > 0 and any(state._can_pay_assets(p, card.needs, k)
+                                        for k in set(card.needs))
+
+
+def _expected_odds(state, p: int) -> np.ndarray:
+    g = state.game
+    view = state.view(p)
+    if view.fronts is not None:
+        possible = set(view.fronts)
+    else:      # fronts hidden: every pirate card not used yet
+        possible = {c.index for c in g.cards} - set(view.used) - {view.current}
+    odds = np.zeros(3)
+    for strength in (1, 2, 3):
+        cards = [c for c in g.cards if c.type == PIRATES and c.strength == strength
+                 and c.index in possible]
+        if cards:
+            odds[strength - 1] = np.mean([_can_resolve(state, p, c) for c in cards])
+    return odds
+
+
+@pytest.mark.parametrize("n,options", CASES)
+def test_pirate_odds_and_held_kind_follow_the_rules(n, options):
+    g = AnchorsAweighGame(n, **options)
+    rng = np.random.default_rng(5)
+    seen_odds = seen_held = 0
+    for seed in range(4):
+        s = g.new_game(np.random.default_rng(seed))
+        while not s.is_terminal() and s.turns < 1500:
+            for p in s.current_players():
+                obs = g.encode(s.view(p))
+                odds = g.layout.read(obs, "pirate_odds")
+                assert np.allclose(odds, _expected_odds(s, p), atol=1e-6)
+                seen_odds += bool(odds.any())
+                held = g.layout.read(obs, "held_kind")
+                want = np.zeros(NUM_KINDS)
+                if s.hand[p] >= 0:
+                    want[g.tile_kind[s.hand[p]]] = 1
+                    seen_held += 1
+                assert np.array_equal(held, want)
+            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                           for p in s.current_players()})
+    assert seen_odds > 50 and seen_held > 50      # both cases occurred
+
+
+def test_round_asset_needs_has_a_column_per_kind():
+    g = AnchorsAweighGame(2)
+    s = g.new_game(np.random.default_rng(0))
+    needs = g.layout.read(g.encode(s.view(0)), "round_asset_needs")
+    assert needs.shape == (NUM_KINDS,)
+    want = np.zeros(NUM_KINDS)
+    for c in s.view(0).fronts:
+        card = g.cards[c]
+        if card.needs_assets:
+            for k in card.needs:
+                want[k] += 1 / 8
+    assert np.allclose(needs, want) and needs[-2:].sum() == 0
