@@ -74,8 +74,8 @@ Action space
     =======  ===============================================================
 
 Observation
-    ``Dict(observation=Box(float32, (N,)), action_mask=Box(int8, (193,)))`` with N = 1326
-    (2 players), 1694 (3) or 2062 (4). Built from the player's view only: everything
+    ``Dict(observation=Box(float32, (N,)), action_mask=Box(int8, (193,)))`` with N = 1343
+    (2 players), 1712 (3) or 2081 (4). Built from the player's view only: everything
     above deck, the pile's face-up tiles and face-down count, the supplies, coins, chests
     and parrots, the cards (fronts of this round's unrevealed cards until the captain's
     call, or always with ``perfect_recall``; the backs always), the public history of
@@ -103,7 +103,13 @@ Version history
     field by field on loading. Then: each seat's returns in a row (tiles returned since
     it last placed one, public) are in the state and the observation (``returns``, n
     values at the end, capped at 6), so a memoryless bot can see that it is looping; saved states
-    need the ``returns`` field.
+    need the ``returns`` field. Then (2026-11-26): ``round_asset_needs`` has a column per
+    tile kind (10, storage and monkey always 0), and two fields computed from your own
+    view end the observation: ``held_kind`` (the kind of the tile in your hand) and
+    ``pirate_odds`` (per pirate strength, the share of the pirate cards you may still meet
+    that your ship could resolve now), so that a network reads per kind what the heuristic
+    bot computes; N grew by 15 (2 players). Bots exported before no longer load (the
+    layout check refuses them).
     Every env, before any release: final infos carry ``winner_mask`` (one bool per
     scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
     illegal move (-1) unless ``illegal_reward=None``; the engine state is

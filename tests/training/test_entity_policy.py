@@ -222,11 +222,14 @@ def test_anchors_aweigh_tile_kinds_are_an_entity_group():
     game = game_class("anchors_aweigh_v0")(3)
     (kinds,) = game.entity_groups
     index, lay = kinds.feature_index(game.layout), game.layout
-    assert index.shape == (10, 2 + 3)
-    # kind 4 (spyglass): its face-up and face-up starfish counts, then its count per seat
+    assert index.shape == (10, 4 + 3)
+    # kind 4 (spyglass): its face-up and face-up starfish counts, what the visible cards
+    # need of it, whether you hold one, then its count per seat
     seen = lay.slice("assets_seen").start
     assert index[4].tolist() == [lay.slice("pile_up").start + 4,
                                  lay.slice("pile_up_starfish").start + 4,
+                                 lay.slice("round_asset_needs").start + 4,
+                                 lay.slice("held_kind").start + 4,
                                  seen + 4, seen + 14, seen + 24]
     assert game.action_name(kinds.actions[0] + 4) == "grab a face-up spyglass"
     static = kinds.static_features()
@@ -244,7 +247,7 @@ def test_policy_entity_groups_picks_groups_by_name():
     with pytest.raises(ConfigError, match="must name distinct groups"):
         load_config("all_hands_battle_v0", overrides=["policy.entity_groups=[coins]"])
     with pytest.raises(ConfigError, match="needs policy.kind: entity"):
-        load_config("anchors_aweigh_v0", overrides=["policy.entity_groups=[kinds]"])
+        load_config("all_hands_crew_v0", overrides=["policy.entity_groups=[stock]"])
     with pytest.raises(ConfigError, match="no entity group"):
         entity_groups_spec(game, ["coins"])
 
