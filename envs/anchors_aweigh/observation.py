@@ -152,10 +152,11 @@ class _Tables:
         self.cards = cards
         # the pirate cards, for pirate_odds: ids, strength 1..3, needs per kind
         pirates = [c for c in game.cards if c.type == PIRATES]
-        self.pirate_ids = np.array([c.index for c in pirates], np.int64)
-        self.pirate_strength = np.array([c.strength for c in pirates], np.int64)
-        self.pirate_needs = np.zeros((len(pirates), NUM_KINDS), np.int64)
+        self.pirate_id_list = [c.index for c in pirates]
+        self.pirate_strength_hot = np.zeros((len(pirates), 3), np.float64)
+        self.pirate_needs = np.zeros((len(pirates), NUM_KINDS), np.float32)
         for i, c in enumerate(pirates):
+            self.pirate_strength_hot[i, c.strength - 1] = 1
             for x in c.needs:
                 self.pirate_needs[i, x] += 1
         self.card_asset_needs = np.zeros((len(game.cards), NUM_KINDS), np.float32)
@@ -232,6 +233,7 @@ def _setup(game):
     game._obs_seat_idx = seat_idx
     game._obs_memo_seat_blocks = [None] * n
     game._obs_memo_own = [None] * n
+    game._obs_memo_pirates = None
     game._obs_memo_odds = [None] * n
     return tables
 
@@ -266,22 +268,24 @@ def encode(game, view) -> np.ndarray:
     key = (view.own_ship, view.own_storage)
     hit = memo[me]
     if hit is not None and hit[0] == key:
-        rows, assets = hit[1]
+        rows, assets, short, monkeys = hit[1]
     else:
         rows, sums = _ship_rows(tables, view.own_ship, view.own_storage)
         assets = sums[3:13] / 4
-        memo[me] = (key, (rows, assets))
+        # per pirate card, the assets the ship lacks (small integers, exact in float32)
+        short = np.maximum(tables.pirate_needs - sums[3:13], 0).sum(1)
+        monkeys = int(sums[12])
+        memo[me] = (key, (rows, assets, short, monkeys))
     s0 = st["ships"]
     obs[s0:s0 + NUM_SPACES * SF] = rows
     s0 = st["assets_seen"]
     obs[s0:s0 + NUM_KINDS] = assets
     obs[st["unknown_tiles"]] = 0
-    hand = tables.hand[view.own_hand]
-    if hand[2:2 + NUM_KINDS].any():
-        s0 = st["held_kind"]
-        obs[s0:s0 + NUM_KINDS] = hand[2:2 + NUM_KINDS]
+    look = view.own_hand - CELL_TILE          # kind * 2 + starfish, for a tile in hand
+    if 0 <= look < 2 * NUM_KINDS:
+        obs[st["held_kind"] + look // 2] = 1
     s0 = st["pirate_odds"]
-    obs[s0:s0 + 3] = _pirate_odds(game, tables, view, assets)
+    obs[s0:s0 + 3] = _pirate_odds(game, tables, view, short, monkeys)
     secret = view.own_secret
     if any(secret):
         s0 = st["own_secret"]
@@ -292,32 +296,29 @@ def encode(game, view) -> np.ndarray:
     return obs
 
 
-def _pirate_odds(game, tables, view, assets) -> np.ndarray:
+def _pirate_odds(game, tables, view, short, monkeys) -> np.ndarray:
     """pirate_odds: per strength, the share of the pirate cards still possible (as far as
-    the player knows) that its ship could resolve now; memoised per observer."""
-    extra = int(view.pub.parrots[view.player] > 0)
-    if game.rough_seas:
-        extra += int(round(assets[NUM_KINDS - 1] * 4))
+    the player knows) that its ship could resolve now. ``short`` is, per pirate card, the
+    assets the ship lacks for it (memoised with the own ship); which cards are possible
+    is public and memoised per game."""
     pub = view.pub
+    extra = int(pub.parrots[view.player] > 0) + (monkeys if game.rough_seas else 0)
     known = pub.fronts if pub.fronts is not None else (pub.used, pub.current)
-    key = (assets.tobytes(), extra, known)
-    memo = game._obs_memo_odds
-    hit = memo[view.player]
-    if hit is not None and hit[0] == key:
-        return hit[1]
-    ids = tables.pirate_ids
-    if pub.fronts is not None:
-        possible = np.isin(ids, pub.fronts)
-    else:
-        possible = ~np.isin(ids, pub.used + (pub.current,))
-    have = np.rint(assets * 4).astype(np.int64)
-    beatable = np.maximum(tables.pirate_needs - have, 0).sum(1) <= extra
+    memo = game._obs_memo_pirates
+    if memo is None or memo[0] != known:
+        gone = set(pub.used) | {pub.current}
+        possible = [c in known for c in tables.pirate_id_list] if pub.fronts is not None \
+            else [c not in gone for c in tables.pirate_id_list]
+        weights = tables.pirate_strength_hot * np.array(possible, np.float64)[:, None]
+        memo = game._obs_memo_pirates = (known, weights, weights.sum(0))
+    last = game._obs_memo_odds[view.player]
+    if last is not None and last[0] is short and last[1] == extra and last[2] is memo:
+        return last[3]
+    _, weights, counts = memo
+    wins = (short <= extra).astype(np.float64) @ weights
     odds = np.zeros(3, np.float32)
-    for s in range(3):
-        of_strength = possible & (tables.pirate_strength == s + 1)
-        if of_strength.any():
-            odds[s] = beatable[of_strength].mean()
-    memo[view.player] = (key, odds)
+    np.divide(wins, counts, out=odds, where=counts > 0, casting="unsafe")
+    game._obs_memo_odds[view.player] = (short, extra, memo, odds)
     return odds
 
 
