@@ -38,6 +38,11 @@ to the end of the game, the same search won 6.5 of 12, so ``DEFAULT_HORIZON`` ma
 crew default ``None`` (rollouts to the end, about ten times the cost per move); every
 other game keeps two turns (docs/training.md#search-with-the-network-netsearch).
 
+A network that remembers (trained with the game's perfect-recall variant, so the
+exported bot carries an observation memory) is searched in that variant: the bot feeds its
+seat's views to its own memory, and samples and encodes the variant's worlds from the
+view with the remembered facts filled in.
+
 The bot reads nothing but its view (the game loops hand it the seat's view because it sets
 ``needs_view``): a state that differs only in facts the seat cannot know, drawn with
 ``sample_state`` from its view, gets the same choice with the same seed (tested).
@@ -94,6 +99,16 @@ class NetSearchPolicy:
                 "has none (exported before values were added): re-export it with "
                 "`plunder export RUN`")
         self.game, self.net = game, net
+        # a network that remembers (trained with the game's perfect-recall variant) reads
+        # that variant's observations: the bot keeps the memory of its seat's views and
+        # samples and encodes worlds of the variant, so the remembered facts hold in them
+        self.memory, self.world = None, game
+        if getattr(net, "memory", None) is not None:
+            self.memory = game.observation_memory()
+            self.world = type(game)(game.num_players, **{**game.option_values,
+                                                         type(game).recall_option: True})
+            self.net = type(net)(net.path, game.env_id(), game.num_players,
+                                 options=self.world.option_values)
         self.samples, self.top_k, self.horizon = samples, top_k, horizon
         self.confidence, self.greedy_rollouts = confidence, greedy_rollouts
         self.max_seconds = max_seconds
@@ -105,7 +120,9 @@ class NetSearchPolicy:
         self.rng = np.random.default_rng(seed)
 
     def reset(self) -> None:
-        """No memory between moves or games."""
+        """Forget the previous game (only a remembering network's bot keeps anything)."""
+        if self.memory is not None:
+            self.memory.reset()
 
     def act(self, observation, action_mask) -> int:
         """Not usable without a view: raises with an explanation."""
@@ -114,10 +131,12 @@ class NetSearchPolicy:
     def act_view(self, view, action_mask) -> int:
         """The network's likeliest move unless search finds a clearly better candidate."""
         legal = check_mask(action_mask)
+        if self.memory is not None:       # every view, so that no visible front is missed
+            view = self.memory.recall_view(view)
         if len(legal) == 1:
             return int(legal[0])
         mask = np.asarray(action_mask).astype(np.int8, copy=False)
-        probs, _ = self.net.evaluate(self.game.encode(view)[None], mask[None])
+        probs, _ = self.net.evaluate(self.world.encode(view)[None], mask[None])
         prior = probs[0]
         candidates = legal[np.argsort(-prior[legal], kind="stable")][:self.top_k]
         seat = view.player
@@ -127,7 +146,7 @@ class NetSearchPolicy:
         done = 0
         while done < self.samples:
             n = min(chunk, self.samples - done)
-            roots = [self.game.sample_state(view, self.rng) for _ in range(n)]
+            roots = [self.world.sample_state(view, self.rng) for _ in range(n)]
             states = [root.clone() for root in roots for _ in candidates]
             firsts = [int(c) for _ in roots for c in candidates]
             values.append(self._rollouts(states, seat, firsts).reshape(n, -1))
@@ -171,7 +190,7 @@ class NetSearchPolicy:
                 if not first_round and seat in players and self.horizon is not None \
                         and st.turns - start_turns[i] >= self.horizon:
                     rows.append((i, seat, True))
-                    obs.append(self.game.encode(st.view(seat)))
+                    obs.append(self.world.encode(st.view(seat)))
                     masks.append(st.legal_actions_mask(seat))
                     continue
                 moving.append(i)
@@ -183,7 +202,7 @@ class NetSearchPolicy:
                                 "the view but not in a state sampled from it")
                         continue
                     rows.append((i, p, False))
-                    obs.append(self.game.encode(st.view(p)))
+                    obs.append(self.world.encode(st.view(p)))
                     masks.append(st.legal_actions_mask(p))
             joint: dict[int, dict[int, int]] = {i: {} for i in moving}
             if first_round:
@@ -203,7 +222,7 @@ class NetSearchPolicy:
             active = moving
             first_round = False
         for i in active:    # out of rounds: the value of where the seat stands now
-            obs_i = self.game.encode(states[i].view(seat))[None]
+            obs_i = self.world.encode(states[i].view(seat))[None]
             mask_i = np.ones((1, self.game.num_actions), np.int8)
             values[i] = float(self.net.evaluate(obs_i, mask_i)[1][0])
         return values

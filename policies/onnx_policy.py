@@ -10,6 +10,13 @@ says what differs, as is a damaged file. By default the bot plays the most likel
 action (``greedy=True``); with ``greedy=False`` it samples from the masked probabilities
 with its own seeded generator.
 
+A bot trained with its game's perfect-recall variant (metadata ``recall: true``; training
+config key ``recall``) plays the game without that variant through a memory of what its
+seat saw (``Game.observation_memory()``): ``act`` turns each observation into the one the
+variant would show before the network reads it, and ``reset`` forgets the game. Such a bot
+is per seat and per game, so ``act_batch``, ``probs`` and ``evaluate`` (many seats or
+states at once) refuse it; in the perfect-recall variant itself it needs no memory.
+
 Formats: ``plunder-bot/2`` files (written since the value output was added) also output
 ``value``, the critic's estimate of the seat's discounted reward from its observation
 (what :mod:`plunder.policies.netsearch` evaluates positions with); ``plunder-bot/1``
@@ -87,7 +94,7 @@ class OnnxPolicy:
             game = cls(num_players, **(options or {}))
         except PlunderError as exc:
             raise InvalidArgumentError(f"OnnxPolicy: {exc}") from None
-        self._check(cls, game)
+        self.memory = self._check(cls, game)
         self.env_id, self.num_players = env_id, game.num_players
         self.options = game.option_values
         self.greedy = greedy
@@ -96,7 +103,9 @@ class OnnxPolicy:
         #: whether the file has the critic's ``value`` output (format plunder-bot/2)
         self.has_value = BOT_FORMATS[self.meta["format"]]
 
-    def _check(self, cls, game) -> None:
+    def _check(self, cls, game):
+        """Refuse a file for another game, version, player count, variant or layout;
+        return the observation memory the bot plays with (None: it needs none)."""
         m, where = self.meta, str(self.path)
         if m.get("game") != cls.name:
             raise ModelFileError(f"{where} is a bot for {m.get('env_id')!r}, not for "
@@ -108,9 +117,20 @@ class OnnxPolicy:
         if m.get("num_players") != game.num_players:
             raise ModelFileError(f"{where} was trained for {m.get('num_players')} players, "
                                  f"not {game.num_players}")
-        if m.get("options") != _jsonable(game.option_values):
+        memory = None
+        options = _jsonable(game.option_values)
+        recall = bool(m.get("recall", False))
+        if recall and not cls.recall_option:
+            raise ModelFileError(f"{where} says it remembers (recall), but {cls.env_id()} "
+                                 "has no perfect-recall variant")
+        if recall and options.get(cls.recall_option) and m.get("options") == {
+                **options, cls.recall_option: False}:
+            pass        # the perfect-recall variant shows what the bot would remember
+        elif m.get("options") != options:
             raise ModelFileError(f"{where} was trained on variant {m.get('options')}, not "
                                  f"{game.option_values}")
+        elif recall:
+            memory = game.observation_memory()
         layout = [[f.name, f.size] for f in game.layout.fields]
         if m.get("obs_size") != game.layout.size or m.get("num_actions") != game.num_actions \
                 or m.get("layout", layout) != layout:
@@ -118,17 +138,29 @@ class OnnxPolicy:
                 f"{where} expects observations of size {m.get('obs_size')} and "
                 f"{m.get('num_actions')} actions, but {cls.env_id()} now has "
                 f"{game.layout.size} and {game.num_actions} (the observation layout changed)")
+        return memory
 
     def reset(self) -> None:
-        """Stateless: nothing to forget."""
+        """Forget the previous game (a bot without memory has nothing to forget)."""
+        if self.memory is not None:
+            self.memory.reset()
+
+    def _stateless(self, what: str) -> None:
+        if self.memory is not None:
+            raise InvalidArgumentError(
+                f"{self.path} remembers what its seat saw (trained with "
+                f"{game_class(self.env_id).recall_option}): {what} would mix seats or "
+                "states; call act() once per decision of one seat")
 
     def probs(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """Masked action probabilities for a batch."""
+        self._stateless("probs()")
         return self._run(observations, action_masks)[1]
 
     def evaluate(self, observations: np.ndarray,
                  action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Masked action probabilities and the critic's values for a batch (one run)."""
+        self._stateless("evaluate()")
         if not self.has_value:
             raise ModelFileError(
                 f"{self.path} has no value output (format {self.meta['format']}, exported "
@@ -141,6 +173,10 @@ class OnnxPolicy:
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One legal action per row."""
+        self._stateless("act_batch()")
+        return self._act_rows(observations, action_masks)
+
+    def _act_rows(self, observations, action_masks) -> np.ndarray:
         actions, probs = self._run(observations, action_masks)
         if self.greedy:
             return actions.astype(np.int64)
@@ -152,7 +188,10 @@ class OnnxPolicy:
         """A legal action for one observation."""
         if not np.any(action_mask):
             raise InvalidArgumentError("act() called with an all-zero action mask")
-        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+        if self.memory is not None:
+            observation = self.memory.recall(observation)
+        return int(self._act_rows(np.asarray(observation)[None],
+                                  np.asarray(action_mask)[None])[0])
 
     def _run(self, obs, masks):
         obs = np.asarray(obs, np.float32)

@@ -142,6 +142,12 @@ class TrainConfig:
     game: str = _f("scallywags_v0", "env id (or game name) from the registry")
     num_players: int = _f(2, "players at the table (one model per player count)", low=1)
     options: dict[str, Any] = _f({}, "variant options passed to the env")
+    recall: bool = _f(False, "train on the game's perfect-recall observations (its recall "
+                             "option, e.g. Anchors Aweigh!'s perfect_recall: the round's "
+                             "cards stay in view) and play the game as configured with a "
+                             "memory of what the seat saw: the exported bot rebuilds those "
+                             "observations from its own (Game.observation_memory); "
+                             "evaluations play the configured game")
     reward_mode: str = _f("rank", "env reward mode: rank, win or score (no shaping)",
                           choices=("rank", "win", "score"))
     max_turns: int | None = _f(None, "truncation limit in game turns (null: game default)",
@@ -174,6 +180,14 @@ class TrainConfig:
     eval: EvalConfig = field(default_factory=EvalConfig, metadata={"doc": "evaluation"})
     pretrain: PretrainConfig = field(default_factory=PretrainConfig,
                                      metadata={"doc": "warm start"})
+
+    def train_options(self) -> dict[str, Any]:
+        """The variant training plays: ``options``, plus the game's recall option with
+        ``recall`` (evaluations play ``options``)."""
+        if not self.recall:
+            return dict(self.options)
+        from plunder.envs import game_class
+        return {**self.options, game_class(self.env_id).recall_option: True}
 
     @property
     def env_id(self) -> str:
@@ -304,6 +318,12 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
         cls.check_options(cfg.options)
     except PlunderError as exc:
         raise ConfigError(f"{where}: options: {exc}") from None
+    if cfg.recall and not cls.recall_option:
+        raise ConfigError(f"{where}: recall: {env_id} has no perfect-recall variant (nothing "
+                          "is hidden that a player saw before)")
+    if cfg.recall and cfg.options.get(cls.recall_option):
+        raise ConfigError(f"{where}: recall: options.{cls.recall_option} is already on; "
+                          "recall trains with it and plays the game without it")
     kinds = {"random", "heuristic", "snapshots", "onnx"}
     bad = sorted(set(cfg.league.weights) - kinds)
     if bad:
@@ -353,7 +373,8 @@ def _check_onnx_opponent(path: str, env_id: str, cfg: TrainConfig, where: str) -
     if not Path(path).is_file():
         raise ConfigError(f"{where}: no such file {path!r}")
     try:
-        OnnxPolicy(path, env_id=env_id, num_players=cfg.num_players, options=cfg.options)
+        OnnxPolicy(path, env_id=env_id, num_players=cfg.num_players,
+                   options=cfg.train_options())
     except ImportError as exc:
         raise ConfigError(f"{where}: cannot load {path!r}: {exc}") from None
     except PlunderError as exc:

@@ -18,7 +18,9 @@ its linear output.
 
 Metadata (``custom_metadata_map`` in onnxruntime, key ``plunder``, JSON): format
 (``plunder-bot/2``: with the value output), env id,
-game name and version, num_players, variant options (defaults filled in), observation and
+game name and version, num_players, variant options (defaults filled in; the game the bot
+plays), ``recall`` (true: trained with the game's perfect-recall variant, the bot plays
+with an observation memory), observation and
 action sizes, the observation layout's field names and sizes, training steps, the final
 evaluation, the git commit and the training config. :class:`plunder.policies.onnx_policy.
 OnnxPolicy` checks them before playing. The file is written atomically.
@@ -55,6 +57,7 @@ def bot_metadata(cfg: TrainConfig, steps: int, evaluation: dict, commit: str) ->
             "options": game.option_values, "obs_size": int(layout.size),
             "num_actions": int(game.num_actions),
             "layout": [[f.name, f.size] for f in layout.fields],
+            "recall": bool(cfg.recall),
             "training_steps": int(steps), "evaluation": evaluation, "git_commit": commit,
             "config": cfg.to_dict(), "exported_at": time.strftime("%Y-%m-%dT%H:%M:%S")}
 

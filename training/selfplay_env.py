@@ -52,15 +52,22 @@ class ActorPolicy:
     """An :class:`~plunder.training.actors.Actor` as a per-seat Policy (greedy by default)."""
 
     def __init__(self, actor: Actor, greedy: bool = True, seed: int | None = None,
-                 name: str = "learner"):
+                 name: str = "learner", memory=None):
         self.actor, self.greedy, self.name = actor, greedy, name
         self.rng = np.random.default_rng(seed)
+        #: an observation memory (Game.observation_memory) for an actor trained with the
+        #: game's perfect-recall variant that plays the game without it; None: stateless
+        self.memory = memory
 
     def reset(self) -> None:
-        """Stateless."""
+        """Forget the previous game (only with a memory)."""
+        if self.memory is not None:
+            self.memory.reset()
 
     def act(self, observation, action_mask) -> int:
         """The actor's action for one observation."""
+        if self.memory is not None:
+            observation = self.memory.recall(observation)
         return int(self.actor.act_batch(observation[None], action_mask[None], self.rng,
                                         self.greedy)[0])
 

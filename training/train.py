@@ -193,7 +193,7 @@ def latest_checkpoint(run_dir: Path) -> Checkpoint:
 def make_pool(cfg: TrainConfig) -> OpponentPool:
     """The league described by ``cfg.league``."""
     lg = cfg.league
-    return OpponentPool(cfg.env_id, cfg.num_players, cfg.options, weights=lg.weights,
+    return OpponentPool(cfg.env_id, cfg.num_players, cfg.train_options(), weights=lg.weights,
                         max_snapshots=lg.max_snapshots, recency=lg.recency,
                         greedy_snapshots=lg.greedy_snapshots, onnx_paths=lg.onnx_opponents,
                         whole_table=lg.whole_table)
@@ -202,7 +202,7 @@ def make_pool(cfg: TrainConfig) -> OpponentPool:
 def _single_env(cfg: TrainConfig, seed: int):
     lg = cfg.league
     return SelfPlayEnv(cfg.env_id, cfg.num_players, opponents=dict(lg.weights),
-                       options=cfg.options, reward_mode=cfg.reward_mode,
+                       options=cfg.train_options(), reward_mode=cfg.reward_mode,
                        max_turns=cfg.max_turns, seed=seed, max_snapshots=lg.max_snapshots,
                        recency=lg.recency, greedy_snapshots=lg.greedy_snapshots,
                        onnx_paths=lg.onnx_opponents, whole_table=lg.whole_table)
@@ -215,19 +215,20 @@ def make_vec_env(cfg: TrainConfig, pool: OpponentPool, seed: int):
 
         lg = cfg.league
         pool_kwargs = dict(env_id=cfg.env_id, num_players=cfg.num_players,
-                           options=cfg.options, weights=dict(lg.weights),
+                           options=cfg.train_options(), weights=dict(lg.weights),
                            max_snapshots=lg.max_snapshots, recency=lg.recency,
                            greedy_snapshots=lg.greedy_snapshots,
                            onnx_paths=list(lg.onnx_opponents), whole_table=lg.whole_table)
         vec = ParallelSelfPlayVecEnv(cfg.env_id, cfg.num_players, cfg.n_envs, pool,
-                                     pool_kwargs, cfg.vec_workers, cfg.options,
+                                     pool_kwargs, cfg.vec_workers, cfg.train_options(),
                                      cfg.reward_mode, cfg.max_turns, seed)
         for snap in list(pool.snapshots):
             pool.snapshots.popleft()
             vec.add_snapshot(snap.actor, snap.step)
         return vec
     if cfg.vec_env == "batched":
-        return SelfPlayVecEnv(cfg.env_id, cfg.num_players, cfg.n_envs, pool, cfg.options,
+        return SelfPlayVecEnv(cfg.env_id, cfg.num_players, cfg.n_envs, pool,
+                              cfg.train_options(),
                               cfg.reward_mode, cfg.max_turns, seed)
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
@@ -270,8 +271,12 @@ def evaluate_actor(cfg: TrainConfig, actor: Actor, games: int, seed: int,
     from .evaluate import bot_factories, run_tournament
 
     out = {}
+    game = game_class(cfg.env_id)(cfg.num_players, **cfg.options)
     for spec in eval_opponents(cfg, opponents):
-        bots = [("learner", lambda s: ActorPolicy(actor, greedy=True, seed=s))]
+        # with recall the learner plays the configured game with its seat's memory
+        bots = [("learner", lambda s: ActorPolicy(
+            actor, greedy=True, seed=s,
+            memory=game.observation_memory() if cfg.recall else None))]
         bots += bot_factories([spec], cfg.env_id, cfg.num_players, cfg.options)
         out[spec] = run_tournament(cfg.env_id, cfg.num_players, bots, games, seed,
                                    cfg.options, cfg.max_turns, progress=progress)
@@ -465,16 +470,17 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
         echo(f"pretrain skipped: {cfg.env_id} has no heuristic bot")
         return
     t0 = time.perf_counter()
-    data = collect_heuristic_decisions(cfg.env_id, cfg.num_players, cfg.options, pt.samples,
-                                       cfg.seed + 7, cfg.reward_mode, cfg.ppo.gamma,
-                                       cfg.max_turns)
+    data = collect_heuristic_decisions(cfg.env_id, cfg.num_players, cfg.train_options(),
+                                       pt.samples, cfg.seed + 7, cfg.reward_mode,
+                                       cfg.ppo.gamma, cfg.max_turns)
     state["pretrain"] = imitate(model, data, pt.epochs, pt.batch_size, pt.learning_rate,
                                 cfg.seed + 11, echo)
     for k in range(pt.dagger_rounds):
         actor = actor_from_policy(model.policy)
-        more = collect_dagger_decisions(cfg.env_id, cfg.num_players, cfg.options, actor,
-                                        pt.samples, cfg.seed + 13 + k, cfg.reward_mode,
-                                        cfg.ppo.gamma, cfg.max_turns, pt.dagger_greedy)
+        more = collect_dagger_decisions(cfg.env_id, cfg.num_players, cfg.train_options(),
+                                        actor, pt.samples, cfg.seed + 13 + k,
+                                        cfg.reward_mode, cfg.ppo.gamma, cfg.max_turns,
+                                        pt.dagger_greedy)
         echo(f"pretrain: DAgger round {k + 1}: learner agreed with the heuristic on "
              f"{_agreement(actor, more):.0%} of its own decisions")
         data = concat(data, more)

@@ -140,6 +140,7 @@ class AnchorsAweighGame(Game):
     max_players = 4
     simultaneous = True
     default_max_turns = 3000
+    recall_option = "perfect_recall"
     options = {
         "meddlesome_monkey": (),
         "open_ocean": "",
@@ -243,6 +244,12 @@ class AnchorsAweighGame(Game):
 
     def action_name(self, action: int) -> str:
         return action_name(action)
+
+    def observation_memory(self):
+        """A player's memory of the round's card fronts after the captain's call
+        (``recall.CardMemory``)."""
+        from .recall import CardMemory
+        return CardMemory(self)
 
     @property
     def entity_groups(self) -> tuple[EntityGroup, ...]:

@@ -273,7 +273,7 @@ def encode(game, view) -> np.ndarray:
         rows, sums = _ship_rows(tables, view.own_ship, view.own_storage)
         assets = sums[3:13] / 4
         # per pirate card, the assets the ship lacks (small integers, exact in float32)
-        short = np.maximum(tables.pirate_needs - sums[3:13], 0).sum(1)
+        short = pirate_shortfalls(tables, sums[3:13])
         monkeys = int(sums[12])
         memo[me] = (key, (rows, assets, short, monkeys))
     s0 = st["ships"]
@@ -306,19 +306,38 @@ def _pirate_odds(game, tables, view, short, monkeys) -> np.ndarray:
     known = pub.fronts if pub.fronts is not None else (pub.used, pub.current)
     memo = game._obs_memo_pirates
     if memo is None or memo[0] != known:
-        gone = set(pub.used) | {pub.current}
-        possible = [c in known for c in tables.pirate_id_list] if pub.fronts is not None \
-            else [c not in gone for c in tables.pirate_id_list]
-        weights = tables.pirate_strength_hot * np.array(possible, np.float64)[:, None]
-        memo = game._obs_memo_pirates = (known, weights, weights.sum(0))
+        if pub.fronts is not None:
+            possible = [c in known for c in tables.pirate_id_list]
+        else:
+            gone = set(pub.used) | {pub.current}
+            possible = [c not in gone for c in tables.pirate_id_list]
+        memo = game._obs_memo_pirates = (known,) + pirate_weights(tables, possible)
     last = game._obs_memo_odds[view.player]
     if last is not None and last[0] is short and last[1] == extra and last[2] is memo:
         return last[3]
-    _, weights, counts = memo
+    odds = pirate_odds(short, extra, memo[1], memo[2])
+    game._obs_memo_odds[view.player] = (short, extra, memo, odds)
+    return odds
+
+
+def pirate_weights(tables, possible) -> tuple[np.ndarray, np.ndarray]:
+    """(per pirate card, its strength one-hot if it is possible; the count per strength)
+    for ``possible``, one flag per pirate card in ``tables.pirate_id_list`` order."""
+    weights = tables.pirate_strength_hot * np.array(possible, np.float64)[:, None]
+    return weights, weights.sum(0)
+
+
+def pirate_shortfalls(tables, have) -> np.ndarray:
+    """Per pirate card, the assets a ship with ``have`` (count per kind) lacks for it."""
+    return np.maximum(tables.pirate_needs - have, 0).sum(1)
+
+
+def pirate_odds(short, extra: int, weights, counts) -> np.ndarray:
+    """pirate_odds from the shortfalls, the stand-ins (parrot, wild monkeys) and
+    ``pirate_weights``: the share per strength of possible cards with shortfall <= extra."""
     wins = (short <= extra).astype(np.float64) @ weights
     odds = np.zeros(3, np.float32)
     np.divide(wins, counts, out=odds, where=counts > 0, casting="unsafe")
-    game._obs_memo_odds[view.player] = (short, extra, memo, odds)
     return odds
 
 

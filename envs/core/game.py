@@ -17,7 +17,7 @@ import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -42,6 +42,10 @@ class Game(ABC):
     simultaneous: ClassVar[bool] = False
     #: the default truncation limit, in the game's own turns
     default_max_turns: ClassVar[int] = 1000
+    #: the bool variant option whose observations keep in view what a player saw earlier
+    #: and the rules then hide (a perfect-recall variant), if the game has one; a bot
+    #: trained with it plays the game without it through ``observation_memory()``
+    recall_option: ClassVar[str | None] = None
 
     def __init__(self, num_players: int, **options: Any):
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
@@ -114,6 +118,17 @@ class Game(ABC):
         """
         return ()
 
+    def observation_memory(self) -> "ObservationMemory":
+        """A fresh memory for one player of this game (played without ``recall_option``).
+
+        Fed that player's observations in the order it receives them, it returns what the
+        ``recall_option`` variant would show at the same moment: what the player saw
+        earlier and still knows, rebuilt from its own earlier observations only. Games
+        without a ``recall_option`` have none (InvalidArgumentError).
+        """
+        raise InvalidArgumentError(f"{self.env_id()} has no perfect-recall variant, so no "
+                                   "observation memory")
+
     # -- states -------------------------------------------------------------------------
     @abstractmethod
     def new_initial_state(self, rng: np.random.Generator) -> "GameState":
@@ -171,6 +186,22 @@ class Game(ABC):
     def seat_name(self, seat: int) -> str:
         """A seat's name in text (``player_k``; games with env-driven seats name those)."""
         return f"player_{seat}"
+
+
+class ObservationMemory(Protocol):
+    """One player's memory (``Game.observation_memory``): ``reset()`` before a game, then
+    ``recall(observation)`` for each observation the player receives, in order (or
+    ``recall_view(view)`` for each view)."""
+
+    def reset(self) -> None:
+        """Forget the previous game."""
+
+    def recall(self, observation: np.ndarray) -> np.ndarray:
+        """The observation with what the player remembers filled in (a new array)."""
+
+    def recall_view(self, view: Any) -> Any:
+        """The player's view with what it remembers filled in (for bots that read views;
+        fed views instead of observations, one or the other per game)."""
 
 
 class GameState(ABC):

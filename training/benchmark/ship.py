@@ -12,7 +12,7 @@ two files go to ``plunder/policies/pretrained/``:
 - ``<game>_<n>p_early.onnx``: the league snapshot nearest ``early_fraction`` (25%) of the
   training steps, exported from the same checkpoint (no extra training; no value output).
 
-and ``manifest.json`` gets their entries: game, players, options, strength, the packaged
+and ``manifest.json`` gets their entries: game, players, options, recall, strength, the packaged
 config file and the exact ``plunder train`` command that reproduces the run (the packaged
 config plus a ``--set`` for every key that differs from it), training steps (and the
 snapshot's step), git commit, sha256, size, the final evaluation, ``placeholder`` and
@@ -224,6 +224,7 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
                 "game_version": game_class(cfg.env_id).version,
                 "num_players": cfg.num_players,
                 "options": game_class(cfg.env_id)(cfg.num_players).option_values,
+                "recall": bool(cfg.recall),
                 "config_file": f"configs/train/{cfg.env_id.rsplit('_v', 1)[0]}.yaml",
                 "config_overrides": overrides,
                 "train_command": train_command(cfg, overrides),
