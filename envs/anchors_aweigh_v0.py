@@ -43,7 +43,10 @@ Arguments
                           with 2 players, monkeys are wild, and at every travel decision
                           you may swap two tiles of a kind for a face-up tile of a kind
     perfect_recall        keep the card fronts in the observation after the captain's
-                          call (the rulebook hides them: players cannot look)
+                          call (the rulebook hides them: players cannot look; a player
+                          who remembers knows them: ``env.unwrapped.game.
+                          observation_memory()`` rebuilds this variant's observations
+                          from one player's own, in order)
     ====================  =================================================================
 
 Action space
