@@ -159,6 +159,10 @@ class _Tables:
             self.pirate_strength_hot[i, c.strength - 1] = 1
             for x in c.needs:
                 self.pirate_needs[i, x] += 1
+        # the kinds pirates need and the most any card needs of each: the odds depend on
+        # a ship's counts of those kinds only, capped there
+        self.pirate_kinds = np.flatnonzero(self.pirate_needs.sum(0))
+        self.pirate_caps = [int(c) for c in self.pirate_needs.max(0)[self.pirate_kinds]]
         self.card_asset_needs = np.zeros((len(game.cards), NUM_KINDS), np.float32)
         self.card_cargo_needs = np.zeros((len(game.cards), NUM_COLOURS), np.float32)
         for card in game.cards:
@@ -268,14 +272,11 @@ def encode(game, view) -> np.ndarray:
     key = (view.own_ship, view.own_storage)
     hit = memo[me]
     if hit is not None and hit[0] == key:
-        rows, assets, short, monkeys = hit[1]
+        rows, assets = hit[1]
     else:
         rows, sums = _ship_rows(tables, view.own_ship, view.own_storage)
         assets = sums[3:13] / 4
-        # per pirate card, the assets the ship lacks (small integers, exact in float32)
-        short = pirate_shortfalls(tables, sums[3:13])
-        monkeys = int(sums[12])
-        memo[me] = (key, (rows, assets, short, monkeys))
+        memo[me] = (key, (rows, assets))
     s0 = st["ships"]
     obs[s0:s0 + NUM_SPACES * SF] = rows
     s0 = st["assets_seen"]
@@ -285,7 +286,7 @@ def encode(game, view) -> np.ndarray:
     if 0 <= look < 2 * NUM_KINDS:
         obs[st["held_kind"] + look // 2] = 1
     s0 = st["pirate_odds"]
-    obs[s0:s0 + 3] = _pirate_odds(game, tables, view, short, monkeys)
+    obs[s0:s0 + 3] = _pirate_odds(game, tables, view, assets)
     secret = view.own_secret
     if any(secret):
         s0 = st["own_secret"]
@@ -296,27 +297,39 @@ def encode(game, view) -> np.ndarray:
     return obs
 
 
-def _pirate_odds(game, tables, view, short, monkeys) -> np.ndarray:
+def _pirate_odds(game, tables, view, assets) -> np.ndarray:
     """pirate_odds: per strength, the share of the pirate cards still possible (as far as
-    the player knows) that its ship could resolve now. ``short`` is, per pirate card, the
-    assets the ship lacks for it (memoised with the own ship); which cards are possible
-    is public and memoised per game."""
+    the player knows) that its ship could resolve now. Which cards are possible is public
+    and memoised per game with a cache of odds keyed on what they depend on: the counts of
+    the kinds pirates need (capped at the most any card needs) and the stand-ins."""
     pub = view.pub
-    extra = int(pub.parrots[view.player] > 0) + (monkeys if game.rough_seas else 0)
+    extra = int(pub.parrots[view.player] > 0)
+    if game.rough_seas:
+        extra += int(assets[NUM_KINDS - 1] * 4)
     known = pub.fronts if pub.fronts is not None else (pub.used, pub.current)
-    memo = game._obs_memo_pirates
+    memo = game._obs_memo_pirates      # (known, possible flags, weights, counts, cache)
     if memo is None or memo[0] != known:
         if pub.fronts is not None:
-            possible = [c in known for c in tables.pirate_id_list]
+            possible = tuple([c in known for c in tables.pirate_id_list])
         else:
             gone = set(pub.used) | {pub.current}
-            possible = [c not in gone for c in tables.pirate_id_list]
-        memo = game._obs_memo_pirates = (known,) + pirate_weights(tables, possible)
-    last = game._obs_memo_odds[view.player]
-    if last is not None and last[0] is short and last[1] == extra and last[2] is memo:
+            possible = tuple([c not in gone for c in tables.pirate_id_list])
+        if memo is not None and memo[1] == possible:     # most cards are no pirates
+            memo = (known,) + memo[1:]
+        else:
+            memo = (known, possible) + pirate_weights(tables, possible) + ({},)
+        game._obs_memo_pirates = memo
+    last = game._obs_memo_odds[view.player]          # same ship, same cards: as before
+    if last is not None and last[0] is assets and last[1] == extra and last[2] is memo[4]:
         return last[3]
-    odds = pirate_odds(short, extra, memo[1], memo[2])
-    game._obs_memo_odds[view.player] = (short, extra, memo, odds)
+    have = (assets * 4).take(tables.pirate_kinds).tolist()
+    key = (tuple(map(min, have, tables.pirate_caps)), extra)
+    odds = memo[4].get(key)
+    if odds is None:
+        # per pirate card, the assets the ship lacks (small integers, exact in float32)
+        short = pirate_shortfalls(tables, assets * 4)
+        odds = memo[4][key] = pirate_odds(short, extra, memo[2], memo[3])
+    game._obs_memo_odds[view.player] = (assets, extra, memo[4], odds)
     return odds
 
 
@@ -324,7 +337,7 @@ def pirate_weights(tables, possible) -> tuple[np.ndarray, np.ndarray]:
     """(per pirate card, its strength one-hot if it is possible; the count per strength)
     for ``possible``, one flag per pirate card in ``tables.pirate_id_list`` order."""
     weights = tables.pirate_strength_hot * np.array(possible, np.float64)[:, None]
-    return weights, weights.sum(0)
+    return weights, weights.sum(0).tolist()
 
 
 def pirate_shortfalls(tables, have) -> np.ndarray:
@@ -335,10 +348,8 @@ def pirate_shortfalls(tables, have) -> np.ndarray:
 def pirate_odds(short, extra: int, weights, counts) -> np.ndarray:
     """pirate_odds from the shortfalls, the stand-ins (parrot, wild monkeys) and
     ``pirate_weights``: the share per strength of possible cards with shortfall <= extra."""
-    wins = (short <= extra).astype(np.float64) @ weights
-    odds = np.zeros(3, np.float32)
-    np.divide(wins, counts, out=odds, where=counts > 0, casting="unsafe")
-    return odds
+    wins = np.dot(short <= extra, weights).tolist()
+    return np.array([w / c if c else 0.0 for w, c in zip(wins, counts)], np.float32)
 
 
 def _encode_public(game, tables, view) -> np.ndarray:
