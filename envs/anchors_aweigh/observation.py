@@ -333,7 +333,7 @@ def _pirate_odds(game, tables, view, assets) -> np.ndarray:
     return odds
 
 
-def pirate_weights(tables, possible) -> tuple[np.ndarray, np.ndarray]:
+def pirate_weights(tables, possible) -> tuple[np.ndarray, list[float]]:
     """(per pirate card, its strength one-hot if it is possible; the count per strength)
     for ``possible``, one flag per pirate card in ``tables.pirate_id_list`` order."""
     weights = tables.pirate_strength_hot * np.array(possible, np.float64)[:, None]
