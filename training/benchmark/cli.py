@@ -1,4 +1,4 @@
-"""``plunder benchmark list|run|exploit|leaderboard|ship`` (docs/benchmark.md)."""
+"""``plunder benchmark list|run|exploit|diagnose|leaderboard|ship`` (docs/benchmark.md)."""
 
 from __future__ import annotations
 
@@ -120,6 +120,48 @@ def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out
     except PlunderError as exc:
         _fail(exc)
     render_exploit(data, click.echo)
+    if json_out:
+        write_json(data, json_out)
+        click.echo(f"wrote {json_out}")
+
+
+@benchmark.command("diagnose")
+@click.argument("game")
+@click.option("--bot", required=True, metavar="SPEC",
+              help="The bot to diagnose (any bot spec: trained:PATH.onnx, pretrained, ...).")
+@click.option("--players", type=click.IntRange(2), required=True, help="Number of players.")
+@click.option("--helper", default="heuristic", show_default=True, metavar="SPEC",
+              help="The bot that takes over one kind of decision at a time.")
+@click.option("--against", "opponent", default="heuristic", show_default=True,
+              metavar="SPEC", help="The bot in every other seat.")
+@click.option("--games", type=click.IntRange(2), default=200, show_default=True,
+              help="Games per replay (the survey and each hybrid play the same games).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Tournament seed (the deals of plunder eval --seed).")
+@click.option("--kinds", default=None, metavar="K1,K2",
+              help="Kinds of decision to hand over, one hybrid each (default: the --top "
+                   "kinds where the two bots disagree most often).")
+@click.option("--top", type=click.IntRange(1), default=4, show_default=True,
+              help="How many kinds to replay when --kinds is not given.")
+@click.option("--json-out", type=click.Path(dir_okay=False), default=None,
+              help="Also write the result JSON to this file (atomically).")
+def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json_out):
+    """Which kind of decision BOT loses games by: replays the same games with one kind of
+    decision at a time made by the helper bot (docs/benchmark.md#where-a-bot-loses)."""
+    from plunder.training.config import resolve_env_id
+
+    from .diagnose import diagnose as run_diagnose
+    from .diagnose import render_diagnosis
+    from .run import write_json
+
+    chosen = None if kinds is None else [k.strip() for k in kinds.split(",") if k.strip()]
+    try:
+        data = run_diagnose(resolve_env_id(game), players, bot, helper=helper,
+                            opponent=opponent, games=games, seed=seed, kinds=chosen,
+                            top=top, command=_command_line(), echo=click.echo)
+    except PlunderError as exc:
+        _fail(exc)
+    render_diagnosis(data, click.echo)
     if json_out:
         write_json(data, json_out)
         click.echo(f"wrote {json_out}")
