@@ -87,12 +87,13 @@ def test_diagnose_replays_the_kinds_with_the_most_disagreements(tmp_path):
 def test_the_cli_prints_both_tables_and_writes_json(tmp_path):
     out = tmp_path / "d.json"
     result = run_cli(["benchmark", "diagnose", "shipshape", "--bot", "random", "--players",
-                      "2", "--games", "2", "--kinds", "place", "--json-out", str(out)])
+                      "2", "--games", "2", "--kinds", "place,bid+place", "--json-out",
+                      str(out)])
     assert result.exit_code == 0, result.output
     assert "| place |" in result.output and "heuristic makes these" in result.output
     data = json.loads(out.read_text())
     assert data["command"].startswith("plunder benchmark diagnose shipshape --bot random")
-    assert [h["kind"] for h in data["hybrids"]] == ["place"]
+    assert [h["kind"] for h in data["hybrids"]] == ["place", "bid+place"]
     bad = run_cli(["benchmark", "diagnose", "shipshape", "--bot", "nosuchbot", "--players",
                    "2", "--games", "2"])
     assert bad.exit_code != 0 and "Error" in bad.output

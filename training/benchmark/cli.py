@@ -139,8 +139,9 @@ def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Tournament seed (the deals of plunder eval --seed).")
 @click.option("--kinds", default=None, metavar="K1,K2",
-              help="Kinds of decision to hand over, one hybrid each (default: the --top "
-                   "kinds where the two bots disagree most often).")
+              help="Kinds of decision to hand over, one hybrid each; K1+K2 hands two over "
+                   "together (default: the --top kinds where the two bots disagree most "
+                   "often).")
 @click.option("--top", type=click.IntRange(1), default=4, show_default=True,
               help="How many kinds to replay when --kinds is not given.")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,

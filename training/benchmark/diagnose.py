@@ -85,8 +85,9 @@ def diagnose(env_id: str, num_players: int, bot: str, helper: str = "heuristic",
              max_turns: int | None = None, command: str = "",
              echo: Callable[[str], None] | None = None) -> dict:
     """Survey the decisions, then replay the games with each chosen kind handed over
-    (``kinds``, or the ``top`` kinds with the most disagreements). Returns a JSON-able
-    dict: the baseline, every kind's counts, and each hybrid's result."""
+    (``kinds``, or the ``top`` kinds with the most disagreements; an entry ``a+b`` hands
+    over kinds a and b together). Returns a JSON-able dict: the baseline, every kind's
+    counts, and each hybrid's result."""
     if games < 2:
         raise InvalidArgumentError(f"diagnose needs at least 2 games, got {games}")
     if top < 1:
@@ -102,7 +103,7 @@ def diagnose(env_id: str, num_players: int, bot: str, helper: str = "heuristic",
     if kinds is None:
         kinds = [k for k, n in disagree.most_common() if n > 0][:top]
     else:
-        unknown = [k for k in kinds if k not in decisions]
+        unknown = [k for entry in kinds for k in entry.split("+") if k not in decisions]
         if unknown:
             raise InvalidArgumentError(
                 f"kind(s) {unknown} never came up for {bot} in these games; seen: "
@@ -117,7 +118,7 @@ def diagnose(env_id: str, num_players: int, bot: str, helper: str = "heuristic",
            "hybrids": []}
     for kind in kinds:
         say(f"hybrid: {helper} makes the {kind} decisions")
-        wins, _, trunc = play_hybrid(kinds=(kind,), **run)
+        wins, _, trunc = play_hybrid(kinds=kind.split("+"), **run)
         lo, hi = wilson(sum(wins), games)
         delta, dlo, dhi = _paired(base, wins)
         out["hybrids"].append({"kind": kind, "win_share": sum(wins) / games, "ci95": [lo, hi],
