@@ -57,7 +57,9 @@ Observation
     from the player's view only: own hand, own crews, the crews a battle revealed or the
     player's Spy saw, the discard pile, reserved (claimed) cards and claimed cards known
     to be in a player's hand, shipmasters of every launched ship, plunder, hand sizes and
-    scores. Seats are relative (block 0 is you, block d the player d seats to your left).
+    scores, and while you are asked Aargh! what claiming the top discard would do to the
+    best ship your hand can launch. Seats are relative (block 0 is you, block d the
+    player d seats to your left).
     ``env.unwrapped.layout.describe()`` prints the table; read a field with
     ``layout.read(obs, "hand")``. The table for 2 players:
 
@@ -75,7 +77,10 @@ Version history
     Every env, before any release: final infos carry ``winner_mask`` (one bool per
     scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
     illegal move (-1) unless ``illegal_reward=None``; the engine state is
-    ``env.unwrapped.game_state`` and ``env.state()`` the global state.
+    ``env.unwrapped.game_state`` and ``env.state()`` the global state. Observation
+    (2026-11-26): ``claim_outlook`` (5 entries, set only while the viewer is asked
+    Aargh!): whether its hand can launch a ship with and without the top discard, the best
+    such ship's launch value both ways, and whether that ship uses the discard.
 """
 
 from plunder.envs.all_hands_battle.engine import AllHandsBattleGame

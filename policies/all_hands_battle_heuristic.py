@@ -75,31 +75,11 @@ class AllHandsBattleHeuristic:
     # -- ship values ---------------------------------------------------------------------------
     def ship_value(self, master: int, crew) -> float:
         """Battle strength plus treasure: what the bot maximises when launching."""
-        rules = self.rules
-        lv = rules.levels(crew, attacking=False)
-        strength = sum(level for _, level, _ in lv) + 2.0 * rules.rank[master]
-        kinds = [rules.kind[c] for c in crew]
-        if BLACK_SPOT in kinds:
-            strength += 25
-        if DAUGHTER in kinds:
-            strength += 6
-        if rules.prize_crew and rules.is_prize_crew(master, crew):
-            strength += 25
-        treasure = sum(rules.value[c] for c in crew)
-        return strength + treasure / 4.0
+        return self.rules.launch_value(master, crew)
 
     def best_ship(self, hand, masters=None):
         """(value, master, crew) of the best legal ship in ``hand`` (None if none)."""
-        best = None
-        rules = self.rules
-        for m in (masters if masters is not None else hand):
-            if not rules.is_master[m] or not rules.can_launch(m, hand):
-                continue
-            for crew in rules.legal_crews(m, hand):
-                v = self.ship_value(m, crew)
-                if best is None or v > best[0]:
-                    best = (v, m, crew)
-        return best
+        return self.rules.best_launch(hand, masters)
 
     # -- discards ------------------------------------------------------------------------------
     def card_keep_value(self, c: int, hand, last_turn: bool) -> float:

@@ -13,7 +13,7 @@ import numpy as np
 from plunder.envs.core.layout import LayoutBuilder
 
 from .components import ADMIRAL, CAPTAIN, NO_SUIT
-from .engine import DECISIONS, OVER, RECRUIT, BATTLE
+from .engine import BATTLE, CLAIM, DECISIONS, OVER, RECRUIT
 from .view import AllHandsBattleView
 
 PHASES = (RECRUIT, BATTLE, OVER)
@@ -42,6 +42,10 @@ def build_layout(game):
           "shown since (in its hand or face-down crews)")
     b.add("discard_pile", C, "cards in the discard pile")
     b.add("discard_top", C, "top card of the discard pile (the one offered to Aargh!)")
+    b.add("claim_outlook", 5, "only while the viewer is asked Aargh! (zeros otherwise): it "
+          "can launch a ship from its hand; it could with the top discard; the best ship's "
+          "launch value (ShipRules.launch_value) / 50 from its hand, and with the top "
+          "discard (capped at 2); the top discard is part of that best ship", high=2.0)
     b.add("draw_pile_size", 1, "cards in the draw pile / card count")
     b.add("pile_candidates", C, "cards that may be in the draw pile as far as the viewer "
           "knows (after a reshuffle: only that reshuffle's unplaced cards)")
@@ -89,6 +93,7 @@ class _Offsets:
 
 _TABLE_CACHE_MAX = 512          # memoised table blocks per game (cleared when full)
 _RESH_CACHE_MAX = 256
+_CLAIM_CACHE_MAX = 1024
 
 
 def _tables(game):
@@ -99,8 +104,19 @@ def _tables(game):
         suit = [4 if c.suit == NO_SUIT else c.suit for c in cards]
         rank = [0 if c.kind == ADMIRAL else 1 if c.kind == CAPTAIN else 2 for c in cards]
         value = [c.value for c in cards]
-        t = game._obs_tables = (_Offsets(game.layout), suit, rank, value, {}, {})
+        t = game._obs_tables = (_Offsets(game.layout), suit, rank, value, {}, {}, {})
     return t
+
+
+def claim_outlook(rules, hand, card: int) -> tuple[float, ...]:
+    """The ``claim_outlook`` entries for ``hand`` offered ``card`` (see the layout): what
+    claiming it would do to the best ship the hand can launch."""
+    before = rules.best_launch(list(hand))
+    after = rules.best_launch([*hand, card])
+    return (float(before is not None), float(after is not None),
+            min(before[0] / 50.0, 2.0) if before else 0.0,
+            min(after[0] / 50.0, 2.0) if after else 0.0,
+            float(after is not None and (card == after[1] or card in after[2])))
 
 
 def _table_block(game, view, o, suit, rank, value):
@@ -173,7 +189,7 @@ def _table_block(game, view, o, suit, rank, value):
 
 def encode(game, view: AllHandsBattleView) -> np.ndarray:
     """The observation vector of ``view`` (reads nothing but the view)."""
-    o, suit, rank, value, cache, resh_cache = _tables(game)
+    o, suit, rank, value, cache, resh_cache, claim_cache = _tables(game)
     (p, n, round_, starter, totals, last_round, phase, decision, actor, turn_player, hand,
      hand_sizes, reserved, known_with, discard, deck_size, reshuffled, ships, plunder,
      launch_master, launch_crew, launch_count, launched, claim_queue, first_fleet,
@@ -238,6 +254,14 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
     x[o.draw_pile_size] = deck_size / C
     x[o.launch_count] = launch_count / 3.0
     x[o.spies_used] = spies_used / 2.0
+    if decision == CLAIM and actor == p and discard:
+        key = (hand, discard[-1])
+        outlook = claim_cache.get(key)
+        if outlook is None:
+            if len(claim_cache) >= _CLAIM_CACHE_MAX:
+                claim_cache.clear()
+            outlook = claim_cache[key] = claim_outlook(game.rules, hand, discard[-1])
+        x[o.claim_outlook:o.claim_outlook + 5] = outlook
     loc = loca.copy()
     loc[located] = True
     unseen = ~loc

@@ -162,6 +162,34 @@ class ShipRules:
         return [crew for crew in combinations(rest, self.crew_per_ship)
                 if self.crew_ok(master, crew)]
 
+    def launch_value(self, master: int, crew) -> float:
+        """A rough worth of launching this ship (what the heuristic bot maximises): its
+        defending levels, twice its shipmaster's rank, 25 for a Black Spot or a Prize Crew,
+        6 for the Governor's Daughter, and a quarter of its treasure's points."""
+        strength = sum(level for _, level, _ in self.levels(crew, attacking=False))
+        strength += 2.0 * self.rank[master]
+        kinds = [self.kind[c] for c in crew]
+        if BLACK_SPOT in kinds:
+            strength += 25
+        if DAUGHTER in kinds:
+            strength += 6
+        if self.prize_crew and self.is_prize_crew(master, crew):
+            strength += 25
+        return strength + sum(self.value[c] for c in crew) / 4.0
+
+    def best_launch(self, hand, masters=None):
+        """(launch value, master, crew) of the best legal ship from ``hand`` (shipmasters
+        from ``masters`` if given); None if no ship can be built."""
+        best = None
+        for m in (masters if masters is not None else hand):
+            if not self.is_master[m] or not self.can_launch(m, hand):
+                continue
+            for crew in self.legal_crews(m, hand):
+                v = self.launch_value(m, crew)
+                if best is None or v > best[0]:
+                    best = (v, m, crew)
+        return best
+
     # -- battles --------------------------------------------------------------------------
     def levels(self, crew, attacking: bool) -> list[tuple[int, int, int]]:
         """(order class, effective level, card) of each crew card, in duel order."""
