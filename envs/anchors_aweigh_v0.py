@@ -77,8 +77,8 @@ Action space
     =======  ===============================================================
 
 Observation
-    ``Dict(observation=Box(float32, (N,)), action_mask=Box(int8, (193,)))`` with N = 1343
-    (2 players), 1712 (3) or 2081 (4). Built from the player's view only: everything
+    ``Dict(observation=Box(float32, (N,)), action_mask=Box(int8, (193,)))`` with N = 1346
+    (2 players), 1715 (3) or 2084 (4). Built from the player's view only: everything
     above deck, the pile's face-up tiles and face-down count, the supplies, coins, chests
     and parrots, the cards (fronts of this round's unrevealed cards until the captain's
     call, or always with ``perfect_recall``; the backs always), the public history of
@@ -112,7 +112,10 @@ Version history
     ``pirate_odds`` (per pirate strength, the share of the pirate cards you may still meet
     that your ship could resolve now), so that a network reads per kind what the heuristic
     bot computes; N grew by 15 (2 players). Bots exported before no longer load (the
-    layout check refuses them).
+    layout check refuses them). Later the same day: ``encounter_outlook`` (3 entries, set
+    only while you are asked to encounter or flee pirates): of the pirate cards of the
+    back's strength you may meet, the share your ship resolves and their mean reward,
+    and what a failed encounter costs you; N grew by 3.
     Every env, before any release: final infos carry ``winner_mask`` (one bool per
     scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
     illegal move (-1) unless ``illegal_reward=None``; the engine state is

@@ -14,6 +14,7 @@ from .components import (
     ABOVE, BACKS, CARD_TYPES, COLOURS, KINDS, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
     PIRATES,
 )
+from .engine import ENCOUNTER
 from .view import CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS
 
 NUM_PHASES = 8
@@ -113,6 +114,11 @@ def build_layout(game) -> ObservationLayout:
           "strength you may still meet (this round's unrevealed fronts while you see them, "
           "else every pirate card not yet used) whose needs your ship meets now, the parrot "
           "and wild monkeys counted; 0 when there are none")
+    b.add("encounter_outlook", 3, "only while you are asked to encounter or flee pirates "
+          "(zeros otherwise), over the pirate cards of the back's strength you may meet (as "
+          "pirate_odds): the share your ship resolves now; their mean reward, coins plus "
+          "cargo units, counting 0 for those it cannot resolve, / 10; what a failed "
+          "encounter costs you (the coin penalty you can pay, plus 1 if you hold cargo) / 3")
     return b.build()
 
 
@@ -155,6 +161,9 @@ class _Tables:
         self.pirate_id_list = [c.index for c in pirates]
         self.pirate_strength_hot = np.zeros((len(pirates), 3), np.float64)
         self.pirate_needs = np.zeros((len(pirates), NUM_KINDS), np.float32)
+        self.pirate_strength = np.array([c.strength for c in pirates])
+        self.pirate_reward = np.array([c.coins + len(c.cargo) + c.grey for c in pirates],
+                                      np.float64)
         for i, c in enumerate(pirates):
             self.pirate_strength_hot[i, c.strength - 1] = 1
             for x in c.needs:
@@ -287,6 +296,14 @@ def encode(game, view) -> np.ndarray:
         obs[st["held_kind"] + look // 2] = 1
     s0 = st["pirate_odds"]
     obs[s0:s0 + 3] = _pirate_odds(game, tables, view, assets)
+    if pub.phase == ENCOUNTER and me in pub.acting:
+        c0 = st["cargo_held"]                  # relative seat 0: your own
+        s0 = st["encounter_outlook"]
+        obs[s0:s0 + 3] = encounter_outlook(
+            tables, pirate_shortfalls(tables, assets * 4), game._obs_memo_odds[me][1],
+            game._obs_memo_pirates[1], pub.current_back - BACKS.index("pirates 1") + 1,
+            pub.coins[me], bool(obs[c0:c0 + NUM_COLOURS].any()),
+            game.comp.pirate_penalty_coins)
     secret = view.own_secret
     if any(secret):
         s0 = st["own_secret"]
@@ -343,6 +360,19 @@ def pirate_weights(tables, possible) -> tuple[np.ndarray, list[float]]:
 def pirate_shortfalls(tables, have) -> np.ndarray:
     """Per pirate card, the assets a ship with ``have`` (count per kind) lacks for it."""
     return np.maximum(tables.pirate_needs - have, 0).sum(1)
+
+
+def encounter_outlook(tables, short, extra: int, possible, strength: int, coins: int,
+                      has_cargo: bool, penalty: int) -> np.ndarray:
+    """encounter_outlook from the shortfalls per pirate card, the stand-ins, which cards
+    are ``possible`` (one flag per card of ``tables.pirate_id_list``), the strength on the
+    back, your coins and cargo, and the rules' coin penalty."""
+    meet = np.array(possible, bool) & (tables.pirate_strength == strength)
+    count = int(meet.sum())
+    beaten = meet & (short <= extra)
+    share = beaten.sum() / count if count else 0.0
+    reward = tables.pirate_reward[beaten].sum() / count / 10 if count else 0.0
+    return np.array([share, reward, (min(penalty, coins) + has_cargo) / 3], np.float32)
 
 
 def pirate_odds(short, extra: int, weights, counts) -> np.ndarray:

@@ -11,8 +11,8 @@ player's own observations of the standard game, so that a bot trained with
 * once they are hidden, the round's unrevealed cards are the noted ones minus those used
   since (``used`` is public history) and minus the current card once it is revealed;
 * it writes them back as the variant does: ``fronts_visible``, ``round_cards`` in card-id
-  order, ``round_asset_needs``, ``round_cargo_needs`` and ``pirate_odds`` (which reads the
-  fronts while they are known).
+  order, ``round_asset_needs``, ``round_cargo_needs``, ``pirate_odds`` and
+  ``encounter_outlook`` (which read the fronts while they are known).
 
 Nothing but the player's own observations goes in (tests/anchors_aweigh/test_recall.py
 checks the result against the variant's observations, value for value).
@@ -24,8 +24,11 @@ import numpy as np
 
 from plunder.envs.core import InvalidArgumentError
 
-from .components import NUM_KINDS
-from .observation import CF, _setup, pirate_odds, pirate_shortfalls, pirate_weights
+from .components import BACKS, NUM_COLOURS, NUM_KINDS
+from .engine import ENCOUNTER
+from .observation import (
+    CF, _setup, encounter_outlook, pirate_odds, pirate_shortfalls, pirate_weights,
+)
 
 ROUND_SLOTS = 13
 
@@ -47,7 +50,8 @@ class CardMemory:
         self.slices = {name: layout.slice(name) for name in (
             "round", "fronts_visible", "round_cards", "round_asset_needs",
             "round_cargo_needs", "current_card", "used", "assets_seen", "parrots",
-            "pirate_odds")}
+            "pirate_odds", "encounter_outlook", "phase", "me_acting", "current_back",
+            "coins", "cargo_held")}
         self.reset()
 
     def reset(self) -> None:
@@ -97,6 +101,14 @@ class CardMemory:
             extra += int(round(float(have[NUM_KINDS - 1])))
         fronts = set(ids)
         weights, counts = pirate_weights(t, [c in fronts for c in t.pirate_id_list])
-        obs[sl["pirate_odds"]] = pirate_odds(pirate_shortfalls(t, np.rint(have)), extra,
-                                             weights, counts)
+        short = pirate_shortfalls(t, np.rint(have))
+        possible = [c in fronts for c in t.pirate_id_list]
+        obs[sl["pirate_odds"]] = pirate_odds(short, extra, weights, counts)
+        if np.argmax(obs[sl["phase"]]) == ENCOUNTER and obs[sl["me_acting"]][0] > 0:
+            back = int(np.argmax(obs[sl["current_back"]]))
+            obs[sl["encounter_outlook"]] = encounter_outlook(
+                t, short, extra, possible, back - BACKS.index("pirates 1") + 1,
+                int(round(float(obs[sl["coins"]][0]) * 10)),
+                bool(obs[sl["cargo_held"]][:NUM_COLOURS].any()),
+                self.game.comp.pirate_penalty_coins)
         return obs
