@@ -100,6 +100,9 @@ def test_refuses_other_game_players_version_variant(scallywags_run, tmp_path, to
     bad = _rewrite(src, tmp_path / "s.onnx", obs_size=3)
     with pytest.raises(ModelFileError, match="layout changed"):
         OnnxPolicy(bad, env_id="scallywags_v0", num_players=2)
+    bad = _rewrite(src, tmp_path / "r.onnx", recall=True)   # Scallywags hides nothing once seen
+    with pytest.raises(ModelFileError, match="no perfect-recall variant"):
+        OnnxPolicy(bad, env_id="scallywags_v0", num_players=2)
 
 
 def test_refuses_damaged_and_foreign_files(scallywags_run, tmp_path):
