@@ -35,6 +35,16 @@ def _command_line() -> str:
     return " ".join(shlex.quote(p) for p in parts + options)
 
 
+def _report(data: dict, render, json_out) -> None:
+    """Print a result with ``render`` and write its JSON to ``json_out`` (if given)."""
+    from .run import write_json
+
+    render(data, click.echo)
+    if json_out:
+        write_json(data, json_out)
+        click.echo(f"wrote {json_out}")
+
+
 @click.group("benchmark")
 def benchmark():
     """Benchmark tasks, shipped opponent bots, one score command (docs/benchmark.md)."""
@@ -111,7 +121,6 @@ def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out
     """Train a best response against the frozen BOT and report its win share."""
     from .exploit import exploit as run_exploit
     from .exploit import render_exploit
-    from .run import write_json
 
     try:
         data = run_exploit(bot, game, players, steps=steps, games=games, seed=seed,
@@ -119,10 +128,7 @@ def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out
                            overrides=list(overrides))
     except PlunderError as exc:
         _fail(exc)
-    render_exploit(data, click.echo)
-    if json_out:
-        write_json(data, json_out)
-        click.echo(f"wrote {json_out}")
+    _report(data, render_exploit, json_out)
 
 
 @benchmark.command("diagnose")
@@ -153,7 +159,6 @@ def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json
 
     from .diagnose import diagnose as run_diagnose
     from .diagnose import render_diagnosis
-    from .run import write_json
 
     chosen = None if kinds is None else [k.strip() for k in kinds.split(",") if k.strip()]
     try:
@@ -162,10 +167,7 @@ def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json
                             top=top, command=_command_line(), echo=click.echo)
     except PlunderError as exc:
         _fail(exc)
-    render_diagnosis(data, click.echo)
-    if json_out:
-        write_json(data, json_out)
-        click.echo(f"wrote {json_out}")
+    _report(data, render_diagnosis, json_out)
 
 
 @benchmark.command("leaderboard")
