@@ -297,6 +297,7 @@ def encode(game, view) -> np.ndarray:
     s0 = st["pirate_odds"]
     obs[s0:s0 + 3] = _pirate_odds(game, tables, view, assets)
     if pub.phase == ENCOUNTER and me in pub.acting:
+        # _pirate_odds just memoised this view's stand-ins and possible pirate cards
         c0 = st["cargo_held"]                  # relative seat 0: your own
         s0 = st["encounter_outlook"]
         obs[s0:s0 + 3] = encounter_outlook(
