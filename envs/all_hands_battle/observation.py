@@ -111,10 +111,21 @@ def _tables(game):
 def claim_outlook(rules, hand, card: int) -> tuple[float, ...]:
     """The ``claim_outlook`` entries for ``hand`` offered ``card`` (see the layout): what
     claiming it would do to the best ship the hand can launch."""
-    before = rules.best_launch(list(hand))
-    after = rules.best_launch([*hand, card])
+    # one pass over the ships of hand + card (as rules.best_launch orders them): the ships
+    # without the card are exactly the hand's own
+    full = [*hand, card]
+    after, before = None, None
+    for m in full:
+        if not rules.is_master[m]:
+            continue
+        for crew in rules.legal_crews(m, full):
+            v = rules.launch_value(m, crew)
+            if after is None or v > after[0]:
+                after = (v, m, crew)
+            if m != card and card not in crew and (before is None or v > before):
+                before = v
     return (float(before is not None), float(after is not None),
-            min(before[0] / 50.0, 2.0) if before else 0.0,
+            min(before / 50.0, 2.0) if before is not None else 0.0,
             min(after[0] / 50.0, 2.0) if after else 0.0,
             float(after is not None and (card == after[1] or card in after[2])))
 

@@ -24,6 +24,8 @@ from .components import (
 #: battle outcomes
 ATTACKER, DEFENDER, SINK, RAID = "attacker", "defender", "sink", "raid"
 
+_CREW_MEMO_MAX = 100_000       # memoised crew worths per game (cleared when full)
+
 # duel order classes: the Governor's Daughter duels first, Ladies last
 _FIRST, _MIDDLE, _LAST = 0, 1, 2
 #: kinds with a duelling level (Ruth's bonus applies to these)
@@ -74,6 +76,15 @@ class ShipRules:
             elig[m] = frozenset(ok)
         self.elig = elig
         #: Prize Crew parts per Admiral: (captains of its suit, cooks of its suit)
+        self._crew_worths: dict = {}
+        # per card, for _defending_levels: base defending level, Ruth's bonus, duels, Lady
+        self._defend_level = tuple(
+            c.defend_level if c.kind == SPY else c.level if c.kind in (CREW, COOK, PRIVATEER,
+                                                                       RUTH) else 0
+            for c in cards)
+        self._ruth_bonus = tuple(c.bonus if c.kind == RUTH else 0 for c in cards)
+        self._duelling = tuple(c.kind in _DUELLING for c in cards)
+        self._lady = tuple(c.kind == LADY for c in cards)
         self.prize_parts = {}
         if prize_crew:
             for m in masters:
@@ -159,6 +170,12 @@ class ShipRules:
     def legal_crews(self, master: int, hand):
         """Every legal crew (sorted tuple) for ``master`` from the cards of ``hand``."""
         rest = sorted(c for c in hand if c != master)
+        if master not in self.prize_parts:
+            # only eligible cards can serve: their combinations, in the same order
+            if not self.is_master[master]:
+                return []
+            elig = self.elig[master]
+            return list(combinations([c for c in rest if c in elig], self.crew_per_ship))
         return [crew for crew in combinations(rest, self.crew_per_ship)
                 if self.crew_ok(master, crew)]
 
@@ -166,25 +183,49 @@ class ShipRules:
         """A rough worth of launching this ship (what the heuristic bot maximises): its
         defending levels, twice its shipmaster's rank, 25 for a Black Spot or a Prize Crew,
         6 for the Governor's Daughter, and a quarter of its treasure's points."""
-        strength = sum(level for _, level, _ in self.levels(crew, attacking=False))
-        strength += 2.0 * self.rank[master]
-        kinds = [self.kind[c] for c in crew]
-        if BLACK_SPOT in kinds:
-            strength += 25
-        if DAUGHTER in kinds:
-            strength += 6
+        value = self._crew_worth(crew) + 2.0 * self.rank[master]
         if self.prize_crew and self.is_prize_crew(master, crew):
-            strength += 25
-        return strength + sum(self.value[c] for c in crew) / 4.0
+            value += 25
+        return value        # every term is a small multiple of 1/4: exact in any order
+
+    def _crew_worth(self, crew) -> float:
+        """The crew's part of ``launch_value``, memoised per crew (the same few crews are
+        weighed again and again within a game)."""
+        key = tuple(crew)
+        worth = self._crew_worths.get(key)
+        if worth is None:
+            if len(self._crew_worths) >= _CREW_MEMO_MAX:
+                self._crew_worths.clear()
+            kinds = [self.kind[c] for c in crew]
+            worth = float(self._defending_levels(crew) + 25 * (BLACK_SPOT in kinds)
+                          + 6 * (DAUGHTER in kinds)) + sum(self.value[c] for c in crew) / 4.0
+            self._crew_worths[key] = worth
+        return worth
+
+    def _defending_levels(self, crew) -> int:
+        """``sum`` of the crew's effective levels in ``levels(crew, attacking=False)``,
+        without building and sorting the duel order (the launch value's hot path)."""
+        ruth, base, duelling, lady = (self._ruth_bonus, self._defend_level, self._duelling,
+                                      self._lady)
+        bonus = sum([ruth[c] for c in crew])
+        total = strongest = ladies = 0
+        for c in crew:
+            if lady[c]:
+                ladies += 1
+                continue
+            lv = base[c] + bonus - ruth[c] if duelling[c] else base[c]
+            total += lv
+            strongest = max(strongest, lv)
+        return total + ladies * strongest
 
     def best_launch(self, hand, masters=None):
         """(launch value, master, crew) of the best legal ship from ``hand`` (shipmasters
         from ``masters`` if given); None if no ship can be built."""
         best = None
         for m in (masters if masters is not None else hand):
-            if not self.is_master[m] or not self.can_launch(m, hand):
+            if not self.is_master[m]:
                 continue
-            for crew in self.legal_crews(m, hand):
+            for crew in self.legal_crews(m, hand):    # none: it cannot launch
                 v = self.launch_value(m, crew)
                 if best is None or v > best[0]:
                     best = (v, m, crew)
