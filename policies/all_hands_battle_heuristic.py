@@ -72,15 +72,6 @@ class AllHandsBattleHeuristic:
     def _cards(self, obs, name):
         return [int(c) for c in np.flatnonzero(self._read(obs, name))]
 
-    # -- ship values ---------------------------------------------------------------------------
-    def ship_value(self, master: int, crew) -> float:
-        """Battle strength plus treasure: what the bot maximises when launching."""
-        return self.rules.launch_value(master, crew)
-
-    def best_ship(self, hand, masters=None):
-        """(value, master, crew) of the best legal ship in ``hand`` (None if none)."""
-        return self.rules.best_launch(hand, masters)
-
     # -- discards ------------------------------------------------------------------------------
     def card_keep_value(self, c: int, hand, last_turn: bool) -> float:
         rules = self.rules
@@ -117,7 +108,7 @@ class AllHandsBattleHeuristic:
             last_turn = self._read(obs, "last_turns")[0] > 0
             if decision == "turn":
                 masters = [a - A.master for a in legal if A.master <= a < A.crew]
-                best = self.best_ship(hand, masters) if masters else None
+                best = self.rules.best_launch(hand, masters) if masters else None
                 if best is not None:
                     self.plan = (best[1], tuple(best[2]))
                     return A.master + best[1]
@@ -135,7 +126,7 @@ class AllHandsBattleHeuristic:
             best = None
             for crew in self.rules.legal_crews(master, hand + placed):
                 if all(x in crew for x in placed):
-                    v = self.ship_value(master, crew)
+                    v = self.rules.launch_value(master, crew)
                     if best is None or v > best[0]:
                         best = (v, crew)
             if best is not None:
@@ -160,8 +151,8 @@ class AllHandsBattleHeuristic:
         ships = int(self._read(obs, "ship_launched")[:self.S].sum())
         if ships >= self.S:
             return False
-        before = self.best_ship(hand)
-        after = self.best_ship(hand + [card])
+        before = self.rules.best_launch(hand)
+        after = self.rules.best_launch(hand + [card])
         if after is None:
             return False
         if before is None:

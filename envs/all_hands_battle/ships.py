@@ -75,7 +75,6 @@ class ShipRules:
                     ok.append(c.id)
             elig[m] = frozenset(ok)
         self.elig = elig
-        #: Prize Crew parts per Admiral: (captains of its suit, cooks of its suit)
         self._crew_worths: dict = {}
         # per card, for _defending_levels: base defending level, Ruth's bonus, duels, Lady
         self._defend_level = tuple(
@@ -85,6 +84,7 @@ class ShipRules:
         self._ruth_bonus = tuple(c.bonus if c.kind == RUTH else 0 for c in cards)
         self._duelling = tuple(c.kind in _DUELLING for c in cards)
         self._lady = tuple(c.kind == LADY for c in cards)
+        #: Prize Crew parts per Admiral: (captains of its suit, cooks of its suit)
         self.prize_parts = {}
         if prize_crew:
             for m in masters:
