@@ -243,14 +243,23 @@ def _attempt(game, view: AllHandsBattleView, rng, pool: list[int],
     if launcher >= 0:
         launch_crew = _sample_launch(rules, view, launcher, fixed, draw, hands, rng)
 
-    # 2. face-down crews, those with the fewest candidates first
-    def scarcity(h):
-        _, _, m, count, raided = h
-        return sum(1 for c in pool if c in rules.elig[m]) - count
+    # 2. face-down crews, each time the one with the fewest candidates left (crews
+    # compete for the same cards, so the count is taken again after every crew); a card
+    # the draw pile may need counts only while the pile has spare candidates (after a
+    # reshuffle, few)
+    def slack(h):
+        q, j, m, count, raided = h
+        elig = [c for c in draw.free if c in rules.elig[m]]
+        reserved = sum(1 for c in elig if c in draw.deck_cands)
+        return (len(elig) - reserved + min(reserved, draw.spare)
+                - count + len(fixed.get(("ship", q, j), ())))
 
     aiming = (view.actor, view.selected) if view.decision == "aim" else None
     crews = {}
-    for q, j, m, count, raided in sorted(hidden, key=scarcity):
+    left = list(hidden)
+    while left:
+        q, j, m, count, raided = h = min(left, key=slack)
+        left.remove(h)
         crews[q, j] = _sample_crew(rules, m, count, list(fixed.get(("ship", q, j), [])),
                                    draw, q, rng,
                                    view.spies_used if (q, j) == aiming else 0)
