@@ -10,7 +10,9 @@ constrained places are filled first:
 2. opponents' face-down crews the viewer does not know: each a legal crew for its
    shipmaster (Prize Crews included), or what a raid left of one (no treasure), checked
    with ``ShipRules.ship_crew_ok``; the ship aiming now holds at least as many Spies as
-   have looked this turn (public);
+   have looked this turn (public). Each time the crew with the fewest eligible cards
+   still free goes next (cards the draw pile may still need count only up to its spare):
+   shipmasters share eligible cards, so a fixed order left late crews without any;
 3. the draw pile: after a reshuffle only from that reshuffle's cards (earlier steps leave
    enough of them);
 4. opponents' hands.
