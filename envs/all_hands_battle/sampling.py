@@ -12,7 +12,8 @@ constrained places are filled first:
    with ``ShipRules.ship_crew_ok``; the ship aiming now holds at least as many Spies as
    have looked this turn (public). Each time the crew with the fewest eligible cards
    still free goes next (cards the draw pile may still need count only up to its spare):
-   shipmasters share eligible cards, so a fixed order left late crews without any;
+   shipmasters share eligible cards, so a fixed order left late crews without any; a
+   crew that leaves another too few cards is drawn again (``CREW_TRIES``);
 3. the draw pile: after a reshuffle only from that reshuffle's cards (earlier steps leave
    enough of them);
 4. opponents' hands.
@@ -31,6 +32,8 @@ from .observation import unseen_cards
 from .view import AllHandsBattleView
 
 MAX_TRIES = 200
+#: draws of one hidden crew before the whole deal is restarted
+CREW_TRIES = 20
 
 
 class _Fail(Exception):
@@ -262,9 +265,21 @@ def _attempt(game, view: AllHandsBattleView, rng, pool: list[int],
     while left:
         q, j, m, count, raided = h = min(left, key=slack)
         left.remove(h)
-        crews[q, j] = _sample_crew(rules, m, count, list(fixed.get(("ship", q, j), [])),
-                                   draw, q, rng,
-                                   view.spies_used if (q, j) == aiming else 0)
+        # a crew that leaves another hidden crew too few cards is drawn again (forward
+        # checking): redrawing one crew is far cheaper than restarting the whole deal
+        for _ in range(CREW_TRIES):
+            free, spare = list(draw.free), draw.spare
+            try:
+                crews[q, j] = _sample_crew(rules, m, count,
+                                           list(fixed.get(("ship", q, j), [])), draw, q, rng,
+                                           view.spies_used if (q, j) == aiming else 0)
+                if all(slack(other) >= 0 for other in left):
+                    break
+            except _Fail:
+                pass
+            draw.free, draw.spare = free, spare
+        else:
+            raise _Fail
 
     # 3. the draw pile (only the reshuffle's cards after a reshuffle)
     deck = _pick([c for c in draw.free if c in deck_cands], view.deck_size, rng)
