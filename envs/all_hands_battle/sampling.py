@@ -265,15 +265,17 @@ def _attempt(game, view: AllHandsBattleView, rng, pool: list[int],
     while left:
         q, j, m, count, raided = h = min(left, key=slack)
         left.remove(h)
-        # a crew that leaves another hidden crew too few cards is drawn again (forward
-        # checking): redrawing one crew is far cheaper than restarting the whole deal
+        # a crew that leaves another hidden crew too few eligible cards is drawn again
+        # (forward checking): redrawing one crew is far cheaper than restarting the whole
+        # deal. A crew short already (one a Prize Crew may fill) only must not get shorter
+        floor = [min(0, slack(other)) for other in left]
         for _ in range(CREW_TRIES):
             free, spare = list(draw.free), draw.spare
             try:
                 crews[q, j] = _sample_crew(rules, m, count,
                                            list(fixed.get(("ship", q, j), [])), draw, q, rng,
                                            view.spies_used if (q, j) == aiming else 0)
-                if all(slack(other) >= 0 for other in left):
+                if all(slack(other) >= low for other, low in zip(left, floor)):
                     break
             except _Fail:
                 pass
