@@ -253,7 +253,7 @@ def _attempt(game, view: AllHandsBattleView, rng, pool: list[int],
     # the draw pile may need counts only while the pile has spare candidates (after a
     # reshuffle, few)
     def slack(h):
-        q, j, m, count, raided = h
+        q, j, m, count, _ = h
         elig = [c for c in draw.free if c in rules.elig[m]]
         reserved = sum(1 for c in elig if c in draw.deck_cands)
         return (len(elig) - reserved + min(reserved, draw.spare)
@@ -263,8 +263,9 @@ def _attempt(game, view: AllHandsBattleView, rng, pool: list[int],
     crews = {}
     left = list(hidden)
     while left:
-        q, j, m, count, raided = h = min(left, key=slack)
+        h = min(left, key=slack)
         left.remove(h)
+        q, j, m, count, _ = h
         # a crew that leaves another hidden crew too few eligible cards is drawn again
         # (forward checking): redrawing one crew is far cheaper than restarting the whole
         # deal. A crew short already (one a Prize Crew may fill) only must not get shorter
