@@ -589,11 +589,8 @@ class AllHandsBattleState(GameState):
                     if rules.is_master[c] and rules.can_launch(c, hand):
                         mask[A.master + c] = 1
         elif d == CREW:
-            m, crew = self.launch_master, self.launch_crew
-            for i, c in enumerate(hand):
-                rest = hand[:i] + hand[i + 1:]
-                if rules.completable(m, crew + [c], rest):
-                    mask[A.crew + c] = 1
+            for c in rules.crew_choices(self.launch_master, self.launch_crew, hand):
+                mask[A.crew + c] = 1
         elif d == CLAIM:
             mask[A.no_claim] = 1
             if self.reserved[player] < 0 and self.has_turn_left(player):

@@ -111,19 +111,25 @@ def _tables(game):
 def claim_outlook(rules, hand, card: int) -> tuple[float, ...]:
     """The ``claim_outlook`` entries for ``hand`` offered ``card`` (see the layout): what
     claiming it would do to the best ship the hand can launch."""
-    # one pass over the ships of hand + card (as rules.best_launch orders them): the ships
-    # without the card are exactly the hand's own
-    full = [*hand, card]
+    # the best ship per shipmaster of hand + card, in rules.best_launch's order (ties go
+    # to the first); a master's best ship without the card is the same one unless that
+    # one holds the card
+    held = rules.card_mask(hand)
+    full = held | rules.bit[card]
     after, before = None, None
-    for m in full:
+    for m in (*hand, card):
         if not rules.is_master[m]:
             continue
-        for crew in rules.legal_crews(m, full):
-            v = rules.launch_value(m, crew)
-            if after is None or v > after[0]:
-                after = (v, m, crew)
-            if m != card and card not in crew and (before is None or v > before):
-                before = v
+        ship = rules.best_ship(m, full)
+        if ship is None:
+            continue
+        if after is None or ship[0] > after[0]:
+            after = (ship[0], m, ship[1])
+        if m != card:
+            if card in ship[1]:
+                ship = rules.best_ship(m, held)
+            if ship is not None and (before is None or ship[0] > before):
+                before = ship[0]
     return (float(before is not None), float(after is not None),
             min(before / 50.0, 2.0) if before is not None else 0.0,
             min(after[0] / 50.0, 2.0) if after else 0.0,
@@ -235,7 +241,8 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
         kw = known_with[q]
         if kw:
             base = o_kw + r * C
-            ones.extend([base + c for c in kw])
+            for c in kw:                     # (few: a loop beats a comprehension)
+                ones.append(base + c)
             tied.extend(kw)
     for q in claim_queue:
         ones.append(o.claim_queue + (q - p) % n)
@@ -259,7 +266,7 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
         ones.append(o.forced)
     if selected >= 0:
         ones.append(o.selected + selected)
-    x[ones] = 1
+    x[np.array(ones, np.intp)] = 1       # (faster than indexing with the list)
     i = o.hand_sizes
     x[i:i + n] = [h / 13.0 for h in hand_sizes[p:] + hand_sizes[:p]]
     x[o.draw_pile_size] = deck_size / C
@@ -274,12 +281,12 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
             outlook = claim_cache[key] = claim_outlook(game.rules, hand, discard[-1])
         x[o.claim_outlook:o.claim_outlook + 5] = outlook
     loc = loca.copy()
-    loc[located] = True
-    unseen = ~loc
+    loc[np.array(located, np.intp)] = True
+    unseen = np.logical_not(loc, out=loc)
     x[o.unseen:o.unseen + C] = unseen
     if deck_size:
         if tied:
-            unseen[tied] = False
+            unseen[np.array(tied, np.intp)] = False
         if reshuffled:
             resh = resh_cache.get(reshuffled)
             if resh is None:

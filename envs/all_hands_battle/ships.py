@@ -4,6 +4,9 @@
 
 * which crews a shipmaster may take (``crew_ok``), whether a partial crew can still be
   completed from a hand (``completable``), and every legal crew of a hand (``legal_crews``);
+* the best ship a hand can launch (``best_launch``; ``best_ship`` per shipmaster, on card
+  bitmasks, memoised per deck and pruned of dominated cards), as enumerating every legal
+  crew would find it, ties included;
 * who may attack whom (``may_attack``);
 * the outcome of an attack (``resolve``): a Raider's plunder, the Black Spot, Prize Crews,
   or three duels, then shipmaster rank, then both ships sinking.
@@ -24,7 +27,10 @@ from .components import (
 #: battle outcomes
 ATTACKER, DEFENDER, SINK, RAID = "attacker", "defender", "sink", "raid"
 
-_CREW_MEMO_MAX = 100_000       # memoised crew worths per game (cleared when full)
+_CREW_MEMO_MAX = 100_000       # memoised crew worths / best ships per deck (cleared when full)
+_MISSING = object()
+#: (crew worths, best ships) memos per (cards, alliance, crew size, prize crew)
+_SHARED_MEMOS: dict = {}
 
 # duel order classes: the Governor's Daughter duels first, Ladies last
 _FIRST, _MIDDLE, _LAST = 0, 1, 2
@@ -75,7 +81,6 @@ class ShipRules:
                     ok.append(c.id)
             elig[m] = frozenset(ok)
         self.elig = elig
-        self._crew_worths: dict = {}
         # per card, for _defending_levels: base defending level, Ruth's bonus, duels, Lady
         self._defend_level = tuple(
             c.defend_level if c.kind == SPY else c.level if c.kind in (CREW, COOK, PRIVATEER,
@@ -84,6 +89,10 @@ class ShipRules:
         self._ruth_bonus = tuple(c.bonus if c.kind == RUTH else 0 for c in cards)
         self._duelling = tuple(c.kind in _DUELLING for c in cards)
         self._lady = tuple(c.kind == LADY for c in cards)
+        #: no Ruth's bonus, Lady, Black Spot or Daughter: a crew of such cards is worth its
+        #: defending levels plus a quarter of its treasure (_crew_worth's short cut)
+        self._plain = tuple(not (self._ruth_bonus[c.id] or self._lady[c.id]
+                                 or c.kind in (BLACK_SPOT, DAUGHTER)) for c in cards)
         #: Prize Crew parts per Admiral: (captains of its suit, cooks of its suit)
         self.prize_parts = {}
         if prize_crew:
@@ -94,6 +103,33 @@ class ShipRules:
                     cooks = frozenset(c.id for c in cards if c.kind == COOK and c.suit == s)
                     if caps and cooks:
                         self.prize_parts[m] = (caps, cooks)
+        # for best_ship: card sets as int bitmasks (bit c = card c)
+        self.bit = tuple(1 << c for c in range(self.C))
+        #: per master, its eligible crew (itself excluded)
+        self._elig_mask = {m: sum(self.bit[c] for c in self.elig[m] if c != m) for m in masters}
+        #: per master, the cards that may sit in one of its crews (itself excluded)
+        self._pool = {m: sum(self.bit[c] for c in self.elig[m].union(
+            *self.prize_parts.get(m, ())) if c != m) for m in masters}
+        self._dominators = self._dominator_masks()
+        self._memo_key = (cards, alliance, crew_per_ship, prize_crew)
+        self._attach_memos()
+
+    def _attach_memos(self) -> None:
+        """The memos of crew worths and best ships: pure functions of the deck and variant,
+        so shared by every game of the same ones (a GameBatch has a game per table)."""
+        self._crew_worths, self._best_ships = _SHARED_MEMOS.setdefault(self._memo_key,
+                                                                       ({}, {}))
+
+    def __getstate__(self) -> dict:
+        """Pickled without the memos (attached again when unpickled)."""
+        state = self.__dict__.copy()
+        del state["_crew_worths"], state["_best_ships"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickled: the memos of this deck and variant in this process."""
+        self.__dict__.update(state)
+        self._attach_memos()
 
     # -- what a ship may hold -------------------------------------------------------------
     def group(self, master: int) -> int:
@@ -164,8 +200,31 @@ class ShipRules:
 
     def can_launch(self, master: int, hand) -> bool:
         """Whether ``master`` (in ``hand``) can lead a legal ship from the rest of the hand."""
-        rest = [c for c in hand if c != master]
-        return self.completable(master, (), rest)
+        # completable(master, (), rest of hand), its first test on bitmasks
+        if (self.card_mask(hand) & self._elig_mask[master]).bit_count() >= self.crew_per_ship:
+            return True
+        if master not in self.prize_parts:
+            return False
+        return self.completable(master, (), [c for c in hand if c != master])
+
+    def crew_choices(self, master: int, crew, hand) -> list:
+        """The cards c of ``hand`` that keep the launch completable: ``completable(master,
+        crew + [c], hand less c)`` (the crew mask of a launch)."""
+        need = self.crew_per_ship - len(crew) - 1
+        if need < 0:
+            return []
+        elig = self.elig[master]
+        # completable's first test passes for every eligible c at once, or for none
+        simple = all(c in elig for c in crew) and \
+            sum(1 for c in hand if c in elig) - 1 >= need
+        prize = master in self.prize_parts
+        out = []
+        for i, c in enumerate(hand):
+            if simple and c in elig:
+                out.append(c)
+            elif prize and self.completable(master, [*crew, c], [*hand[:i], *hand[i + 1:]]):
+                out.append(c)
+        return out
 
     def legal_crews(self, master: int, hand):
         """Every legal crew (sorted tuple) for ``master`` from the cards of ``hand``."""
@@ -196,9 +255,14 @@ class ShipRules:
         if worth is None:
             if len(self._crew_worths) >= _CREW_MEMO_MAX:
                 self._crew_worths.clear()
-            kinds = [self.kind[c] for c in crew]
-            worth = float(self._defending_levels(crew) + 25 * (BLACK_SPOT in kinds)
-                          + 6 * (DAUGHTER in kinds)) + sum(self.value[c] for c in crew) / 4.0
+            value = self.value
+            if all([self._plain[c] for c in crew]):    # levels and treasure only
+                levels = sum([self._defend_level[c] for c in crew])
+            else:
+                kinds = [self.kind[c] for c in crew]
+                levels = (self._defending_levels(crew) + 25 * (BLACK_SPOT in kinds)
+                          + 6 * (DAUGHTER in kinds))
+            worth = float(levels) + sum([value[c] for c in crew]) / 4.0
             self._crew_worths[key] = worth
         return worth
 
@@ -221,15 +285,91 @@ class ShipRules:
     def best_launch(self, hand, masters=None):
         """(launch value, master, crew) of the best legal ship from ``hand`` (shipmasters
         from ``masters`` if given); None if no ship can be built."""
+        held = self.card_mask(hand)
         best = None
         for m in (masters if masters is not None else hand):
             if not self.is_master[m]:
                 continue
-            for crew in self.legal_crews(m, hand):    # none: it cannot launch
-                v = self.launch_value(m, crew)
-                if best is None or v > best[0]:
-                    best = (v, m, crew)
+            ship = self.best_ship(m, held)
+            if ship is not None and (best is None or ship[0] > best[0]):
+                best = (ship[0], m, ship[1])
         return best
+
+    # -- the best ship of a hand (best_launch and the claim outlook) ----------------------
+    def card_mask(self, cards) -> int:
+        """The int bitmask of ``cards`` (bit c = card c)."""
+        bit = self.bit
+        return sum([bit[c] for c in cards])
+
+    def best_ship(self, master: int, cards: int):
+        """(launch value, crew) of ``master``'s best ship from the cards of the bitmask
+        ``cards`` (the first of the best in ``legal_crews`` order, so ties resolve as
+        enumerating every ship does); None if it has no legal crew there."""
+        pool = cards & self._pool[master]
+        if pool.bit_count() < self.crew_per_ship:
+            return None
+        # the best crew depends only on the usable cards (and, for a Prize Crew admiral,
+        # on which admiral): memoised on that content
+        key = (master, pool) if master in self.prize_parts else pool
+        found = self._best_ships.get(key, _MISSING)
+        if found is _MISSING:
+            if len(self._best_ships) >= _CREW_MEMO_MAX:
+                self._best_ships.clear()
+            found = self._best_ships[key] = self._best_crew(master, pool)
+        if found is None:
+            return None
+        return found[0] + 2.0 * self.rank[master], found[1]   # = launch_value (exact)
+
+    def _best_crew(self, master: int, pool: int):
+        """(launch value less the master's rank term, crew) of the first best crew of
+        ``master`` from the cards of ``pool``; None if none is legal."""
+        cards, rest = [], pool
+        while rest:                          # the set bits, lowest first
+            low = rest & -rest
+            cards.append(low.bit_length() - 1)
+            rest ^= low
+        if master in self.prize_parts:
+            best = None
+            for crew in self.legal_crews(master, cards):
+                v = self._crew_worth(crew) + (25 if self.is_prize_crew(master, crew) else 0)
+                if best is None or v > best[0]:
+                    best = (v, crew)
+            return best
+        # every crew of the pool is legal: drop the cards that at least a crew's worth of
+        # others dominate (see _dominator_masks), whose crews are never the first best
+        k, dom = self.crew_per_ship, self._dominators
+        kept = [c for c in cards if (dom[c] & pool).bit_count() < k]
+        worths, best = self._crew_worths, None
+        for crew in combinations(kept, k):
+            v = worths.get(crew)
+            if v is None:
+                v = self._crew_worth(crew)
+            if best is None or v > best[0]:
+                best = (v, crew)
+        return best
+
+    def _dominator_masks(self) -> tuple[int, ...]:
+        """Per card b, the bitmask of the cards a that dominate it: in any crew without
+        both, a instead of b is worth at least as much (same kind of contribution: the
+        same duelling, Ruth, Lady, Black Spot and Daughter flags, a defending level and
+        treasure value at least b's), and strictly more or a lower id (so the swapped crew
+        comes first in ``legal_crews`` order). A crew holding b but missing one of its
+        dominators is then never the first best."""
+        def flags(c):
+            return (self._duelling[c], self._ruth_bonus[c], self._lady[c],
+                    self.kind[c] == BLACK_SPOT, self.kind[c] == DAUGHTER)
+
+        level, value = self._defend_level, self.value
+        out = []
+        for b in range(self.C):
+            mask = 0
+            for a in range(self.C):
+                if a == b or flags(a) != flags(b) or level[a] < level[b] or value[a] < value[b]:
+                    continue
+                if level[a] > level[b] or value[a] > value[b] or a < b:
+                    mask |= self.bit[a]
+            out.append(mask)
+        return tuple(out)
 
     # -- battles --------------------------------------------------------------------------
     def levels(self, crew, attacking: bool) -> list[tuple[int, int, int]]:

@@ -94,6 +94,11 @@ class AllHandsCrewGame(Game):
         self.mask_memo: dict = {}
         #: view memos: (player bit, one pile's knower masks) -> positions the player knows
         self.known_positions: dict = {}
+        #: view memo: a stock's sources -> the stock as a view shows it face down
+        self.hidden_stocks: dict = {}
+        #: view constants: per seat no card (crew knowledge, final_left), no combination
+        self.no_card_rows = (_NO_CARDS,) * n
+        self.no_combos = ((),) * n
 
     # -- pickling (SuperSuit's vector envs, copy.deepcopy) -------------------------------
     def __getstate__(self) -> dict:
@@ -113,6 +118,9 @@ class AllHandsCrewGame(Game):
         self.combos = self.comps.combos
         self.mask_memo = {}
         self.known_positions = {}
+        self.hidden_stocks = {}
+        self.no_card_rows = (_NO_CARDS,) * self.num_players
+        self.no_combos = ((),) * self.num_players
 
     # -- spaces -------------------------------------------------------------------------
     @property
@@ -237,13 +245,17 @@ class AllHandsCrewGame(Game):
         return describe_view(self, view)
 
 
+#: a row of card counts with no card (shared by the views)
+_NO_CARDS = (0,) * NUM_KINDS
+
 #: the kinds of events a round records (``AllHandsCrewState.events``)
 _EVENT_KINDS = ("draw", "hire", "lay", "snatch", "curse", "short_rations", "forfeit")
 #: most events one round can record (draws, hires, lays and actions of 6 players)
 _MAX_EVENTS = 1000
 
 #: game attributes a pickle leaves out (see AllHandsCrewGame.__getstate__)
-_SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions")
+_SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions",
+                     "hidden_stocks", "no_card_rows", "no_combos")
 
 _FIELDS = ("piles", "pile_known", "out", "stock", "stock_src", "crew", "crew_known",
            "crew_maybe_gone", "laid",
@@ -651,23 +663,30 @@ class AllHandsCrewState(GameState):
             stock = ((),) * n
         elif self.phase == "hire":   # stock cards are seen at hiring only
             stock = tuple([tuple(zip(cards, srcs)) if q == player or g.open_stock
-                           else tuple([(-1, s) for s in srcs])
+                           else _hidden_stock(g, srcs)
                            for q, (cards, srcs) in enumerate(zip(self.stock, stock_src))])
         else:
-            stock = tuple([tuple([(-1, s) for s in srcs]) for srcs in stock_src])
+            stock = tuple([_hidden_stock(g, srcs) for srcs in stock_src])
         events = tuple([(a, what, arg, k if m & bit else -1)
                         for a, what, arg, k, m in self.events])
         crew_known, maybe_gone = self.crew_known, self.crew_maybe_gone
-        # tuple.__new__ skips the NamedTuple's Python-level argument binding
+        final, left = self.final, self.final_left
+        # tuple.__new__ skips the NamedTuple's Python-level argument binding. Card counts
+        # that are all zero (most rows; all of final and final_left until the end) are
+        # shared tuples: nothing to build, and the encoder's comparisons of equal views
+        # then stop at identity tests.
         return tuple.__new__(CrewView, (
             player, n, bool(g.open_stock), self.phase, self.current_players(), self.actor,
             self.round, self.start, self.hire_step, self.pending, masks, tuple(seen), stock,
             tuple(self.hired[player]), self.hire_done[player], tuple(self.crew[player]),
-            tuple(map(sum, self.crew)), tuple([tuple(row[player]) for row in crew_known]),
+            tuple(map(sum, self.crew)),
+            _count_rows([row[player] for row in crew_known], g.no_card_rows),
             tuple([row[player] for row in maybe_gone]),
-            tuple(map(tuple, crew_known[player])), tuple(maybe_gone[player]),
+            _count_rows(crew_known[player], g.no_card_rows),
+            tuple(maybe_gone[player]),
             tuple(map(tuple, self.laid)),
-            tuple(map(tuple, self.final)), tuple(map(tuple, self.final_left)),
+            tuple(map(tuple, final)) if any(final) else g.no_combos,
+            _count_rows(left, g.no_card_rows),
             tuple(self.curses), tuple(self.draw_target), tuple(self.spy_left),
             tuple(self.keep), tuple(self.next_double), tuple(self.next_spy),
             tuple(self.next_short), events,
@@ -836,6 +855,27 @@ class AllHandsCrewState(GameState):
 
     def describe_full(self) -> str:
         return _describe_full(self)
+
+
+def _count_rows(rows: list, no_cards: tuple) -> tuple:
+    """Rows of card counts as tuples: an all-zero row is the shared ``_NO_CARDS``, a table
+    with no card at all the shared ``no_cards``."""
+    if not any(map(any, rows)):
+        return no_cards
+    return tuple([tuple(row) if any(row) else _NO_CARDS for row in rows])
+
+
+def _hidden_stock(g: AllHandsCrewGame, srcs: list) -> tuple:
+    """A stock whose cards the viewer cannot see, as the view gives it: ((-1, source), ...).
+    Memoised on the sources (public), so equal stocks are one object: cheaper to build,
+    and compared by identity first."""
+    key = tuple(srcs)
+    out = g.hidden_stocks.get(key)
+    if out is None:
+        if len(g.hidden_stocks) >= 4096:
+            g.hidden_stocks.clear()
+        out = g.hidden_stocks[key] = tuple([(-1, s) for s in srcs])
+    return out
 
 
 def _points(g: AllHandsCrewGame, laid, final, final_left, curses) -> int:

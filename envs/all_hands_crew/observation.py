@@ -9,6 +9,7 @@ prints the table.
 from __future__ import annotations
 
 from array import array
+from operator import add
 
 import numpy as np
 
@@ -82,6 +83,9 @@ def build_layout(game):
           high=2.0)
     return b.build()
 
+
+#: no card of any kind (one shared tuple: equal keys then compare by identity)
+_NO_CARDS = (0,) * NUM_KINDS
 
 CACHE_LIMIT = 4096   # entries per memo table; a full table is simply cleared
 
@@ -275,8 +279,8 @@ def _sum_cards(per_seat: list) -> tuple:
     total = None
     for x in per_seat:
         if x is not None:
-            total = x if total is None else tuple([a + b for a, b in zip(total, x)])
-    return total or (0,) * NUM_KINDS
+            total = x if total is None else tuple(map(add, total, x))
+    return total or _NO_CARDS
 
 
 def _update(t: EncoderTables, c: _Observer, game, v) -> None:

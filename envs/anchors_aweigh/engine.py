@@ -13,6 +13,7 @@ tile whose face only its holder has seen (grabbed face down and kept in hand or 
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -182,14 +183,21 @@ class AnchorsAweighGame(Game):
             self.mix = comp.round_mix
         self.starfish_rule = n == 2 or self.rough_seas
         self.meddlesome_flags = tuple(p in self.monkey_seats for p in range(n))
+        self.no_seats = (False,) * n
         #: per seat: the last (ship contents, above codes, storage, below summary) of
         #: ``AnchorsAweighState._public`` (a cache; any state of this game may use it)
         self.ship_memo = [None] * n
         #: the last (card fields, card part of the public view) of ``_public_cards``
         self.cards_memo = None
+        #: the last (face-up tiles of the pile, their count per look) of ``_public``
+        self.pile_memo = None
         self.tile_kind = comp.tile_kind
         self.tile_star = comp.tile_star
         self.tile_look = tuple(k * 2 + int(s) for k, s in zip(comp.tile_kind, comp.tile_star))
+        # tile id -> look, and -> kind, as bytes.translate tables (tile ids are below 256)
+        assert comp.num_tiles <= 256
+        self.look_table = bytes(self.tile_look) + bytes(256 - comp.num_tiles)
+        self.kind_table = bytes(self.tile_kind) + bytes(256 - comp.num_tiles)
         # ship cell / hand value -> view code (index -1, i.e. the last entry, is EMPTY)
         lut = [CELL_EMPTY] * (CHEST + 2)
         for t, lk in enumerate(self.tile_look):
@@ -347,12 +355,19 @@ class AnchorsAweighGame(Game):
 NUM_ABOVE = len(ABOVE)
 _NO_STORAGE = ((),) * NUM_ABOVE
 _NO_SECRETS = (False,) * (NUM_SPACES + 1)
+_EMPTY_STORAGE = ((),) * NUM_SPACES
 
 _FIELDS = ("turns", "phase", "round", "captain", "ships", "stor", "hand", "secret",
            "pile_up", "pile_down", "supply", "chest_supply", "parrot_supply", "coins",
            "chests", "parrots", "deck", "queue", "current", "revealed", "used",
            "fronts_hidden", "encounter", "outcome", "pending", "returns", "cargo_queue",
            "unit_colour", "cleansed")
+
+
+@lru_cache(maxsize=None)
+def _need_counts(needs: tuple) -> tuple[tuple[int, int], ...]:
+    """(kind or colour, count) of each different need of a card (cards are few: cached)."""
+    return tuple(Counter(needs).items())
 
 
 def _listify(x):
@@ -471,18 +486,20 @@ class AnchorsAweighState(GameState):
         return self._asset_counts(p)[MONKEY]
 
     def _can_pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1) -> bool:
-        need = Counter(needs)
-        if parrot_kind >= 0:
-            if need[parrot_kind] <= 0:
-                return False
-            need[parrot_kind] -= 1
+        if parrot_kind >= 0 and parrot_kind not in needs:
+            return False
         have = self._asset_counts(p)
-        short = sum(max(0, n - have[k]) for k, n in need.items())
+        # the parrot stands in for one tile of its kind
+        short = sum(max(0, n - (k == parrot_kind) - have[k]) for k, n in _need_counts(needs))
         return short <= self._wild(p)
 
     def _can_pay_cargo(self, p: int, needs: tuple) -> bool:
         have = self._cargo_counts(p)
-        return all(have[c] >= n for c, n in Counter(needs).items())
+        return all(have[c] >= n for c, n in _need_counts(needs))
+
+    def _kinds_up(self) -> set[int]:
+        """The kinds of the face-up tiles in the pile (found in C: tile ids are bytes)."""
+        return set(bytes(self.pile_up).translate(self.game.kind_table))
 
     def _to_pile(self, tile: int) -> None:
         self.secret[tile] = False
@@ -584,9 +601,11 @@ class AnchorsAweighState(GameState):
         return ()
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        # entries are set in a bytearray (much cheaper than numpy item writes), then
+        # viewed as the int8 array without a copy
+        mask = bytearray(NUM_ACTIONS)
         if player not in self.current_players():
-            return mask
+            return np.frombuffer(mask, np.int8)
         ph = self.phase
         p = player
         ship = self.ships[p]
@@ -623,11 +642,11 @@ class AnchorsAweighState(GameState):
                     mask[A_COLOUR + c] = 1
         elif ph == PLACE:
             self._place_mask(p, mask)
-        return mask
+        return np.frombuffer(mask, np.int8)
 
-    def _loading_mask(self, p: int, mask: np.ndarray) -> None:
+    def _loading_mask(self, p: int, mask: bytearray) -> None:
         ship = self.ships[p]
-        free_asset = any(ship[s] == EMPTY for s in ASSET_SPACES)
+        free_asset = EMPTY in ship[:len(ASSET_SPACES)]     # the asset spaces come first
         if self.hand[p] >= 0:
             for s in ASSET_SPACES:
                 if ship[s] == EMPTY:
@@ -639,8 +658,7 @@ class AnchorsAweighState(GameState):
             if free_asset:
                 mask[A_GRAB_DOWN] = 1
         if free_asset and self.pile_up:
-            kind = self.game.tile_kind
-            for k in set(map(kind.__getitem__, self.pile_up)):
+            for k in self._kinds_up():
                 mask[A_GRAB_UP + k] = 1
         if ship[12] == EMPTY or ship[13] == EMPTY:
             for c in range(NUM_COLOURS):
@@ -653,7 +671,7 @@ class AnchorsAweighState(GameState):
                 if 0 <= c < CARGO and star[c]:
                     mask[A_STAR_RETURN + s] = 1
 
-    def _resolve_mask(self, p: int, card, mask: np.ndarray) -> None:
+    def _resolve_mask(self, p: int, card, mask: bytearray) -> None:
         if card.needs_assets:
             if self._can_pay_assets(p, card.needs):
                 mask[A_RESOLVE] = 1
@@ -664,20 +682,19 @@ class AnchorsAweighState(GameState):
         elif self._can_pay_cargo(p, card.needs):
             mask[A_RESOLVE] = 1
 
-    def _swap_mask(self, p: int, mask: np.ndarray) -> None:
+    def _swap_mask(self, p: int, mask: bytearray) -> None:
         if not self.game.rough_seas:
             return
         have = self._asset_counts(p)
         gives = [k for k in range(NUM_KINDS) if have[k] >= 2]
         if not gives:
             return
-        kind = self.game.tile_kind
-        takes = {kind[t] for t in self.pile_up}
+        takes = self._kinds_up()
         for gk in gives:
             for tk in takes:
                 mask[A_SWAP + gk * 10 + tk] = 1
 
-    def _place_mask(self, p: int, mask: np.ndarray) -> None:
+    def _place_mask(self, p: int, mask: bytearray) -> None:
         ship = self.ships[p]
         if self._has_room(p):
             cap = self.game.comp.storage_capacity
@@ -1140,7 +1157,6 @@ class AnchorsAweighState(GameState):
             return pub
         g = self.game
         n = g.num_players
-        looks = g.tile_look
         secret = self.secret
         secrets = True in secret
         # a face-down tile is only ever in a hand or below deck (validate() checks it), so
@@ -1164,17 +1180,23 @@ class AnchorsAweighState(GameState):
                        self._below_deck(p))
                 memo[p] = hit
             ships.append(hit)
-        above = tuple([x[1] for x in ships])
-        above_storage = tuple([x[2] for x in ships])
-        below = tuple([x[3] for x in ships])
+        _, above, above_storage, below = zip(*ships)
         if secrets:
             hands = tuple([CELL_UNKNOWN if t >= 0 and secret[t] else code(t)
                            for t in self.hand])
         else:
             hands = tuple(map(code, self.hand))
-        # face-up tiles per look, counted in C: the pile can hold dozens of tiles
-        looks_up = bytes(map(looks.__getitem__, self.pile_up))
-        pile_up = tuple(map(looks_up.count, range(2 * NUM_KINDS)))
+        # face-up tiles per look, counted in C: the pile can hold dozens of tiles (tile ids
+        # are bytes, and translate turns each into its look); kept on the game with the
+        # pile it came from, as many steps leave the pile as it was
+        tiles_up = bytes(self.pile_up)
+        hit = g.pile_memo
+        if hit is not None and hit[0] == tiles_up:
+            pile_up = hit[1]
+        else:
+            looks_up = np.frombuffer(tiles_up.translate(g.look_table), np.uint8)
+            pile_up = tuple(np.bincount(looks_up, minlength=2 * NUM_KINDS).tolist())
+            g.pile_memo = (tiles_up, pile_up)
         backs, fronts, queue = self._public_cards()
         cards = g.cards
         loading = self.phase in (SETUP, LOADING)
@@ -1190,9 +1212,9 @@ class AnchorsAweighState(GameState):
             cards[self.current].back if self.current >= 0 else -1,
             tuple(sorted(self.used)), tuple(self.encounter), tuple(self.outcome),
             tuple([x >= 0 for x in self.pending]),
-            tuple([(int(p), int(u)) for p, u in self.cargo_queue]),
+            tuple([(int(p), int(u)) for p, u in self.cargo_queue]) if self.cargo_queue else (),
             self.unit_colour, self.cleansed,
-            tuple([loading and EMPTY not in ship for ship in self.ships]),
+            tuple([EMPTY not in ship for ship in self.ships]) if loading else g.no_seats,
             tuple(self.returns),
         ))
         self._pub = pub
@@ -1242,7 +1264,7 @@ class AnchorsAweighState(GameState):
                     looks[look[c]] += 1
                 for colour in stor[sp]:
                     cargo[colour] += 1
-        return BelowDeck(tuple(looks), unknown, tuple(cargo))
+        return tuple.__new__(BelowDeck, (tuple(looks), unknown, tuple(cargo)))
 
     def view(self, player: int) -> AnchorsAweighView:
         """The public table plus ``player``'s own ship (every space, every face), hand,
@@ -1258,8 +1280,9 @@ class AnchorsAweighState(GameState):
             flags = tuple(flags)
         else:                       # no face-down tile anywhere (most of the game)
             flags = _NO_SECRETS
+        stor = self.stor[player]
         return tuple.__new__(AnchorsAweighView, (
-            player, cells, tuple(map(tuple, self.stor[player])),
+            player, cells, tuple(map(tuple, stor)) if any(stor) else _EMPTY_STORAGE,
             self.game.cell_lut[hand], flags, self.pending[player], pub))
 
     # -- copies and text --------------------------------------------------------------------

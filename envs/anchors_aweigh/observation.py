@@ -6,6 +6,9 @@ player r seats to the left (clockwise). Counts are scaled to about 0..1 (see eac
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import add, ne
+
 import numpy as np
 
 from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
@@ -15,7 +18,9 @@ from .components import (
     PIRATES,
 )
 from .engine import ENCOUNTER
-from .view import CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS
+from .view import (
+    CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS, PublicView,
+)
 
 NUM_PHASES = 8
 SPACE_FEATURES = ("empty", "chest", "unknown tile") + KINDS + ("starfish",) + tuple(
@@ -33,6 +38,7 @@ BELOW_FEATURES = tuple(f"{k} tiles seen" for k in KINDS) + ("starfish tiles seen
 BF = len(BELOW_FEATURES)               # 16
 NUM_OUTCOMES = 6
 NUM_ABOVE = len(ABOVE)
+_ZERO = np.zeros(1, np.float32)
 
 
 #: a seat's returns since its last placement are shown / RETURNS_SCALE, capped at RETURNS_CAP
@@ -170,8 +176,12 @@ class _Tables:
                 self.pirate_needs[i, x] += 1
         # the kinds pirates need and the most any card needs of each: the odds depend on
         # a ship's counts of those kinds only, capped there
-        self.pirate_kinds = np.flatnonzero(self.pirate_needs.sum(0))
-        self.pirate_caps = [int(c) for c in self.pirate_needs.max(0)[self.pirate_kinds]]
+        kinds = np.flatnonzero(self.pirate_needs.sum(0))
+        self.pirate_caps = tuple((int(k), int(self.pirate_needs[:, k].max())) for k in kinds)
+        #: per strength 1..3, its pirate cards as bits (pirate_id_list order)
+        self.pirate_strength_bits = [_bits([c.strength == s for c in pirates])
+                                     for s in (1, 2, 3)]
+        self.beaten: dict = {}          # (capped counts, stand-ins) -> cards resolved, bits
         self.card_asset_needs = np.zeros((len(game.cards), NUM_KINDS), np.float32)
         self.card_cargo_needs = np.zeros((len(game.cards), NUM_COLOURS), np.float32)
         for card in game.cards:
@@ -180,15 +190,15 @@ class _Tables:
                     self.card_asset_needs[card.index, x] += 1
                 else:
                     self.card_cargo_needs[card.index, x] += 1
-        # looks (kind * 2 + starfish) to the below_deck tile features, counts / 4
-        self.below_looks = np.zeros((2 * NUM_KINDS, NUM_KINDS + 1), np.float32)
-        for lk in range(2 * NUM_KINDS):
-            self.below_looks[lk, lk // 2] = 0.25
-            self.below_looks[lk, NUM_KINDS] = 0.25 * (lk % 2)
-        self.below_rows: dict = {}     # BelowDeck -> its row of _SeatTable
+        self.below_parts: dict = {}    # BelowDeck -> its part of a ship block
+        self.above_parts: dict = {}    # (above-deck codes, storage) -> its part
+        self.quarters = np.arange(NUM_SPACES + 1, dtype=np.float32) / 4   # counts / 4
         self.cell_kind = np.full(NUM_CELLS, -1)
         for lk in range(2 * NUM_KINDS):
             self.cell_kind[CELL_TILE + lk] = lk // 2
+        # cell code -> kind (255: no tile) as a bytes.translate table
+        self.cell_kind_bytes = bytes([k if k >= 0 else 255 for k in self.cell_kind]) \
+            + bytes([255] * (256 - NUM_CELLS))
         self.seat = _SeatTable(self)
 
 
@@ -218,36 +228,31 @@ def _setup(game):
     game._obs_size = layout.size
     game._obs_perms = perms
     game._obs_cache = None
-    game._obs_memo_cards = None
-    game._obs_memo_ships = None
-    a0 = start["current_card"]
-    a1 = layout.slice("used").stop
-    b0 = start["ships"]
-    b1 = layout.slice("below_deck").stop
-    names = layout.names()
-    assert names[names.index("current_card"):names.index("used") + 1] == [
-        "current_card", "current_back", "round_cards", "round_asset_needs",
-        "round_cargo_needs", "backs_left", "queue", "queue_next", "used"]
-    assert names[names.index("ships"):names.index("below_deck") + 1] == [
-        "ships", "hands", "full", "cargo_held", "assets_seen", "unknown_tiles", "below_deck"]
-    game._obs_segments = (a0, a1, b0, b1)
-    # positions (within the ship block) of everything one seat contributes, in the order
-    # that _seat_block lays its values out: one gather-write per seat that changed
+    names = layout.names()     # fields that the writers of the public part fill together
+    assert names[names.index("round_cards"):names.index("round_cargo_needs") + 1] == [
+        "round_cards", "round_asset_needs", "round_cargo_needs"]
+    assert names[names.index("pile_up"):names.index("pile_up_starfish") + 1] == [
+        "pile_up", "pile_up_starfish"]
+    # positions of everything one seat's ship contributes (its hand and full flag apart),
+    # in the order that _ship_block lays its values out: one gather-write per changed ship
     seat_idx = []
     for q in range(n):
         parts = []
-        for name, w in (("ships", NUM_ABOVE * SF), ("hands", HF), ("full", 1),
-                        ("cargo_held", NUM_COLOURS), ("assets_seen", NUM_KINDS),
-                        ("unknown_tiles", 1), ("below_deck", BF)):
-            stride = PER_SEAT[name]
-            s0 = start[name] - b0 + q * stride
+        for name, w in (("ships", NUM_ABOVE * SF), ("cargo_held", NUM_COLOURS),
+                        ("assets_seen", NUM_KINDS), ("unknown_tiles", 1), ("below_deck", BF)):
+            s0 = start[name] + q * PER_SEAT[name]
             parts.append(np.arange(s0, s0 + w))
         seat_idx.append(np.concatenate(parts))
     game._obs_seat_idx = seat_idx
-    game._obs_memo_seat_blocks = [None] * n
+    # positions of what one's own ship adds to the rotated public part (relative seat 0):
+    # its below-deck rows (the above-deck rows are public), assets seen and unknown tiles
+    s0 = start["ships"]
+    game._obs_own_idx = np.concatenate([
+        np.arange(s0 + NUM_ABOVE * SF, s0 + NUM_SPACES * SF),
+        np.arange(start["assets_seen"], start["assets_seen"] + NUM_KINDS),
+        [start["unknown_tiles"]]])
     game._obs_memo_own = [None] * n
     game._obs_memo_pirates = None
-    game._obs_memo_odds = [None] * n
     return tables
 
 
@@ -267,7 +272,8 @@ def encode(game, view) -> np.ndarray:
         base = _encode_public(game, tables, pub)
         game._obs_cache = (pub, base)
     me = view.player
-    obs = base.take(game._obs_perms[me])     # rotated to relative seat order
+    # rotated to relative seat order (seat 0's order is the absolute one)
+    obs = base.take(game._obs_perms[me]) if me else base.copy()
     st = game._obs_start
     if me in pub.acting:
         obs[st["me_acting"]] = 1
@@ -280,29 +286,28 @@ def encode(game, view) -> np.ndarray:
     memo = game._obs_memo_own
     key = (view.own_ship, view.own_storage)
     hit = memo[me]
-    if hit is not None and hit[0] == key:
-        rows, assets = hit[1]
-    else:
-        rows, sums = _ship_rows(tables, view.own_ship, view.own_storage)
-        assets = sums[3:13] / 4
-        memo[me] = (key, (rows, assets))
-    s0 = st["ships"]
-    obs[s0:s0 + NUM_SPACES * SF] = rows
-    s0 = st["assets_seen"]
-    obs[s0:s0 + NUM_KINDS] = assets
-    obs[st["unknown_tiles"]] = 0
+    if hit is None or hit[0] != key:
+        hit = memo[me] = (key,) + _own_ship(tables, view.own_ship, view.own_storage)
+    _, own, counts, have = hit
+    obs[game._obs_own_idx] = own
     look = view.own_hand - CELL_TILE          # kind * 2 + starfish, for a tile in hand
     if 0 <= look < 2 * NUM_KINDS:
         obs[st["held_kind"] + look // 2] = 1
+    extra = int(pub.parrots[me] > 0)        # stand-ins: the parrot, wild monkeys
+    if game.rough_seas:
+        extra += counts[NUM_KINDS - 1]
+    pirates = _possible_pirates(game, tables, pub)
+    odds = pirates[3].get((have, extra))
+    if odds is None:
+        odds = pirates[3][have, extra] = _pirate_odds(tables, pirates[2], have, extra)
     s0 = st["pirate_odds"]
-    obs[s0:s0 + 3] = _pirate_odds(game, tables, view, assets)
+    obs[s0:s0 + 3] = odds
     if pub.phase == ENCOUNTER and me in pub.acting:
-        # _pirate_odds just memoised this view's stand-ins and possible pirate cards
         c0 = st["cargo_held"]                  # relative seat 0: your own
         s0 = st["encounter_outlook"]
         obs[s0:s0 + 3] = encounter_outlook(
-            tables, pirate_shortfalls(tables, assets * 4), game._obs_memo_odds[me][1],
-            game._obs_memo_pirates[1], pub.current_back - BACKS.index("pirates 1") + 1,
+            tables, pirate_shortfalls(tables, np.array(counts, np.float32)), extra, pirates[1],
+            pub.current_back - BACKS.index("pirates 1") + 1,
             pub.coins[me], bool(obs[c0:c0 + NUM_COLOURS].any()),
             game.comp.pirate_penalty_coins)
     secret = view.own_secret
@@ -315,40 +320,65 @@ def encode(game, view) -> np.ndarray:
     return obs
 
 
-def _pirate_odds(game, tables, view, assets) -> np.ndarray:
-    """pirate_odds: per strength, the share of the pirate cards still possible (as far as
-    the player knows) that its ship could resolve now. Which cards are possible is public
-    and memoised per game with a cache of odds keyed on what they depend on: the counts of
-    the kinds pirates need (capped at the most any card needs) and the stand-ins."""
-    pub = view.pub
-    extra = int(pub.parrots[view.player] > 0)
-    if game.rough_seas:
-        extra += int(assets[NUM_KINDS - 1] * 4)
+def _own_ship(tables, cells, stor) -> tuple:
+    """(what one's own ship adds at ``_obs_own_idx``: below-deck rows, assets seen / 4 and
+    0 unknown tiles; tiles per kind; the counts of the kinds pirates need, capped at the
+    most any card needs) of one's own ship. Its above-deck rows are the public ones."""
+    # tiles per kind, counted in C: cell codes are bytes, translate turns each into its kind
+    kinds = bytes(cells).translate(tables.cell_kind_bytes)
+    counts = tuple(map(kinds.count, range(NUM_KINDS)))
+    have = tuple([min(counts[k], cap) for k, cap in tables.pirate_caps])
+    rows = tables.cell.take(cells[NUM_ABOVE:], 0)
+    for sp, colours in enumerate(stor[NUM_ABOVE:]):
+        for c in colours:
+            rows[sp, 18 + c] += 0.5           # storage counts / 2
+    own = np.concatenate([rows.ravel(), tables.quarters.take(counts), _ZERO])
+    return own, counts, have
+
+
+def _possible_pirates(game, tables, pub) -> tuple:
+    """(what is known of the cards, possible flags, the same as bits, odds cache) of the
+    pirate cards a player may still meet: this round's fronts while they are shown, else
+    every pirate card not yet used. Public, so memoised per game; the odds cache (keyed
+    on the capped counts of the kinds pirates need and the stand-ins) lives as long as
+    the possible cards stay the same."""
     known = pub.fronts if pub.fronts is not None else (pub.used, pub.current)
-    memo = game._obs_memo_pirates      # (known, possible flags, weights, counts, cache)
-    if memo is None or memo[0] != known:
-        if pub.fronts is not None:
-            possible = tuple([c in known for c in tables.pirate_id_list])
-        else:
-            gone = set(pub.used) | {pub.current}
-            possible = tuple([c not in gone for c in tables.pirate_id_list])
-        if memo is not None and memo[1] == possible:     # most cards are no pirates
-            memo = (known,) + memo[1:]
-        else:
-            memo = (known, possible) + pirate_weights(tables, possible) + ({},)
-        game._obs_memo_pirates = memo
-    last = game._obs_memo_odds[view.player]          # same ship, same cards: as before
-    if last is not None and last[0] is assets and last[1] == extra and last[2] is memo[4]:
-        return last[3]
-    have = (assets * 4).take(tables.pirate_kinds).tolist()
-    key = (tuple(map(min, have, tables.pirate_caps)), extra)
-    odds = memo[4].get(key)
-    if odds is None:
-        # per pirate card, the assets the ship lacks (small integers, exact in float32)
-        short = pirate_shortfalls(tables, assets * 4)
-        odds = memo[4][key] = pirate_odds(short, extra, memo[2], memo[3])
-    game._obs_memo_odds[view.player] = (assets, extra, memo[4], odds)
-    return odds
+    memo = game._obs_memo_pirates
+    if memo is not None and memo[0] == known:
+        return memo
+    if pub.fronts is not None:
+        possible = tuple([c in known for c in tables.pirate_id_list])
+    else:
+        gone = set(pub.used) | {pub.current}
+        possible = tuple([c not in gone for c in tables.pirate_id_list])
+    if memo is not None and memo[1] == possible:     # most cards are no pirates
+        memo = (known,) + memo[1:]
+    else:
+        memo = (known, possible, _bits(possible), {})
+    game._obs_memo_pirates = memo
+    return memo
+
+
+def _bits(flags) -> int:
+    """A set of pirate cards (one flag each, ``pirate_id_list`` order) as an int's bits."""
+    return sum(1 << i for i, flag in enumerate(flags) if flag)
+
+
+def _pirate_odds(tables, possible: int, have: tuple, extra: int) -> np.ndarray:
+    """pirate_odds for the ``possible`` pirate cards (bits) and a ship with the capped
+    counts ``have`` and ``extra`` stand-ins, by counting bits: the same quotients as
+    ``pirate_odds`` (whole counts divided once)."""
+    beaten = tables.beaten.get((have, extra))
+    if beaten is None:                  # which cards such a ship resolves (few such keys)
+        counts = np.zeros(NUM_KINDS, np.float32)
+        counts[[k for k, _ in tables.pirate_caps]] = have
+        short = pirate_shortfalls(tables, counts).tolist()
+        beaten = tables.beaten[have, extra] = _bits([s <= extra for s in short])
+    odds = []
+    for cards in tables.pirate_strength_bits:
+        count = (possible & cards).bit_count()
+        odds.append((beaten & possible & cards).bit_count() / count if count else 0.0)
+    return np.array(odds, np.float32)
 
 
 def pirate_weights(tables, possible) -> tuple[np.ndarray, list[float]]:
@@ -386,253 +416,237 @@ def pirate_odds(short, extra: int, weights, counts) -> np.ndarray:
 def _encode_public(game, tables, view) -> np.ndarray:
     """The public part in absolute seat order (seat 0 first), as an outsider sees it.
 
-    Incremental: consecutive public views differ in a few fields, so the vector starts
-    as a copy of the last one this game encoded and each group of fields (table, seats,
-    cards, ships) is rewritten only when the view fields it reads changed. Invariant:
-    the cached vector holds every group as memoised (both are replaced together)."""
+    Incremental: consecutive public views differ in a few fields, so the vector is the
+    last one this game encoded (``game._obs_cache``, rewritten in place: observations are
+    copies of it) and only the fields that differ from that view's are rewritten, each by
+    its writer in ``_WRITERS``. Writers compare content, never identity, so any two views
+    of any states will do."""
     prev = game._obs_cache
+    game._obs_cache = None              # until the vector matches the new view again
     if prev is None:
         obs = np.zeros(game._obs_size, np.float32)
-        game._obs_memo_sparse = {}
-        game._obs_memo_cards = game._obs_memo_ships = None
+        old = None
+        changed = _WRITERS
     else:
-        obs = prev[1].copy()
-    sparse = game._obs_memo_sparse
-    stale: list[int] = []               # positions the changed groups wrote last time
-    fresh: list[int] = []               # and those they write now, with their values
-    values: list[float] = []
-    for name, fields, write in _SPARSE_GROUPS:
-        key = tuple(map(view.__getattribute__, fields))
-        memo = sparse.get(name)
-        if memo is not None and memo[0] == key:
-            continue
-        hot, idx, val = write(game._obs_start, view)
-        if memo is not None:
-            stale += memo[1]
-        fresh += hot + idx
-        values += [1.0] * len(hot) + val
-        sparse[name] = (key, hot + idx)
-    if fresh:                           # two puts: cheaper than four fancy assignments
-        if stale:
-            obs.put(stale, 0)
-        obs.put(fresh, values)
-
-    a0, a1, b0, b1 = game._obs_segments
-    key = (view.fronts, view.current, view.current_back, view.backs_left, view.queue,
-           view.used)
-    memo = game._obs_memo_cards
-    if memo is None or memo[0] != key:
-        memo = game._obs_memo_cards = (key, _encode_cards(game, tables, view, a0, a1))
-        obs[a0:a1] = memo[1]
-    key = (view.above, view.above_storage, view.below, view.hands, view.full)
-    memo = game._obs_memo_ships
-    if memo is None or memo[0] != key:
-        memo = game._obs_memo_ships = (key, _encode_ships(game, tables, view, b0, b1,
-                                                          memo))
-        obs[b0:b1] = memo[1]
+        old, obs = prev
+        changed = map(_WRITERS.__getitem__, compress(_FIELD_INDEX, map(ne, view, old)))
+    # a writer covers one field or a group of them: each runs at most once
+    for write in dict.fromkeys(changed):
+        if write is not None:
+            write(game, tables, obs, old, view)
     return obs
 
 
-def _table_entries(st, view):
-    """(positions set to 1, other positions, their values) of the table-wide fields."""
-    hot = [st["phase"] + view.phase, st["round"] + view.round - 1]
-    idx: list[int] = []
-    val: list[float] = []
-    if view.fronts is not None:
-        hot.append(st["fronts_visible"])
-    if view.captain >= 0:
-        hot.append(st["captain_called"])
-        hot.append(st["captain"] + view.captain)
-    pu = view.pile_up
-    s0, s1 = st["pile_up"], st["pile_up_starfish"]
-    for k in range(NUM_KINDS):
-        a, b = pu[2 * k], pu[2 * k + 1]
-        if a or b:
-            idx.append(s0 + k)
-            val.append((a + b) / 9)
-            if b:
-                idx.append(s1 + k)
-                val.append(b / 2)
-    idx += [st["pile_down"], st["chest_supply"], st["parrot_supply"]]
-    val += [view.pile_down / 84, view.chest_supply / 18, view.parrot_supply / 3]
-    s0 = st["supply"]
-    for c in range(NUM_COLOURS):
-        idx.append(s0 + c)
-        val.append(view.supply[c] / 16)
-    if view.cargo_queue:
-        hot.append(st["unit"] + view.cargo_queue[0][1])
-    if view.unit_colour >= 0:
-        hot.append(st["unit_colour"] + view.unit_colour)
-    return hot, idx, val
+def _hot(positions):
+    """The writer of a field shown as ones at ``positions(start, view)``: it clears the
+    old ones that went and sets the new ones that came."""
+    def write(game, tables, obs, old, new):
+        st = game._obs_start
+        now = set(positions(st, new))
+        if old is not None:
+            was = set(positions(st, old))
+            for i in was - now:
+                obs[i] = 0
+            now -= was
+        for i in now:
+            obs[i] = 1
+    return write
 
 
-def _seat_entries(st, view):
-    """(positions set to 1, other positions, their values) of the per-seat counters and
-    flags (absolute seat order)."""
-    n = view.num_players
-    hot: list[int] = []
-    idx: list[int] = []
-    val: list[float] = []
-    returns = [min(r, RETURNS_CAP) for r in view.returns]
-    for key, values, scale in (("coins", view.coins, 10), ("chests", view.chests, 8),
-                               ("parrots", view.parrots, 1), ("returns", returns, RETURNS_SCALE)):
-        s0 = st[key]
-        for q in range(n):
-            if values[q]:
-                idx.append(s0 + q)
-                val.append(values[q] / scale)
-    s0, s1, s2, s3 = st["meddlesome"], st["decided"], st["encounter"], st["outcome"]
-    for q in range(n):
-        if view.meddlesome[q]:
-            hot.append(s0 + q)
-        if view.decided[q]:
-            hot.append(s1 + q)
-        e = view.encounter[q]
-        if e >= 0:
-            hot.append(s2 + 2 * q + (0 if e == 1 else 1))
-        hot.append(s3 + NUM_OUTCOMES * q + view.outcome[q])
-    s0 = st["acting"]
-    hot += [s0 + q for q in view.acting]
-    return hot, idx, val
+def _counts(field, scale, cap=None):
+    """The writer of counts (per seat or per colour) shown as ``min(count, cap) / scale``."""
+    def write(game, tables, obs, old, new):
+        s0 = game._obs_start[field]
+        values = getattr(new, field)
+        if cap is not None:
+            values = [min(v, cap) for v in values]
+        obs[s0:s0 + len(values)] = [v / scale for v in values]
+    return write
 
 
-#: the sparse field groups of the public part: (name, view fields read, writer)
-_SPARSE_GROUPS = (
-    ("table", ("phase", "round", "fronts", "captain", "pile_up", "pile_down",
-               "chest_supply", "parrot_supply", "supply", "cargo_queue", "unit_colour"),
-     _table_entries),
-    ("seats", ("coins", "chests", "parrots", "returns", "meddlesome", "decided",
-               "encounter", "outcome", "acting"), _seat_entries),
-)
+def _scalar(field, scale):
+    """The writer of a table-wide count shown as ``count / scale``."""
+    def write(game, tables, obs, old, new):
+        obs[game._obs_start[field]] = getattr(new, field) / scale
+    return write
 
 
-def _encode_cards(game, tables, view, a0, a1) -> np.ndarray:
-    """The card fields (current_card .. used) as one block."""
-    st = game._obs_start
-    obs = np.zeros(a1 - a0, np.float32)
-    if view.current_back >= 0:
-        obs[st["current_back"] - a0 + view.current_back] = 1
-    s0 = st["backs_left"] - a0
-    obs[s0:s0 + NUM_BACKS] = np.asarray(view.backs_left, np.float32) / 13
-    if view.queue:
-        s0 = st["queue"] - a0
-        for c in view.queue:
-            obs[s0 + c] += 1 / 13
-        obs[st["queue_next"] - a0 + view.queue[0]] = 1
-    if view.used:
-        obs[st["used"] - a0 + np.asarray(view.used)] = 1
-    if view.current >= 0:
-        s0 = st["current_card"] - a0
-        obs[s0:s0 + CF] = tables.cards[view.current]
-    if view.fronts:
-        ids = list(view.fronts)
-        s0 = st["round_cards"] - a0
-        obs[s0:s0 + len(ids) * CF] = tables.cards[ids].ravel()
-        s0 = st["round_asset_needs"] - a0
-        obs[s0:s0 + NUM_KINDS] = tables.card_asset_needs[ids].sum(0) / 8
-        s0 = st["round_cargo_needs"] - a0
-        obs[s0:s0 + NUM_COLOURS] = tables.card_cargo_needs[ids].sum(0) / 8
-    return obs
+def _write_pile_up(game, tables, obs, old, new):
+    """pile_up (face-up tiles per kind / 9) and, right after it, pile_up_starfish (/ 2)."""
+    pu = new.pile_up
+    plain, star = pu[0::2], pu[1::2]          # per kind: looks without / with starfish
+    s0 = game._obs_start["pile_up"]
+    obs[s0:s0 + 2 * NUM_KINDS] = [(a + b) / 9 for a, b in zip(plain, star)] \
+        + [b / 2 for b in star]
 
 
-def _ship_rows(tables, cells, stor):
-    """(features of the given spaces (len(cells) x SF, flat), their column sums)."""
-    rows = tables.cell.take(cells, 0)     # take: much cheaper than indexing with a list
-    if any(stor):
-        for sp, lst in enumerate(stor):
-            for c in lst:
-                rows[sp, 18 + c] += 0.5
-    return rows.ravel(), rows.sum(0)
+def _write_hands(game, tables, obs, old, new):
+    """The hands that changed, as others see them (one's own tile is added by ``encode``)."""
+    s0 = game._obs_start["hands"]
+    for q, code in enumerate(new.hands):
+        if old is None or code != old.hands[q]:
+            obs[s0 + q * HF:s0 + (q + 1) * HF] = tables.hand[code]
 
 
-def _below_row(tables, below) -> np.ndarray:
-    """The ``below_deck`` features of one seat's public below-deck summary."""
-    row = np.empty(BF, np.float32)
-    # tiles per kind and starfish tiles, / 4: one product with a 0/0.25 table
-    row[:NUM_KINDS + 1] = np.dot(below.looks, tables.below_looks)
-    row[NUM_KINDS + 1] = below.unknown / 4
-    row[NUM_KINDS + 2:] = below.cargo
-    row[NUM_KINDS + 2:] /= 8
-    return row
+def _write_full(game, tables, obs, old, new):
+    s0 = game._obs_start["full"]
+    obs[s0:s0 + len(new.full)] = new.full
 
 
-def _encode_ships(game, tables, view, b0, b1, prev=None) -> np.ndarray:
-    """The ship fields (ships .. below_deck) as one block, absolute seat order, as every
-    player sees them: above deck space by space, below deck as its summary.
-
-    Incremental: starting from the previous block (``prev``: (key, block) of the last
-    public view), only the seats whose ship, hand or below-deck summary changed are
-    rewritten (a step changes one or two ships, rarely all)."""
-    n = view.num_players
-    if prev is None:
-        obs = np.zeros(b1 - b0, np.float32)
-        changed = range(n)
-    else:
-        obs = prev[1].copy()
-        old = prev[0]
-        changed = [q for q in range(n)
-                   if view.above[q] != old[0][q] or view.above_storage[q] != old[1][q]
-                   or view.below[q] != old[2][q] or view.hands[q] != old[3][q]
-                   or view.full[q] != old[4][q]]
+def _write_ships(game, tables, obs, old, new):
+    """The ships that changed: above-deck rows, cargo held, assets seen, unknown tiles
+    and below deck, one gather-write each."""
     seat_idx = game._obs_seat_idx
-    for q in changed:
-        obs.put(seat_idx[q], _seat_block(game, tables, view, q))
-    return obs
+    above, stor, below = new.above, new.above_storage, new.below
+    for q in range(new.num_players):
+        if old is None or above[q] != old.above[q] or stor[q] != old.above_storage[q] \
+                or below[q] != old.below[q]:
+            obs[seat_idx[q]] = _ship_block(tables, above[q], stor[q], below[q])
 
 
-def _seat_block(game, tables, view, q) -> np.ndarray:
-    """Everything seat ``q`` contributes to the ship block, in ``_obs_seat_idx`` order:
-    above-deck rows, hand, full, cargo held, assets seen, unknown tiles, below deck
-    (memoised per seat on exactly those view fields).
+def _write_fronts(game, tables, obs, old, new):
+    """fronts_visible and, while the fronts are shown, the round's unrevealed cards:
+    round_cards (by card id), round_asset_needs and round_cargo_needs."""
+    st = game._obs_start
+    obs[st["fronts_visible"]] = new.fronts is not None
+    s0 = st["round_cards"]
+    obs[s0:st["round_cargo_needs"] + NUM_COLOURS] = 0
+    if new.fronts:
+        ids = list(new.fronts)
+        obs[s0:s0 + len(ids) * CF] = tables.cards[ids].ravel()
+        s0 = st["round_asset_needs"]
+        obs[s0:s0 + NUM_KINDS] = tables.card_asset_needs[ids].sum(0) / 8
+        s0 = st["round_cargo_needs"]
+        obs[s0:s0 + NUM_COLOURS] = tables.card_cargo_needs[ids].sum(0) / 8
 
-    One gather-sum over ``_SeatTable`` rows (a row per above-deck cell, storage unit,
-    hand and full flag) plus the cached row of the below-deck summary; every value is a
-    small multiple of 1/8 (exact in float32, whatever the order of the sum) except the
-    unknown-tiles count / 12, which is looked up from the count."""
-    above, stor, below = view.above[q], view.above_storage[q], view.below[q]
-    key = (above, stor, below, view.hands[q], view.full[q])
-    memo = game._obs_memo_seat_blocks
-    hit = memo[q]
-    if hit is not None and hit[0] == key:
-        return hit[1]
+
+def _write_current(game, tables, obs, old, new):
+    s0 = game._obs_start["current_card"]
+    obs[s0:s0 + CF] = tables.cards[new.current] if new.current >= 0 else 0
+
+
+def _write_backs_left(game, tables, obs, old, new):
+    s0 = game._obs_start["backs_left"]
+    obs[s0:s0 + NUM_BACKS] = np.asarray(new.backs_left, np.float32) / 13
+
+
+def _write_queue(game, tables, obs, old, new):
+    """queue (contracts per featured colour / 13, added up in float32) and queue_next."""
+    st = game._obs_start
+    s0, s1 = st["queue"], st["queue_next"]
+    obs[s0:s0 + NUM_COLOURS] = 0
+    obs[s1:s1 + NUM_COLOURS] = 0
+    if new.queue:
+        for c in new.queue:
+            obs[s0 + c] += 1 / 13
+        obs[s1 + new.queue[0]] = 1
+
+
+def _encounter_hot(st, view):
+    s0 = st["encounter"]
+    return [s0 + 2 * q + (0 if e == 1 else 1) for q, e in enumerate(view.encounter)
+            if e >= 0]
+
+
+def _outcome_hot(st, view):
+    s0 = st["outcome"]
+    return [s0 + NUM_OUTCOMES * q + o for q, o in enumerate(view.outcome)]
+
+
+def _flags_hot(field):
+    """Positions of a per-seat flag field's seats that are set."""
+    def positions(st, view):
+        s0 = st[field]
+        return [s0 + q for q, flag in enumerate(getattr(view, field)) if flag]
+    return positions
+
+
+#: per PublicView field, the writer of its part of the observation (None: not shown,
+#: or shown by encode() for the observer alone)
+_FIELD_WRITERS = {
+    "round": _hot(lambda st, v: (st["round"] + v.round - 1,)),
+    "phase": _hot(lambda st, v: (st["phase"] + v.phase,)),
+    "acting": _hot(lambda st, v: [st["acting"] + q for q in v.acting]),
+    "captain": _hot(lambda st, v: (st["captain_called"], st["captain"] + v.captain)
+                    if v.captain >= 0 else ()),
+    "above": _write_ships, "above_storage": _write_ships, "below": _write_ships,
+    "hands": _write_hands,
+    "coins": _counts("coins", 10),
+    "chests": _counts("chests", 8),
+    "parrots": _counts("parrots", 1),
+    "meddlesome": _hot(_flags_hot("meddlesome")),
+    "pile_up": _write_pile_up,
+    "pile_down": _scalar("pile_down", 84),
+    "supply": _counts("supply", 16),
+    "chest_supply": _scalar("chest_supply", 18),
+    "parrot_supply": _scalar("parrot_supply", 3),
+    "fronts": _write_fronts,
+    "backs_left": _write_backs_left,
+    "queue": _write_queue,
+    "current": _write_current,
+    "current_back": _hot(lambda st, v: (st["current_back"] + v.current_back,)
+                         if v.current_back >= 0 else ()),
+    "used": _hot(lambda st, v: [st["used"] + c for c in v.used]),
+    "encounter": _hot(_encounter_hot),
+    "outcome": _hot(_outcome_hot),
+    "decided": _hot(_flags_hot("decided")),
+    "cargo_queue": _hot(lambda st, v: (st["unit"] + v.cargo_queue[0][1],)
+                        if v.cargo_queue else ()),
+    "unit_colour": _hot(lambda st, v: (st["unit_colour"] + v.unit_colour,)
+                        if v.unit_colour >= 0 else ()),
+    "full": _write_full,
+    "returns": _counts("returns", RETURNS_SCALE, RETURNS_CAP),
+}
+assert set(_FIELD_WRITERS) <= set(PublicView._fields)
+_WRITERS = tuple(_FIELD_WRITERS.get(name) for name in PublicView._fields)
+_FIELD_INDEX = range(len(PublicView._fields))
+
+
+def _ship_block(tables, above, stor, below) -> np.ndarray:
+    """Everything one seat's ship contributes to the public part, in ``_obs_seat_idx``
+    order: above-deck rows, cargo held, assets seen, unknown tiles, below deck.
+
+    The above-deck part is one gather-sum over ``_SeatTable`` rows (a row per above-deck
+    cell and storage unit), the below-deck part the row of its summary, each cached on
+    its content (a step seldom changes both); every value is a small multiple of 1/8
+    (exact in float32, whatever the order of the sum) except the unknown-tiles count / 12,
+    which is looked up from the count."""
     seat = tables.seat
-    rows = [s * NUM_CELLS + c for s, c in enumerate(above)]
-    if any(stor):
-        rows += [seat.storage + s * NUM_COLOURS + c
-                 for s, colours in enumerate(stor) for c in colours]
-    rows.append(seat.hand + view.hands[q])
-    if view.full[q]:
-        rows.append(seat.full)
-    below_vec = tables.below_rows.get(below)
+    above_vec = tables.above_parts.get((above, stor))
+    if above_vec is None:
+        rows = list(map(add, seat.space_offsets, above))
+        if any(stor):
+            rows += [seat.storage + s * NUM_COLOURS + c
+                     for s, colours in enumerate(stor) for c in colours]
+        if len(tables.above_parts) > 4096:   # bounded: ships seldom repeat late on
+            tables.above_parts.clear()
+        above_vec = tables.above_parts[above, stor] = np.add.reduce(seat.table.take(rows, 0))
+    below_vec = tables.below_parts.get(below)
     if below_vec is None:
-        if len(tables.below_rows) > 4096:   # bounded: summaries seldom repeat late on
-            tables.below_rows.clear()
-        below_vec = tables.below_rows[below] = seat.below_vector(_below_row(tables, below))
-    values = np.add.reduce(seat.table.take(rows, 0))
-    values += below_vec
+        if len(tables.below_parts) > 4096:
+            tables.below_parts.clear()
+        below_vec = tables.below_parts[below] = seat.below_vector(below)
+    values = above_vec + below_vec
     values[seat.unknown] = seat.unknown_value[above.count(CELL_UNKNOWN) + below.unknown]
-    memo[q] = (key, values)
     return values
 
 
 class _SeatTable:
-    """Rows whose sum is one seat's block of the ship fields (``_seat_block``): the
-    block's values are linear in the seat's above-deck cells, storage units, hand and
-    full flag, so each of those has a precomputed row with everything it adds (its own
-    one-hot features and its share of cargo held and assets seen)."""
+    """Rows whose sum is one seat's ship block (``_ship_block``): the block's values are
+    linear in the ship's above-deck cells and storage units, so each of those has a
+    precomputed row with everything it adds (its own one-hot features and its share of
+    cargo held and assets seen)."""
 
     def __init__(self, tables: _Tables):
-        rows_w = NUM_ABOVE * SF
-        self.hand_at, self.full_at = rows_w, rows_w + HF
-        self.cargo_at = self.full_at + 1
+        self.cargo_at = NUM_ABOVE * SF
         self.assets_at = self.cargo_at + NUM_COLOURS
         self.unknown = self.assets_at + NUM_KINDS
         self.below_at = self.unknown + 1
         width = self.below_at + BF
         self.storage = NUM_ABOVE * NUM_CELLS
-        self.hand = self.storage + NUM_ABOVE * NUM_COLOURS
-        self.full = self.hand + NUM_CELLS
-        table = np.zeros((self.full + 1, width), np.float32)
+        #: the row of above-deck space s holding cell code c is space_offsets[s] + c
+        self.space_offsets = tuple(s * NUM_CELLS for s in range(NUM_ABOVE))
+        table = np.zeros((self.storage + NUM_ABOVE * NUM_COLOURS, width), np.float32)
         for s in range(NUM_ABOVE):
             for c in range(NUM_CELLS):
                 row = table[s * NUM_CELLS + c]
@@ -646,17 +660,19 @@ class _SeatTable:
                 row = table[self.storage + s * NUM_COLOURS + colour]
                 row[s * SF + 18 + colour] = 0.5       # storage counts / 2
                 row[self.cargo_at + colour] = 1 / 8
-        table[self.hand:self.hand + NUM_CELLS, self.hand_at:self.full_at] = tables.hand
-        table[self.full, self.full_at] = 1
         self.table = table
         # unknown tiles (above and below deck) / 12, as float32 divides it
         self.unknown_value = np.arange(2 * NUM_SPACES, dtype=np.float32) / np.float32(12)
 
-    def below_vector(self, below_row: np.ndarray) -> np.ndarray:
-        """A below-deck summary's contribution to the block: its own features and its
-        share of cargo held and assets seen (its unknown tiles go into the count)."""
+    def below_vector(self, below) -> np.ndarray:
+        """A below-deck summary's part of the block: its below_deck features (tiles per
+        kind, starfish tiles and unseen tiles / 4, cargo / 8) and its share of cargo held
+        and assets seen (its unknown tiles go into the count). Exact quotients."""
+        plain, star = below.looks[0::2], below.looks[1::2]   # per kind, without / with
+        tiles = [(a + b) / 4 for a, b in zip(plain, star)]
+        cargo = [c / 8 for c in below.cargo]
         vec = np.zeros(self.table.shape[1], np.float32)
-        vec[self.below_at:] = below_row
-        vec[self.cargo_at:self.cargo_at + NUM_COLOURS] = below_row[NUM_KINDS + 2:]
-        vec[self.assets_at:self.assets_at + NUM_KINDS] = below_row[:NUM_KINDS]
+        vec[self.below_at:] = tiles + [sum(star) / 4, below.unknown / 4] + cargo
+        vec[self.cargo_at:self.cargo_at + NUM_COLOURS] = cargo
+        vec[self.assets_at:self.assets_at + NUM_KINDS] = tiles
         return vec

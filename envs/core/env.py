@@ -171,7 +171,8 @@ class _EnvCommon:
         """Whether ``action`` is legal for ``seat``; raises for one outside the action
         space, and for an illegal one unless ``illegal_reward`` is set (then False)."""
         mask = self._legal_mask(seat)
-        if _is_int(action) and 0 <= action < len(mask) and mask[action]:
+        if (type(action) is int or _is_int(action)) and 0 <= action < len(mask) \
+                and mask[action]:
             return True
         if self.illegal_reward is not None and _is_int(action) \
                 and 0 <= action < self.num_env_actions:
@@ -273,8 +274,12 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
         self._select_next()
 
     def _select_next(self):
-        acting = self.game_state.current_players()
-        waiting = [p for p in acting if p not in self._pending]
+        # the state's deciders are asked once per state (kept for step's all-in test)
+        if not self._pending:
+            acting = self._acting = self.game_state.current_players()
+            self.agent_selection = self.possible_agents[acting[0]]
+            return
+        waiting = [p for p in self._acting if p not in self._pending]
         self.agent_selection = self.possible_agents[waiting[0]]
 
     def acting_agents(self) -> list[str]:
@@ -324,7 +329,7 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._pending[seat] = int(action)
         # only current players ever get a pending entry, so equal sizes mean all are in
-        if len(self._pending) == len(self.game_state.current_players()):
+        if len(self._pending) == len(self._acting):
             joint, self._pending = self._pending, {}
             self._apply(joint)
             self._after_apply()

@@ -654,7 +654,7 @@ class ShipShapeState(GameState):
                     d["_hands_src"] = hands
                     d["_hands_pub"] = _put(hands, capn, tuple(sorted(hands[capn])))
                 hands = d["_hands_pub"]
-            table = PublicTable(
+            table = PublicTable.make(
                 acting=self.current_players(), voyage=self.voyage, turn=self.turn,
                 turns=self.turns, done=self.done, hands=hands, discards=self.discards,
                 coins=self.coins, hold_history=self.hold_history, placed=self.placed,

@@ -38,14 +38,68 @@ for _code in range(2, NUM_CODES):
     _g, _v = code_good(_code)
     _CELL_TOTALS[_code, _g] = _v
     _CELL_TOTALS[_code, 4] = 1.0
-_OUTCOME_SCALE = np.asarray([27.0, 27.0, 27.0, 9.0, 9.0], dtype=np.float32)
-#: code -> _CELL_TOTALS and the cell's part of gold + cannons - rats
-_HOLD_CELLS = np.concatenate(
-    [_CELL_TOTALS, _CELL_TOTALS @ np.asarray([[1.0], [1.0], [0.0], [-1.0], [0.0]],
-                                             dtype=np.float32)], axis=1)
-#: code -> its 5 cell features and its _HOLD_CELLS row
-_CODE_ROWS = np.concatenate([_CELL_TABLE, _HOLD_CELLS], axis=1)
-_EYE6 = np.eye(6, dtype=np.float32)
+#: the scales of one placement outcome's 6 numbers
+_OUT_SCALE = np.asarray([27.0, 27.0, 27.0, 9.0, 9.0, SCORE_SCALE], dtype=np.float32)
+
+#: code -> its visible totals packed in one int, 6 bits each: gold, cannons << 6,
+#: contraband << 12, rats << 18, cells showing goods << 24 (a hold's totals are at most
+#: 27 each, so a sum of packed cells never carries from one field into the next)
+_PACKED = [0] * NUM_CODES
+_PACKED[1] = 1 << 18
+for _code in range(2, NUM_CODES):
+    _g, _v = code_good(_code)
+    _PACKED[_code] = (_v << (6 * _g)) + (1 << 24)
+_PACKED = tuple(_PACKED)
+
+
+def _totals(cells: tuple) -> tuple:
+    """(gold, cannons, contraband, rats, cells showing goods) of a top-down view."""
+    packed = sum(map(_PACKED.__getitem__, cells))
+    return (packed & 63, packed >> 6 & 63, packed >> 12 & 63, packed >> 18 & 63,
+            packed >> 24)
+
+
+def _score(tot: tuple, low: int, high: int) -> int:
+    """The voyage score of a hold with totals ``tot`` when the others' lowest cannons
+    and highest contraband are ``low`` and ``high``: gold - rats, cannons above the
+    lowest, contraband unless not below the highest, 8 for a full ship."""
+    gold, cannons, contraband, rats, goods = tot
+    return (gold - rats + cannons - min(cannons, low)
+            + (contraband if contraband < high else 0) + (8 if goods >= 9 else 0))
+
+
+# The placement outcomes come from one matrix product with _OUT_COLS rows per seat: the
+# 5 totals, gold + cannons - rats, and two indices into _SCORE_LUT that give the rest of
+# the voyage score (every value a small integer, exact in float32)
+_OUT_COLS = 8
+#: where _SCORE_LUT's contraband part starts
+_CONTRA_AT = 32 * 32 * 10
+
+
+def _score_lut() -> np.ndarray:
+    """The voyage score's non-linear parts, by index (cannons, contraband, lowest, highest
+    are at most 27, goods at most 9): at ``cannons + 32 * lowest + 1024 * goods``,
+    -min(cannons, lowest) plus the full-ship bonus; at ``_CONTRA_AT + contraband + 32 *
+    highest``, the contraband unless it is not below the others' highest."""
+    goods, low, c = np.ogrid[:10, :32, :32]
+    cannons = -np.minimum(c, low) + np.where(goods >= 9, 8, 0)
+    high, x = np.ogrid[:32, :32]
+    contraband = np.where(x < high, x, 0)
+    return np.concatenate([cannons.ravel(), contraband.ravel()]).astype(np.float32)
+
+
+_SCORE_LUT = _score_lut()
+#: _CELL_OUT[:, code]: the code's part of the outcome rows (the context apart)
+_CELL_OUT = np.concatenate(
+    [_CELL_TOTALS, _CELL_TOTALS @ np.asarray(
+        [[1, 0, 0], [1, 1, 0], [0, 0, 1], [-1, 0, 0], [0, 1024, 0]], dtype=np.float32)],
+    axis=1).T.copy()
+#: a hold matrix's last columns: a crate's own outcome rows pass through; the constant
+#: input (a crate's last entry) carries the seat's context (set per table)
+_MATRIX_TAIL = np.concatenate([np.eye(_OUT_COLS, dtype=np.float32),
+                               np.zeros((_OUT_COLS, 1), dtype=np.float32)], axis=1)
+#: a seat's lowest cannons when no other seat scores (above any hold's cannons)
+_NO_LOW = 31
 
 
 def build_layout(game) -> ObservationLayout:
@@ -102,46 +156,73 @@ SEAT_FIELDS = (("seat_is_capn", 1), ("seat_in_my_group", 1), ("seat_coins", 1),
                ("seat_hold", 1), ("seat_hand", 10), ("seat_visible", TILE),
                ("seat_totals", 5), ("seat_crates", 1), ("seat_status", 3), ("seat_bids", 2))
 
+#: the seat source (see ``_derive``) has three parts, one row per absolute seat in each:
+#: the holds' cell features, the hands, the rest
+_PART_WIDTHS = (TILE, 10, 15)
+#: where each seat field lives in the seat source: (part, column)
+_SOURCE = {"seat_visible": (0, 0), "seat_hand": (1, 0), "seat_totals": (2, 0),
+           "seat_is_capn": (2, 5), "seat_in_my_group": (2, 6), "seat_coins": (2, 7),
+           "seat_hold": (2, 8), "seat_crates": (2, 9), "seat_status": (2, 10),
+           "seat_bids": (2, 13)}
 
-#: where each seat field lives in one seat's 70-value source row (see ``_derive``)
-_ROW_COLS = {"seat_visible": 0, "seat_totals": TILE, "seat_hand": TILE + 5,
-             "seat_is_capn": TILE + 15, "seat_in_my_group": TILE + 16,
-             "seat_coins": TILE + 17, "seat_hold": TILE + 18, "seat_crates": TILE + 19,
-             "seat_status": TILE + 20, "seat_bids": TILE + 23}
-_ROW = TILE + 25
+
+class _Hold:
+    """A top-down view (9 codes) as the encoder uses it: its totals (gold, cannons,
+    contraband, rats, cells showing goods) and, once asked for, its matrix for
+    ``_outcome_rows``: the cells' outcome rows, then ``_MATRIX_TAIL``."""
+
+    __slots__ = ("cells", "tot", "_matrix")
+
+    def __init__(self, cells: tuple):
+        self.cells = cells
+        self.tot = _totals(cells)
+        self._matrix = None
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """(_OUT_COLS, 1, 9 + _OUT_COLS + 1): see the class docstring (the middle axis
+        for the seats of ``_outcome_rows``)."""
+        if self._matrix is None:
+            self._matrix = np.concatenate((_CELL_OUT.take(self.cells, axis=1), _MATRIX_TAIL),
+                                          axis=1)[:, None]
+        return self._matrix
 
 
 class _Tables:
-    """Per-game constant arrays of the encoder."""
+    """Per-game constant arrays and caches of the encoder."""
 
     def __init__(self, game):
         layout = game.layout
-        S = game.num_seats
+        S, L = game.num_seats, game.stack_size
         self.size = layout.size
         self.sl = {name: layout.slice(name) for name in layout.names()}
         crates = game.components.crates
-        #: crate_feats[crate id, orientation] = the crate's 45 features as it lies
+        #: crate_feats[crate id, orientation] = the crate's 45 features as it lies (crate
+        #: id 0: none, all zero)
         self.crate_feats = np.zeros((len(crates) + 1, 8, TILE), dtype=np.float32)
         for cid, cells in enumerate(crates, 1):
             for o in range(8):
                 self.crate_feats[cid, o] = _CELL_TABLE[list(orient(cells, o))].ravel()
+        #: present[k]: the stack_present field of a stack of k crates
+        self.present = [np.asarray([1.0] * k + [0.0] * (L - k), dtype=np.float32)
+                        for k in range(L + 1)]
         # seat fields are contiguous at the end of the layout, in SEAT_FIELDS order
         self.seat_start = self.sl[SEAT_FIELDS[0][0]].start
         assert self.sl[SEAT_FIELDS[-1][0]].stop == self.size
-        self.seat_off = {}
         off = 0
         for name, w in SEAT_FIELDS:
             assert self.sl[name].start - self.seat_start == off
-            self.seat_off[name] = off
             off += S * w
-        #: seat_perm[p]: gathers the seat-major (S x _ROW) absolute block into p's
-        #: relative, field-major seat fields
+        part_at = np.cumsum((0,) + _PART_WIDTHS) * S
+        #: seat_perm[p]: gathers the seat source (absolute seats) into p's relative,
+        #: field-major seat fields
         self.seat_perm = []
         for p in range(S):
             idx = []
             for name, w in SEAT_FIELDS:
+                part, col = _SOURCE[name]
                 for k in range(S):
-                    src = ((p + k) % S) * _ROW + _ROW_COLS[name]
+                    src = part_at[part] + ((p + k) % S) * _PART_WIDTHS[part] + col
                     idx.extend(range(src, src + w))
             self.seat_perm.append(np.asarray(idx, dtype=np.intp))
         #: in_group[voyage][p]: relative flags of the seats in p's group
@@ -151,14 +232,16 @@ class _Tables:
             for v in range(3)
         ]
         self.hand_rows: dict[tuple, np.ndarray] = {}
+        #: (voyage, turn, decision, rebid) -> the observation's first fields (see encode)
+        self.prefix: dict[tuple, np.ndarray] = {}
         # small caches keyed on the (immutable) table parts they were computed from; each
         # entry keeps its key object alive, so an identity match is a content match
         self.stack_cache: dict[int, tuple] = {}
-        #: the last hands seen and their seat-block columns; holding the key keeps its id
+        #: the last hands seen and their seat-source part; holding the key keeps its id
         #: unique, so an identity match is a content match
         self.last_hands: tuple = (None, None, None)
-        #: a top-down view (9 codes) -> its _Hold (see ``hold``)
-        self.holds: dict[tuple, tuple] = {}
+        #: a top-down view (9 codes) -> its _Hold
+        self.holds: dict[tuple, _Hold] = {}
 
         #: per crate id, stack orientation and action orientation: the cell codes
         codes = np.zeros((len(crates) + 1, 8, 8, 9), dtype=np.intp)
@@ -167,11 +250,14 @@ class _Tables:
                 lying = orient(cells, o)
                 for a in range(8):
                     codes[cid, o, a] = orient(lying, a)
-        #: crate_rows[crate id * 8 + lying, a]: the holes (9) the crate leaves in action
-        #: orientation a, then its own cells' totals and own-score part (6)
-        self.crate_rows = np.concatenate(
-            [(codes == 0).astype(np.float32), _HOLD_CELLS[codes].sum(axis=-2)],
-            axis=-1).reshape(-1, 8, 9 + 6)
+        #: crate_inputs[:, crate id * 8 + lying, a]: the holes (9) the crate leaves in
+        #: action orientation a, its own cells' outcome rows (_OUT_COLS), and 1 (the
+        #: constant input)
+        own = _CELL_OUT.T[codes].sum(axis=-2)
+        inputs = np.concatenate([(codes == 0).astype(np.float32), own,
+                                 np.ones(own.shape[:-1] + (1,), dtype=np.float32)], axis=-1)
+        self.crate_inputs = np.ascontiguousarray(
+            inputs.reshape(-1, 8, inputs.shape[-1]).transpose(2, 0, 1))
         #: seat -> the last outcomes computed for it (see _group_outcomes)
         self.seat_outcomes: dict[int, tuple] = {}
         #: agent_groups[voyage][k]: the seats of group k but the Cap'n
@@ -179,9 +265,9 @@ class _Tables:
                                    for grp in game.groups(v)) for v in range(3)]
         self.arange = np.arange(max(S, 2 * game.stack_size))
         sl = self.sl
-        self.at_voyage, self.at_turn = sl["voyage"].start, sl["turn"].start
-        self.at_decision, self.at_rebid = sl["decision"].start, sl["rebid"].start
-        self.at_pending, self.at_hand = sl["pending_crate"].start, sl["my_hand"].start
+        self.at_voyage, self.at_hand = sl["voyage"].start, sl["my_hand"].start
+        assert self.at_hand - self.at_voyage == 9     # voyage, turn, decision, rebid
+        self.at_pending = sl["pending_crate"].start
         self.at_stack = sl["stack"].start
         self.w_stack = sl["stack_present"].stop - self.at_stack
         self.at_other = sl["other_stack"].start if game.six_seat else -1
@@ -189,28 +275,17 @@ class _Tables:
         self.at_stack_out = sl["stack_outcomes"].start
         self.at_in_group = sl["seat_in_my_group"].start
 
-    def hold(self, cells: tuple) -> tuple:
-        """A top-down view (9 codes) as the encoder uses it (cached on content): (its seat
-        block row: 45 cell features and [gold/27, cannons/27, contraband/27, rats/9,
-        goods/9]; its totals (gold, cannons, contraband, rats, cells showing goods); its
-        (9 + 6, 6) matrix for ``_group_outcomes``: the cell totals with their part of
-        gold + cannons - rats, then the identity)."""
+    def hold(self, cells: tuple) -> _Hold:
+        """The _Hold of a top-down view (cached on content)."""
         hold = self.holds.get(cells)
         if hold is None:
-            x = _CODE_ROWS.take(cells, axis=0)                     # (9, 5 + 6)
-            tot = x[:, CELL_FEATURES:CELL_FEATURES + 5].sum(axis=0)
-            row = np.empty(TILE + 5, dtype=np.float32)
-            row[:TILE] = x[:, :CELL_FEATURES].ravel()
-            row[TILE:] = tot / _OUTCOME_SCALE
-            # the cell totals, then an identity that passes a crate's own totals through
-            matrix = np.concatenate([x[:, CELL_FEATURES:], _EYE6])
-            hold = (row, tuple(tot.tolist()), matrix)
             if len(self.holds) > 20000:
                 self.holds.clear()
-            self.holds[cells] = hold
+            hold = self.holds[cells] = _Hold(cells)
         return hold
 
     def hand_row(self, hand: tuple) -> np.ndarray:
+        """The 10 crew-card flags of a hand (cached)."""
         row = self.hand_rows.get(hand)
         if row is None:
             row = np.zeros(10, dtype=np.float32)
@@ -218,6 +293,32 @@ class _Tables:
                 row[c - 1] = 1.0
             self.hand_rows[hand] = row
         return row
+
+    def stack(self, stack: tuple) -> np.ndarray:
+        """The stack and stack_present fields of a stack (cached on the stack tuple)."""
+        hit = self.stack_cache.get(id(stack))
+        if hit is None or hit[0] is not stack:
+            pad = [0] * (len(self.present) - 1 - len(stack))     # crate 0: all zero
+            ids = [c * 8 + o for c, o in stack] + pad
+            feats = self.crate_feats.reshape(-1, TILE).take(ids, axis=0)
+            arr = np.concatenate((feats.ravel(), self.present[len(stack)]))
+            if len(self.stack_cache) > 64:
+                self.stack_cache.clear()
+            hit = self.stack_cache[id(stack)] = (stack, arr)
+        return hit[1]
+
+    def first_fields(self, voyage: int, turn: int, decision: str, rebid: bool) -> np.ndarray:
+        """The voyage, turn, decision and rebid fields (cached)."""
+        key = (voyage, turn, decision, rebid)
+        arr = self.prefix.get(key)
+        if arr is None:
+            arr = np.zeros(9, dtype=np.float32)
+            arr[voyage] = arr[3 + turn] = 1.0
+            if decision:
+                arr[6 + (decision == "place")] = 1.0
+            arr[8] = float(rebid)
+            self.prefix[key] = arr
+        return arr
 
 
 def _tables(game) -> _Tables:
@@ -229,50 +330,42 @@ def _tables(game) -> _Tables:
 
 def _derive(game, T: _Tables, table) -> dict:
     """Arrays every seat's observation of this public table shares (absolute seats)."""
-    L = game.stack_size
     d = {}
-    holds = d["holds"] = [T.hold(cells) for cells in table.visible]
+    visible = table.visible
+    holds = d["holds"] = [T.hold(cells) for cells in visible]
     hands = table.hands
     last = T.last_hands
     if last[0] is not hands:
         rows = [T.hand_row(h) for h in hands]
-        last = T.last_hands = (hands, np.array(rows), rows)
-    small = [[0.0, 0.0, c / COIN_SCALE, h / 18.0, len(pl) / 3.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-             for c, h, pl in zip(table.coins, table.hold_history[-1], table.placed)]
+        last = T.last_hands = (hands, np.concatenate(rows), rows)
+    # per seat: [gold/27, cannons/27, contraband/27, rats/9, goods/9, is the Cap'n, in my
+    # group (1: one group; six seats: see encode), coins, hold, crates, status x 3, bids
+    # x 2] (divided in float64, then stored in float32: the same number as a float32
+    # division of these small integers, as 53 >= 2 * 24 + 2 bits)
+    rest = []
+    for hold, c, h, pl in zip(holds, table.coins, table.hold_history[-1], table.placed):
+        gold, cannons, contraband, rats, goods = hold.tot
+        rest += (gold / 27.0, cannons / 27.0, contraband / 27.0, rats / 9.0, goods / 9.0,
+                 0.0, 1.0, c / COIN_SCALE, h / 18.0, len(pl) / 3.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     if game.capn is not None:
-        small[game.capn][0] = 1.0
+        rest[15 * game.capn + 5] = 1.0
     if not table.done:
         for k, grp in enumerate(table.need):
             for s in grp:
-                small[s][5] = 1.0
+                rest[15 * s + 10] = 1.0
                 if table.stage[k] == 2:
-                    small[s][7] = 1.0
+                    rest[15 * s + 12] = 1.0
         for grp in table.placing:
             for x in grp:
-                small[x[0]][6] = 1.0
+                rest[15 * x[0] + 11] = 1.0
     for v, t, stage, s, card in reversed(table.bids):
         if v != table.voyage or t != table.turn:
             break
-        small[s][7 + stage] = card / 10.0
-    seat = np.concatenate(([h[0] for h in holds], last[1],
-                           np.array(small, dtype=np.float32)), axis=1)
-    d["seat"] = seat.ravel()
+        rest[15 * s + 12 + stage] = card / 10.0
+    cells = _CELL_TABLE.take(sum(visible, ()), axis=0)            # (seats * 9, 5)
+    d["seat"] = np.concatenate((cells.ravel(), last[1], np.array(rest, dtype=np.float32)))
     d["hands"] = last[2]
-    stacks = []
-    for stack in table.stacks:
-        hit = T.stack_cache.get(id(stack))
-        if hit is None or hit[0] is not stack:
-            arr = np.zeros(L * TILE + L, dtype=np.float32)
-            if stack:
-                ids = [c for c, _ in stack]
-                ors = [o for _, o in stack]
-                arr[:len(stack) * TILE] = T.crate_feats[ids, ors].ravel()
-                arr[L * TILE:L * TILE + len(stack)] = 1.0
-            if len(T.stack_cache) > 64:
-                T.stack_cache.clear()
-            hit = T.stack_cache[id(stack)] = (stack, arr)
-        stacks.append(hit[1])
-    d["stacks"] = stacks
+    d["stacks"] = [T.stack(stack) for stack in table.stacks]
     return d
 
 
@@ -286,10 +379,7 @@ def _group_outcomes(game, T: _Tables, table, k: int, capn: bool) -> dict:
     computed for it (``T.seat_outcomes``: context, crates, row of each crate, ...); a
     later table with the same context whose crates all have rows there reuses them (its
     stack is then a suffix of the earlier one: crates are only taken from the top).
-    The others are computed together: the crates being placed and the stack, for every
-    such seat, in one matrix product. Every number is a small integer or a float32
-    quotient of one, as the layout's scales divide, so the order of the sums changes no
-    bit."""
+    The others are computed together (``_outcome_rows``)."""
     d = table.derived
     key = ("outcomes", k, capn)
     res = d.get(key)
@@ -300,13 +390,14 @@ def _group_outcomes(game, T: _Tables, table, k: int, capn: bool) -> dict:
     placing = table.placing[k] if table.placing else ()
     visible = table.visible
     holds = d["holds"]
-    tot = [h[1] for h in holds]           # (gold, cannons, contraband, rats, goods)
+    cannons = [h.tot[1] for h in holds]
+    contraband = [h.tot[2] for h in holds]
     res = {}
     todo = []
     for p in seats:
-        others = tot[:p] + tot[p + 1:]
-        context = (visible[p], min(o[1] for o in others) if others else np.inf,
-                   max(o[2] for o in others) if others else 0.0)
+        others = cannons[:p] + cannons[p + 1:]
+        context = (visible[p], min(others) if others else _NO_LOW,
+                   max(contraband[:p] + contraband[p + 1:]) if others else 0)
         rec = T.seat_outcomes.get(p)
         if rec is not None and rec[0] == context:       # compared on content
             got = _reuse(rec, p, placing, stack)
@@ -315,52 +406,64 @@ def _group_outcomes(game, T: _Tables, table, k: int, capn: bool) -> dict:
                 continue
         todo.append((p, context))
     if todo:
-        now = []
-        for p, (_, lo, hi) in todo:
-            gold, cannons, contraband, rats, goods = tot[p]
-            now.append(gold + cannons - rats - min(cannons, lo)
-                       + (contraband if contraband < hi else 0.0) + (8.0 if goods >= 9 else 0.0))
-        now = np.asarray(now, dtype=np.float32) / SCORE_SCALE
         crates = tuple([(c, o) for _, c, o in placing]) + stack
-        out = best = None
+        rows = best = None
         if crates:
-            m, n = len(todo), len(crates)
-            # a crate's own totals plus the hold cells its holes leave showing: one product
-            # for every crate, orientation and seat
-            rows = T.crate_rows.take([c * 8 + o for c, o in crates], axis=0)   # (n, 8, 15)
-            cells = np.concatenate([holds[p][2] for p, _ in todo], axis=1)     # (15, m * 6)
-            totals = (rows.reshape(n * 8, 15) @ cells).reshape(n, 8, m, 6)
-            cannons, contraband, goods = totals[..., 1], totals[..., 2], totals[..., 4]
-            score = totals[..., 5]                             # gold + cannons - rats
-            low, high = np.asarray([c[1:] for _, c in todo], np.float32).T
-            score -= np.minimum(cannons, low)
-            score += contraband * (contraband < high)
-            score += (goods >= 9) * np.float32(8.0)
-            # highest voyage score, then most cells showing goods, then the first
-            pick = (score * 16 + goods).argmax(axis=1)         # (crate, seat)
-            totals[..., :5] /= _OUTCOME_SCALE
-            score /= SCORE_SCALE
-            out = totals
-            best = out[T.arange[:n, None], pick, T.arange[:m]].transpose(1, 0, 2).copy()
+            rows, best = _outcome_rows(T, crates, [holds[p] for p, _ in todo],
+                                       [context for _, context in todo])
         row_of = {c: r for r, c in enumerate(crates)}
-        for j, (p, context) in enumerate(todo):
-            rec = T.seat_outcomes[p] = (context, crates, row_of, now[j], out, best, j)
+        for j, (p, (_, low, high)) in enumerate(todo):
+            # float64 then float32: the same number as a float32 division (see _derive)
+            now = _score(holds[p].tot, low, high) / SCORE_SCALE
+            rec = T.seat_outcomes[p] = (todo[j][1], crates, row_of, now, rows, best, j)
             res[p] = _reuse(rec, p, placing, stack)
     d[key] = res
     return res
 
 
+def _outcome_rows(T: _Tables, crates: tuple, holds: list, contexts: list) -> tuple:
+    """The outcomes of every (crate, lying) of ``crates`` on some seats' holds, with
+    their contexts: ``rows[seat, crate, orientation]``, the 6 outcome numbers (a view),
+    and ``best[seat, crate]``, those of the best orientation (highest voyage score, then
+    most cells showing goods, then the first).
+
+    One matrix product gives, per outcome row and seat (rows) and per crate and
+    orientation (columns), the hold's totals after placing (a crate's own cells plus
+    the hold cells its holes leave showing), gold + cannons - rats, and the indices of
+    the score's other parts in ``_SCORE_LUT`` (the seat's context enters through the
+    constant input). Every value is a small integer or a float32 quotient of one, so
+    the order of the sums changes no bit."""
+    n, m = len(crates), len(holds)
+    inputs = T.crate_inputs.take([c * 8 + o for c, o in crates], axis=1)   # (., n, 8)
+    matrix = np.concatenate([h.matrix for h in holds], axis=1)         # (cols, m, .)
+    context = matrix[6:, :, -1]
+    for j, (_, low, high) in enumerate(contexts):
+        context[0, j] = 32.0 * low
+        context[1, j] = _CONTRA_AT + 32.0 * high
+    out = (matrix.reshape(_OUT_COLS * m, -1) @ inputs.reshape(-1, n * 8)).reshape(
+        _OUT_COLS, m, n, 8)
+    parts = _SCORE_LUT.take(out[6:].astype(np.intp))
+    score = out[5]                                      # gold + cannons - rats, then more
+    score += parts[0]
+    score += parts[1]
+    key = score * 16
+    key += out[4]
+    pick = key.argmax(axis=2)                           # (seat, crate)
+    rows = (out[:6] / _OUT_SCALE[:, None, None, None]).transpose(1, 2, 3, 0)
+    return rows, rows[T.arange[:m, None], T.arange[:n], pick]
+
+
 def _reuse(rec: tuple, p: int, placing: tuple, stack: tuple):
     """Seat ``p``'s (score now, place outcomes, stack outcomes) from its outcome record
     ``rec``, or None if a crate of ``placing`` or ``stack`` has no row there."""
-    _, crates, row_of, now, out, best, j = rec
+    _, crates, row_of, now, rows, best, j = rec
     place = None
     for seat, c, o in placing:
         if seat == p:
             r = row_of.get((c, o))
             if r is None:
                 return None
-            place = out[r, :, j].ravel()
+            place = rows[j, r].ravel()
     if not stack:
         return now, place, None
     start = row_of.get(stack[0])
@@ -379,20 +482,15 @@ def encode(game, view) -> np.ndarray:
     p = view.player
     obs = np.zeros(T.size, dtype=np.float32)
     voyage = min(table.voyage, 2)
-    obs[T.at_voyage + voyage] = 1.0
-    obs[T.at_turn + min(table.turn, 2)] = 1.0
     k = game.group_index[voyage][p]
     decision = view.decision
-    if decision == "bid":
-        obs[T.at_decision] = 1.0
-        if table.stage[k] == 2:
-            obs[T.at_rebid] = 1.0
-    elif decision == "place":
-        obs[T.at_decision + 1] = 1.0
+    obs[T.at_voyage:T.at_hand] = T.first_fields(
+        voyage, min(table.turn, 2), decision, decision == "bid" and table.stage[k] == 2)
+    obs[T.at_hand:T.at_hand + 10] = d["hands"][p]
+    if decision == "place":
         for seat, crate, o in table.placing[k]:
             if seat == p:
                 obs[T.at_pending:T.at_pending + TILE] = T.crate_feats[crate, o]
-    obs[T.at_hand:T.at_hand + 10] = d["hands"][p]
     if d["stacks"]:
         obs[T.at_stack:T.at_stack + T.w_stack] = d["stacks"][k]
         if game.six_seat:
@@ -404,5 +502,6 @@ def encode(game, view) -> np.ndarray:
     if stack_out is not None:
         obs[T.at_stack_out:T.at_stack_out + len(stack_out)] = stack_out
     d["seat"].take(T.seat_perm[p], out=obs[T.seat_start:], mode="clip")
-    obs[T.at_in_group:T.at_in_group + game.num_seats] = T.in_group[voyage][p]
+    if game.six_seat:     # two groups: whose seats share p's
+        obs[T.at_in_group:T.at_in_group + game.num_seats] = T.in_group[voyage][p]
     return obs

@@ -58,6 +58,15 @@ class PublicTable:
         """Every seat's current hold number."""
         return self.hold_history[-1]
 
+    @classmethod
+    def make(cls, **fields: Any) -> "PublicTable":
+        """``PublicTable(**fields)``, every field but ``derived`` given, without the frozen
+        dataclass's ``__init__`` (it sets each field through ``object.__setattr__``, most
+        of the cost of a table built once per position)."""
+        table = cls.__new__(cls)
+        table.__dict__.update(fields, derived={})
+        return table
+
 
 @dataclass(frozen=True)
 class ShipShapeView:
