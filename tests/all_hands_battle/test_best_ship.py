@@ -11,32 +11,32 @@ from plunder.envs import game_class
 from plunder.envs.all_hands_battle.observation import claim_outlook
 
 
+def _every_ship(rules, cards, masters=None):
+    """(launch value, master, crew) of every legal ship from ``cards`` (shipmasters from
+    ``masters`` if given), in the order the search before ``best_ship`` enumerated them."""
+    for m in (masters if masters is not None else cards):
+        if rules.is_master[m]:
+            for crew in rules.legal_crews(m, cards):
+                yield rules.launch_value(m, crew), m, crew
+
+
 def _best_launch_by_enumeration(rules, hand, masters=None):
-    """``best_launch`` as it was before the search: every legal crew of every master."""
+    """``best_launch`` as it was before the search: the first best of every ship."""
     best = None
-    for m in (masters if masters is not None else hand):
-        if not rules.is_master[m]:
-            continue
-        for crew in rules.legal_crews(m, hand):
-            v = rules.launch_value(m, crew)
-            if best is None or v > best[0]:
-                best = (v, m, crew)
+    for ship in _every_ship(rules, hand, masters):
+        if best is None or ship[0] > best[0]:
+            best = ship
     return best
 
 
 def _claim_outlook_by_enumeration(rules, hand, card):
     """``claim_outlook`` as it was before the search (one pass over every ship)."""
-    full = [*hand, card]
     after, before = None, None
-    for m in full:
-        if not rules.is_master[m]:
-            continue
-        for crew in rules.legal_crews(m, full):
-            v = rules.launch_value(m, crew)
-            if after is None or v > after[0]:
-                after = (v, m, crew)
-            if m != card and card not in crew and (before is None or v > before):
-                before = v
+    for v, m, crew in _every_ship(rules, [*hand, card]):
+        if after is None or v > after[0]:
+            after = (v, m, crew)
+        if m != card and card not in crew and (before is None or v > before):
+            before = v
     return (float(before is not None), float(after is not None),
             min(before / 50.0, 2.0) if before is not None else 0.0,
             min(after[0] / 50.0, 2.0) if after else 0.0,
