@@ -11,7 +11,7 @@ import pytest
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import InvalidArgumentError, ModelFileError
 from plunder.policies.base import make_bot
-from plunder.policies.netsearch import NetSearchPolicy
+from plunder.policies.netsearch import MIN_GAIN, NetSearchPolicy
 from plunder.policies.onnx_policy import OnnxPolicy
 
 
@@ -109,6 +109,9 @@ def test_netsearch_spec_and_argument_errors(scallywags_run, tmp_path):
         NetSearchPolicy(game_class("scallywags_v0")(2), net, top_k=0)
     with pytest.raises(InvalidArgumentError, match="confidence"):
         NetSearchPolicy(game_class("scallywags_v0")(2), net, confidence=-1.0)
+    for bad in (-0.1, float("nan"), "0.1", True):
+        with pytest.raises(InvalidArgumentError, match="min_gain"):
+            NetSearchPolicy(game_class("scallywags_v0")(2), net, min_gain=bad)
 
 
 def test_the_network_favourite_stands_unless_another_is_clearly_better(scallywags_run):
@@ -119,6 +122,20 @@ def test_the_network_favourite_stands_unless_another_is_clearly_better(scallywag
     assert bot._choose(clear) == 1                     # +0.3 each time
     bot.confidence = None                              # plain best mean
     assert bot._choose(noisy) == 1
+
+
+def test_a_steady_small_gain_does_not_override_the_network(scallywags_run):
+    """Paired differences without spread pass any standard-error test: a systematic
+    difference of the critic's smaller than ``min_gain`` leaves the favourite."""
+    bot = make_bot(f"netsearch:{scallywags_run / 'bot.onnx'}", "scallywags_v0", 2)
+    assert bot.min_gain == MIN_GAIN > 0
+    steady = np.array([[0.20, 0.21, 0.10], [0.40, 0.41, 0.30], [-0.1, -0.09, -0.2]])
+    assert bot._choose(steady) == 0                    # +0.01 every time, se 0
+    bot.min_gain = 0.0
+    assert bot._choose(steady) == 1
+    bot.min_gain = MIN_GAIN
+    steady[:, 2] += 0.30                               # +0.01 and +0.20, both se 0
+    assert bot._choose(steady) == 2
 
 
 def test_netsearch_refuses_a_network_without_value_output(scallywags_run, tmp_path):
