@@ -89,8 +89,8 @@ class NetSearchPolicy:
 
     def __init__(self, game, net, seed=None, samples: int = 16, top_k: int = 3,
                  horizon: int | None = 2, confidence: float | None = 1.0,
-                 min_gain: float = MIN_GAIN, greedy_rollouts: bool = True, max_seconds: float | None = None,
-                 max_rounds: int | None = None):
+                 min_gain: float = MIN_GAIN, greedy_rollouts: bool = True,
+                 max_seconds: float | None = None, max_rounds: int | None = None):
         for label, value in (("samples", samples), ("top_k", top_k), ("horizon", horizon),
                              ("max_rounds", max_rounds)):
             if value is None and label in ("horizon", "max_rounds"):
