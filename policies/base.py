@@ -128,11 +128,12 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         if path == "pretrained":
             from .pretrained import pretrained_path
             path = str(pretrained_path(env_id, num_players, "final"))
-        from .netsearch import NetSearchPolicy, default_horizon
+        from .netsearch import NetSearchPolicy, default_horizon, default_min_gain
         from .onnx_policy import OnnxPolicy
         net = OnnxPolicy(path, env_id=env_id, num_players=num_players, options=options,
                          seed=seed)
         return NetSearchPolicy(game, net, seed=seed, horizon=default_horizon(env_id),
+                               min_gain=default_min_gain(env_id),
                                **({} if samples is None else {"samples": samples}))
     if kind in TRAINED_KINDS:
         if not arg:

@@ -197,3 +197,16 @@ def test_an_explicit_max_rounds_is_kept_with_rollouts_to_the_end():
     assert NetSearchPolicy(game, net, horizon=3).max_rounds == 200
     with pytest.raises(InvalidArgumentError, match="max_rounds must be a positive int or None"):
         NetSearchPolicy(game, net, max_rounds=0)
+
+
+def test_the_spec_takes_each_game_s_default_minimum_gain():
+    """``netsearch:`` bots get the per-game minimum gain (Anchors Aweigh!'s was tuned
+    higher); the Python API keeps its own argument."""
+    from plunder.policies.netsearch import DEFAULT_MIN_GAIN, default_min_gain
+
+    assert default_min_gain("anchors_aweigh_v0") == DEFAULT_MIN_GAIN["anchors_aweigh_v0"]
+    assert default_min_gain("scallywags_v0") == MIN_GAIN
+    for env_id in ENV_IDS:
+        assert make_bot("netsearch:pretrained", env_id, 2).min_gain == default_min_gain(env_id)
+    net = make_bot("pretrained", "anchors_aweigh_v0", 2)
+    assert NetSearchPolicy(game_class("anchors_aweigh_v0")(2), net).min_gain == MIN_GAIN
