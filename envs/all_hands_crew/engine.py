@@ -41,7 +41,7 @@ from plunder.envs.core.state_io import (
     check_list,
 )
 
-from .components import NUM_CREW, NUM_KINDS, TARGETED, load_components, partitioner
+from .components import NO_CARDS, NUM_CREW, NUM_KINDS, TARGETED, load_components, partitioner
 from .observation import Encoder, build_layout, encode_view
 from .view import CrewView, describe_view
 
@@ -97,7 +97,7 @@ class AllHandsCrewGame(Game):
         #: view memo: a stock's sources -> the stock as a view shows it face down
         self.hidden_stocks: dict = {}
         #: view constants: per seat no card (crew knowledge, final_left), no combination
-        self.no_card_rows = (_NO_CARDS,) * n
+        self.no_card_rows = (NO_CARDS,) * n
         self.no_combos = ((),) * n
 
     # -- pickling (SuperSuit's vector envs, copy.deepcopy) -------------------------------
@@ -119,7 +119,7 @@ class AllHandsCrewGame(Game):
         self.mask_memo = {}
         self.known_positions = {}
         self.hidden_stocks = {}
-        self.no_card_rows = (_NO_CARDS,) * self.num_players
+        self.no_card_rows = (NO_CARDS,) * self.num_players
         self.no_combos = ((),) * self.num_players
 
     # -- spaces -------------------------------------------------------------------------
@@ -244,9 +244,6 @@ class AllHandsCrewGame(Game):
     def describe_view(self, view: CrewView) -> str:
         return describe_view(self, view)
 
-
-#: a row of card counts with no card (shared by the views)
-_NO_CARDS = (0,) * NUM_KINDS
 
 #: the kinds of events a round records (``AllHandsCrewState.events``)
 _EVENT_KINDS = ("draw", "hire", "lay", "snatch", "curse", "short_rations", "forfeit")
@@ -858,11 +855,11 @@ class AllHandsCrewState(GameState):
 
 
 def _count_rows(rows: list, no_cards: tuple) -> tuple:
-    """Rows of card counts as tuples: an all-zero row is the shared ``_NO_CARDS``, a table
+    """Rows of card counts as tuples: an all-zero row is the shared ``NO_CARDS``, a table
     with no card at all the shared ``no_cards``."""
     if not any(map(any, rows)):
         return no_cards
-    return tuple([tuple(row) if any(row) else _NO_CARDS for row in rows])
+    return tuple([tuple(row) if any(row) else NO_CARDS for row in rows])
 
 
 def _hidden_stock(g: AllHandsCrewGame, srcs: list) -> tuple:

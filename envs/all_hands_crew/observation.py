@@ -15,7 +15,7 @@ import numpy as np
 
 from plunder.envs.core.layout import LayoutBuilder
 
-from .components import NUM_CREW, NUM_KINDS
+from .components import NO_CARDS, NUM_CREW, NUM_KINDS
 from .view import CrewView
 
 TOP_DEPTH = 4        # pile positions (from the top) encoded one by one
@@ -83,9 +83,6 @@ def build_layout(game):
           high=2.0)
     return b.build()
 
-
-#: no card of any kind (one shared tuple: equal keys then compare by identity)
-_NO_CARDS = (0,) * NUM_KINDS
 
 CACHE_LIMIT = 4096   # entries per memo table; a full table is simply cleared
 
@@ -161,7 +158,7 @@ class EncoderTables:
         self.seat_laid: dict = {}
         self.crew_value: dict = {}
         self.parts: dict = {}        # interned parts: equal values are one object
-        self.no_cards = (0,) * NUM_KINDS
+        self.no_cards = NO_CARDS
         # my_stock slot parts: slots[kind][source offset][picked]; kind -1 (unseen) is the
         # last entry, so the view's kind indexes the list directly
         self.w_slot = 2 + NUM_KINDS + n
@@ -280,7 +277,7 @@ def _sum_cards(per_seat: list) -> tuple:
     for x in per_seat:
         if x is not None:
             total = x if total is None else tuple(map(add, total, x))
-    return total or _NO_CARDS
+    return total or NO_CARDS
 
 
 def _update(t: EncoderTables, c: _Observer, game, v) -> None:
