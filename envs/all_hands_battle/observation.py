@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from plunder.envs.core.layout import LayoutBuilder
+from plunder.envs.core.memo import remember
 
 from .components import ADMIRAL, CAPTAIN, NO_SUIT
 from .engine import BATTLE, CLAIM, DECISIONS, OVER, RECRUIT
@@ -214,9 +215,8 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
     key = (p, round_, starter, totals, last_round, ships, plunder, first_fleet, passed, spied)
     block = cache.get(key)
     if block is None:
-        if len(cache) >= _TABLE_CACHE_MAX:
-            cache.clear()
-        block = cache[key] = _table_block(game, view, o, suit, rank, value)
+        block = remember(cache, key, _table_block(game, view, o, suit, rank, value),
+                         _TABLE_CACHE_MAX)
     xa, loca = block
     x = xa.copy()
     C = game.num_cards
@@ -276,9 +276,8 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
         key = (hand, discard[-1])
         outlook = claim_cache.get(key)
         if outlook is None:
-            if len(claim_cache) >= _CLAIM_CACHE_MAX:
-                claim_cache.clear()
-            outlook = claim_cache[key] = claim_outlook(game.rules, hand, discard[-1])
+            outlook = remember(claim_cache, key, claim_outlook(game.rules, hand, discard[-1]),
+                               _CLAIM_CACHE_MAX)
         x[o.claim_outlook:o.claim_outlook + 5] = outlook
     loc = loca.copy()
     loc[np.array(located, np.intp)] = True
@@ -290,10 +289,9 @@ def encode(game, view: AllHandsBattleView) -> np.ndarray:
         if reshuffled:
             resh = resh_cache.get(reshuffled)
             if resh is None:
-                if len(resh_cache) >= _RESH_CACHE_MAX:
-                    resh_cache.clear()
-                resh = resh_cache[reshuffled] = np.zeros(C, dtype=bool)
+                resh = np.zeros(C, dtype=bool)
                 resh[list(reshuffled)] = True
+                remember(resh_cache, reshuffled, resh, _RESH_CACHE_MAX)
             unseen &= resh
         x[o.pile_candidates:o.pile_candidates + C] = unseen
     return x

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from plunder.envs.core.memo import remember
+
 from .components import (
     ADMIRAL, BLACK_SPOT, CAPTAIN, COOK, CREW, DAUGHTER, LADY, NO_SUIT, PRIVATEER, RAIDER,
     RUTH, SPY, Card,
@@ -253,8 +255,6 @@ class ShipRules:
         key = tuple(crew)
         worth = self._crew_worths.get(key)
         if worth is None:
-            if len(self._crew_worths) >= _CREW_MEMO_MAX:
-                self._crew_worths.clear()
             value = self.value
             if all([self._plain[c] for c in crew]):    # levels and treasure only
                 levels = sum([self._defend_level[c] for c in crew])
@@ -262,8 +262,9 @@ class ShipRules:
                 kinds = [self.kind[c] for c in crew]
                 levels = (self._defending_levels(crew) + 25 * (BLACK_SPOT in kinds)
                           + 6 * (DAUGHTER in kinds))
-            worth = float(levels) + sum([value[c] for c in crew]) / 4.0
-            self._crew_worths[key] = worth
+            worth = remember(self._crew_worths, key,
+                             float(levels) + sum([value[c] for c in crew]) / 4.0,
+                             _CREW_MEMO_MAX)
         return worth
 
     def _defending_levels(self, crew) -> int:
@@ -313,9 +314,8 @@ class ShipRules:
         key = (master, pool) if master in self.prize_parts else pool
         found = self._best_ships.get(key, _MISSING)
         if found is _MISSING:
-            if len(self._best_ships) >= _CREW_MEMO_MAX:
-                self._best_ships.clear()
-            found = self._best_ships[key] = self._best_crew(master, pool)
+            found = remember(self._best_ships, key, self._best_crew(master, pool),
+                             _CREW_MEMO_MAX)
         if found is None:
             return None
         return found[0] + 2.0 * self.rank[master], found[1]   # = launch_value (exact)

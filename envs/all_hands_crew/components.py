@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from plunder.envs.core.config import check_int, check_keys, check_type, load_game_data
 from plunder.envs.core.errors import ConfigError
+from plunder.envs.core.memo import remember
 
 NUM_CREW = 6
 NUM_CAPTAINS = 3
@@ -318,11 +319,7 @@ class Partitioner:
                 v = points + self._solve(key - need)[0]
                 if v > best_v:
                     best_v, best_i = v, ci
-        if len(self._cache) > 1_000_000:
-            self._cache.clear()
-        best = (best_v, best_i)
-        self._cache[key] = best
-        return best
+        return remember(self._cache, key, (best_v, best_i), 1_000_000)
 
 
 _ORDER = (6, 7, 8, 0, 1, 2, 3, 4, 5)

@@ -36,6 +36,7 @@ import numpy as np
 from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
+from plunder.envs.core.memo import remember
 from plunder.envs.core.state_io import (
     check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
     check_list,
@@ -339,9 +340,7 @@ class AllHandsCrewState(GameState):
             return self._mask(player)
         mask = g.mask_memo.get(key)
         if mask is None:
-            if len(g.mask_memo) >= 4096:
-                g.mask_memo.clear()
-            mask = g.mask_memo[key] = self._mask(player)
+            mask = remember(g.mask_memo, key, self._mask(player))
         return mask.copy()
 
     def _mask(self, player: int) -> np.ndarray:
@@ -651,9 +650,8 @@ class AllHandsCrewState(GameState):
                 key = (bit, known)
                 where = memo.get(key)
                 if where is None:
-                    if len(memo) >= 4096:
-                        memo.clear()
-                    where = memo[key] = tuple([i for i, m in enumerate(known) if m & bit])
+                    where = remember(memo, key,
+                                     tuple([i for i, m in enumerate(known) if m & bit]))
             seen.append(tuple([(i, pile[i]) for i in where]) if where else ())
         stock_src = self.stock_src
         if not any(stock_src):
@@ -869,9 +867,7 @@ def _hidden_stock(g: AllHandsCrewGame, srcs: list) -> tuple:
     key = tuple(srcs)
     out = g.hidden_stocks.get(key)
     if out is None:
-        if len(g.hidden_stocks) >= 4096:
-            g.hidden_stocks.clear()
-        out = g.hidden_stocks[key] = tuple([(-1, s) for s in srcs])
+        out = remember(g.hidden_stocks, key, tuple([(-1, s) for s in srcs]))
     return out
 
 

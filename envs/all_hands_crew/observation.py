@@ -14,6 +14,7 @@ from operator import add
 import numpy as np
 
 from plunder.envs.core.layout import LayoutBuilder
+from plunder.envs.core.memo import remember
 
 from .components import NO_CARDS, NUM_CREW, NUM_KINDS
 from .view import CrewView
@@ -110,12 +111,6 @@ def _part(values) -> memoryview:
     return memoryview(array("f", values))
 
 
-def _store(cache: dict, key, value) -> None:
-    if len(cache) >= CACHE_LIMIT:
-        cache.clear()
-    cache[key] = value
-
-
 class EncoderTables:
     """Constants and memo tables of the encoder for one player count.
 
@@ -182,7 +177,7 @@ class EncoderTables:
         part = self.parts.get(counts)
         if part is None:
             part = _part([ACC5[x] for x in counts])
-            _store(self.parts, counts, part)
+            remember(self.parts, counts, part, CACHE_LIMIT)
         return part
 
 
@@ -324,7 +319,7 @@ def _update_header(t: EncoderTables, c: _Observer, v) -> None:
         part = t.onehots.get(key)
         if part is None:
             part = _onehots(t, *key)
-            _store(t.onehots, key, part)
+            remember(t.onehots, key, part, CACHE_LIMIT)
         c.mv[:sl["round"]] = part
         c.onehot = key
     c.mv[sl["round"]] = v.round / 30
@@ -381,7 +376,7 @@ def _update_piles(t: EncoderTables, c: _Observer, v) -> None:
             hit = t.pile_seen.get(s)
             if hit is None:
                 hit = _pile_known(t, s)
-                _store(t.pile_seen, s, hit)
+                remember(t.pile_seen, s, hit, CACHE_LIMIT)
             known, seen_j = hit
             d = size - 1
             at_top_known = tuple([(d - i, k) for i, k in s if d - i < TOP_DEPTH])
@@ -392,7 +387,7 @@ def _update_piles(t: EncoderTables, c: _Observer, v) -> None:
             top = t.tops.get(key)
             if top is None:
                 top = _top(*key)
-                _store(t.tops, key, top)
+                remember(t.tops, key, top, CACHE_LIMIT)
         else:
             top = t.top_unknown[n_top]
         if top is not tops[j]:
@@ -464,7 +459,7 @@ def _update_stock(t: EncoderTables, c: _Observer, v) -> None:
         hit = memo.get(key)
         if hit is None:
             hit = _seat_stock(t, me, st)
-            _store(memo, key, hit)
+            remember(memo, key, hit, CACHE_LIMIT)
         size, src, seen, cards_j = hit
         mv[at_size + j] = size
         if src is not srcs[j]:
@@ -508,7 +503,7 @@ def _update_slow(t: EncoderTables, c: _Observer, game, v) -> None:
         part = t.round_counts.get(mkey)
         if part is None:
             part = _round_counts(t, me, key)
-            _store(t.round_counts, mkey, part)
+            remember(t.round_counts, mkey, part, CACHE_LIMIT)
         mv[t.b_counts:sl["my_crew"]] = part
         c.round_counts = key
 
@@ -517,7 +512,7 @@ def _update_slow(t: EncoderTables, c: _Observer, game, v) -> None:
         part = t.my_crew.get(key)
         if part is None:
             part = _my_crew(t, game, *key)
-            _store(t.my_crew, key, part)
+            remember(t.my_crew, key, part, CACHE_LIMIT)
         mv[sl["my_crew"]:sl["crew_size"]] = part
         c.my_crew = key
 
@@ -534,7 +529,7 @@ def _update_slow(t: EncoderTables, c: _Observer, game, v) -> None:
         hit = t.crew_known.get(mkey)
         if hit is None:
             hit = _crew_known(t, *mkey)
-            _store(t.crew_known, mkey, hit)
+            remember(t.crew_known, mkey, hit, CACHE_LIMIT)
         mv[t.b_crew:sl["known_about_me"]], c.known_cards = hit
         c.crew_known = key
 
@@ -544,7 +539,7 @@ def _update_slow(t: EncoderTables, c: _Observer, game, v) -> None:
         part = t.about_me.get(mkey)
         if part is None:
             part = _about_me(t, *mkey)
-            _store(t.about_me, mkey, part)
+            remember(t.about_me, mkey, part, CACHE_LIMIT)
         mv[sl["known_about_me"]:sl["laid_cards"]] = part
         c.about_me = key
 
@@ -568,7 +563,7 @@ def _my_crew(t: EncoderTables, game, my_crew: tuple, over: bool) -> memoryview:
         value = t.crew_value.get(my_crew)
         if value is None:
             value = game.partitioner.value(my_crew) / 40
-            _store(t.crew_value, my_crew, value)
+            remember(t.crew_value, my_crew, value, CACHE_LIMIT)
     return _part([x / 6 for x in my_crew] + [value])
 
 
@@ -619,7 +614,7 @@ def _update_layouts(t: EncoderTables, c: _Observer, game, v) -> None:
         hit = memo.get(key)
         if hit is None:
             hit = _seat_laid(game, *key)
-            _store(memo, key, hit)
+            remember(memo, key, hit, CACHE_LIMIT)
         lc, points, caps, x, score, seen_j = hit
         mv[at_cards + j * K:at_cards + (j + 1) * K] = lc
         mv[at_points + j] = points

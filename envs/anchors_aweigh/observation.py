@@ -12,6 +12,7 @@ from operator import add, ne
 import numpy as np
 
 from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
+from plunder.envs.core.memo import remember
 
 from .components import (
     ABOVE, BACKS, CARD_TYPES, COLOURS, KINDS, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
@@ -618,14 +619,12 @@ def _ship_block(tables, above, stor, below) -> np.ndarray:
         if any(stor):
             rows += [seat.storage + s * NUM_COLOURS + c
                      for s, colours in enumerate(stor) for c in colours]
-        if len(tables.above_parts) > 4096:   # bounded: ships seldom repeat late on
-            tables.above_parts.clear()
-        above_vec = tables.above_parts[above, stor] = np.add.reduce(seat.table.take(rows, 0))
+        # bounded: ships seldom repeat late on
+        above_vec = remember(tables.above_parts, (above, stor),
+                             np.add.reduce(seat.table.take(rows, 0)))
     below_vec = tables.below_parts.get(below)
     if below_vec is None:
-        if len(tables.below_parts) > 4096:
-            tables.below_parts.clear()
-        below_vec = tables.below_parts[below] = seat.below_vector(below)
+        below_vec = remember(tables.below_parts, below, seat.below_vector(below))
     values = above_vec + below_vec
     values[seat.unknown] = seat.unknown_value[above.count(CELL_UNKNOWN) + below.unknown]
     return values

@@ -15,6 +15,7 @@ from operator import mul, ne
 import numpy as np
 
 from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
+from plunder.envs.core.memo import remember
 
 from .components import BLOW, NUM_CARDS, YO_HO
 from .engine import MAX_OPPONENTS, PHASES
@@ -397,9 +398,7 @@ class Encoder:
                view.chosen)
         step = self.step_blocks.get(key)
         if step is None:
-            if len(self.step_blocks) >= 4096:
-                self.step_blocks.clear()
-            step = self.step_blocks[key] = self._step_block(view)
+            step = remember(self.step_blocks, key, self._step_block(view))
         block, selected = step
         mv = m.mv
         mv[self.actor_start:self.turn_index] = block

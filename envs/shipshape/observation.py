@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
+from plunder.envs.core.memo import remember
 
 from .geometry import NUM_CODES, code_good, orient
 
@@ -279,9 +280,7 @@ class _Tables:
         """The _Hold of a top-down view (cached on content)."""
         hold = self.holds.get(cells)
         if hold is None:
-            if len(self.holds) > 20000:
-                self.holds.clear()
-            hold = self.holds[cells] = _Hold(cells)
+            hold = remember(self.holds, cells, _Hold(cells), 20000)
         return hold
 
     def hand_row(self, hand: tuple) -> np.ndarray:
@@ -302,9 +301,7 @@ class _Tables:
             ids = [c * 8 + o for c, o in stack] + pad
             feats = self.crate_feats.reshape(-1, TILE).take(ids, axis=0)
             arr = np.concatenate((feats.ravel(), self.present[len(stack)]))
-            if len(self.stack_cache) > 64:
-                self.stack_cache.clear()
-            hit = self.stack_cache[id(stack)] = (stack, arr)
+            hit = remember(self.stack_cache, id(stack), (stack, arr), 64)
         return hit[1]
 
     def first_fields(self, voyage: int, turn: int, decision: str, rebid: bool) -> np.ndarray:
