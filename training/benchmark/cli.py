@@ -1,4 +1,4 @@
-"""``plunder benchmark list|run|exploit|diagnose|leaderboard|ship`` (docs/benchmark.md)."""
+"""``plunder benchmark list|run|exploit|diagnose|targets|leaderboard|ship`` (docs/benchmark.md)."""
 
 from __future__ import annotations
 
@@ -168,6 +168,38 @@ def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json
     except PlunderError as exc:
         _fail(exc)
     _report(data, render_diagnosis, json_out)
+
+
+@benchmark.command("targets")
+@click.option("--game", "games_", multiple=True, metavar="GAME",
+              help="Only this game (repeatable; default: all five).")
+@click.option("--bot", default="pretrained:final", show_default=True, metavar="SPEC",
+              help="The trained bot to judge (any bot spec).")
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
+              help="Games per cell.")
+@click.option("--seed", type=click.IntRange(0), default=31, show_default=True,
+              help="Tournament seed (the deals of plunder eval --seed); 0 is the training "
+                   "runs' final evaluation, on which variants were compared.")
+@click.option("--search-games", type=click.IntRange(0), default=0, show_default=True,
+              help="Also play netsearch:pretrained against the bot at 2 players, this many "
+                   "games per game (slow: crew and Anchors Aweigh! take seconds a game).")
+@click.option("--json-out", type=click.Path(dir_okay=False), default=None,
+              help="Also write the result JSON to this file (atomically).")
+def targets_command(games_, bot, games, seed, search_games, json_out):
+    """The trained bots against issue 13's targets: every game at 2 and 4 players, each
+    cell with its 95% interval and the plunder eval command that replays it."""
+    from plunder.training.config import resolve_env_id
+
+    from .targets import render_targets, targets
+
+    try:
+        env_ids = [resolve_env_id(g) for g in games_] or None
+        data = targets(games=games, seed=seed, env_ids=env_ids, bot=bot,
+                       search_games=search_games, echo=click.echo)
+    except PlunderError as exc:
+        _fail(exc)
+    data["command"] = _command_line()
+    _report(data, render_targets, json_out)
 
 
 @benchmark.command("leaderboard")
