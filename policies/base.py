@@ -94,9 +94,9 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
     - ``trained:PATH.onnx``: an exported network's likeliest legal action;
     - ``sampled:PATH.onnx``: an action drawn from its masked probabilities (seeded);
     - ``netsearch:PATH.onnx[:SAMPLES]``: determinized search guided by that network — its
-      top 3 moves each played in SAMPLES states sampled from the bot's view (default 16),
-      two turns of the network's own moves (in All Hands crew to the end of the game), its
-      value at the leaf; the network's favourite
+      top 3 moves (2 in All Hands crew) each played in SAMPLES states sampled from the
+      bot's view (default 16), two turns of the network's own moves (in All Hands crew to
+      the end of the game), its value at the leaf; the network's favourite
       stands unless another move is clearly better (:mod:`plunder.policies.netsearch`;
       needs a file with a value output, as ``plunder export`` writes them);
       ``netsearch:pretrained[:SAMPLES]`` searches with the shipped final bot.
@@ -128,12 +128,11 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         if path == "pretrained":
             from .pretrained import pretrained_path
             path = str(pretrained_path(env_id, num_players, "final"))
-        from .netsearch import NetSearchPolicy, default_horizon, default_min_gain
+        from .netsearch import NetSearchPolicy, default_settings
         from .onnx_policy import OnnxPolicy
         net = OnnxPolicy(path, env_id=env_id, num_players=num_players, options=options,
                          seed=seed)
-        return NetSearchPolicy(game, net, seed=seed, horizon=default_horizon(env_id),
-                               min_gain=default_min_gain(env_id),
+        return NetSearchPolicy(game, net, seed=seed, **default_settings(env_id),
                                **({} if samples is None else {"samples": samples}))
     if kind in TRAINED_KINDS:
         if not arg:

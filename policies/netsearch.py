@@ -28,7 +28,11 @@ random play:
    for a median override of 0.017), so the search followed the critic's small biases and
    overrode the network at 45% of its decisions, 22% against three heuristic bots where
    the network alone wins 42% (docs/training.md#the-minimum-gain). ``netsearch:`` specs
-   take each game's ``default_min_gain`` (0.2 in Anchors Aweigh!, 0.1 elsewhere).
+   take each game's ``default_settings``: a minimum gain of 0.2 in Anchors Aweigh!, 0.1
+   elsewhere; in All Hands crew two candidates and a confidence of 2 standard errors,
+   since rollouts to the end make each paired difference a whole game's result and a
+   one-error margin among three candidates passed on sampling noise
+   (docs/training.md#crews-search).
 
 All rollouts of one move advance in lockstep and each round's observations go through one
 batched network run. Budget per move: ``samples`` × ``top_k`` rollouts of about
@@ -86,6 +90,21 @@ def default_horizon(env_id: str) -> int | None:
 def default_min_gain(env_id: str) -> float:
     """The minimum gain ``netsearch`` uses for ``env_id`` unless told otherwise."""
     return DEFAULT_MIN_GAIN.get(env_id, MIN_GAIN)
+
+
+#: per-game confidence (standard errors) and candidate count where the tuning games asked
+#: for others: crew's rollouts end in whole-game results, so with 16 samples a one-error
+#: margin among three candidates passed on sampling noise (docs/training.md#crews-search)
+DEFAULT_CONFIDENCE: dict[str, float] = {"all_hands_crew_v0": 2.0}
+DEFAULT_TOP_K: dict[str, int] = {"all_hands_crew_v0": 2}
+
+
+def default_settings(env_id: str) -> dict:
+    """The keyword arguments ``netsearch:`` specs give :class:`NetSearchPolicy` for
+    ``env_id``: its horizon, minimum gain, confidence and candidate count."""
+    return {"horizon": default_horizon(env_id), "min_gain": default_min_gain(env_id),
+            "confidence": DEFAULT_CONFIDENCE.get(env_id, 1.0),
+            "top_k": DEFAULT_TOP_K.get(env_id, 3)}
 
 
 class NetSearchPolicy:

@@ -210,3 +210,21 @@ def test_the_spec_takes_each_game_s_default_minimum_gain():
         assert make_bot("netsearch:pretrained", env_id, 2).min_gain == default_min_gain(env_id)
     net = make_bot("pretrained", "anchors_aweigh_v0", 2)
     assert NetSearchPolicy(game_class("anchors_aweigh_v0")(2), net).min_gain == MIN_GAIN
+
+
+def test_the_spec_takes_each_game_s_search_settings():
+    """``netsearch:`` specs take :func:`default_settings`: crew's tuned confidence and
+    candidate count, the constructor's own defaults elsewhere."""
+    import inspect
+
+    from plunder.policies.netsearch import default_settings
+
+    crew = make_bot("netsearch:pretrained", "all_hands_crew_v0", 2)
+    assert (crew.confidence, crew.top_k, crew.horizon) == (2.0, 2, None)
+    params = inspect.signature(NetSearchPolicy).parameters
+    plain = default_settings("scallywags_v0")
+    assert plain == {k: params[k].default for k in plain}
+    for env_id in ENV_IDS:
+        bot = make_bot("netsearch:pretrained:4", env_id, 2)
+        assert bot.samples == 4
+        assert {k: getattr(bot, k) for k in plain} == default_settings(env_id)
