@@ -301,6 +301,23 @@ def render_table(t: Tournament, title: str | None = None, console=None) -> None:
         console.print(f"[yellow]{t.truncated} game(s) hit the turn limit[/yellow]")
 
 
+def eval_command_line(env_id: str, bots: str, players: int, games: int, seed: int,
+                      options: dict | None = None, max_turns: int | None = None) -> str:
+    """The ``plunder eval`` command line that replays a tournament, ready to paste."""
+    import json
+    import shlex
+
+    from .config import game_name
+
+    parts = ["plunder", "eval", game_name(env_id), "--bots", bots, "--players",
+             str(players), "--games", str(games), "--seed", str(seed)]
+    for key, value in sorted((options or {}).items()):
+        parts += ["--option", f"{key}={json.dumps(value)}"]
+    if max_turns is not None:
+        parts += ["--max-turns", str(max_turns)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
 def eval_command(game: str, bots: str, games: int, players: int | None, seed: int,
                  options: list[str], as_json: bool, max_turns: int | None) -> dict:
     """What ``plunder eval`` does (kept here so the CLI stays thin)."""

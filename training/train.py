@@ -44,7 +44,6 @@ import contextlib
 import copy
 import io
 import json
-import shlex
 import subprocess
 import tempfile
 import time
@@ -293,14 +292,10 @@ def final_eval_seed(cfg: TrainConfig) -> int:
 def final_eval_command(cfg: TrainConfig, bot_path: str | Path, opponent: str,
                        games: int) -> str:
     """The ``plunder eval`` command line that replays one cell of the final evaluation."""
-    parts = ["plunder", "eval", game_name(cfg.env_id), "--bots",
-             f"trained:{bot_path},{opponent}", "--players", str(cfg.num_players),
-             "--games", str(games), "--seed", str(final_eval_seed(cfg))]
-    for key, value in sorted(cfg.options.items()):
-        parts += ["--option", f"{key}={json.dumps(value)}"]
-    if cfg.max_turns is not None:
-        parts += ["--max-turns", str(cfg.max_turns)]
-    return " ".join(shlex.quote(p) for p in parts)
+    from .evaluate import eval_command_line
+
+    return eval_command_line(cfg.env_id, f"trained:{bot_path},{opponent}", cfg.num_players,
+                             games, final_eval_seed(cfg), cfg.options, cfg.max_turns)
 
 
 def final_evaluation(cfg: TrainConfig, bot_path: str | Path, games: int,

@@ -85,8 +85,6 @@ def build_layout(game):
     return b.build()
 
 
-CACHE_LIMIT = 4096   # entries per memo table; a full table is simply cleared
-
 # CrewView is a tuple: these slices take the fields of a group in one C-level step
 _FIELDS = CrewView._fields
 _HEADER = slice(_FIELDS.index("phase"), _FIELDS.index("pile_masks"))   # phase .. pending
@@ -177,7 +175,7 @@ class EncoderTables:
         part = self.parts.get(counts)
         if part is None:
             part = _part([ACC5[x] for x in counts])
-            remember(self.parts, counts, part, CACHE_LIMIT)
+            remember(self.parts, counts, part)
         return part
 
 
@@ -319,7 +317,7 @@ def _update_header(t: EncoderTables, c: _Observer, v) -> None:
         part = t.onehots.get(key)
         if part is None:
             part = _onehots(t, *key)
-            remember(t.onehots, key, part, CACHE_LIMIT)
+            remember(t.onehots, key, part)
         c.mv[:sl["round"]] = part
         c.onehot = key
     c.mv[sl["round"]] = v.round / 30
@@ -376,7 +374,7 @@ def _update_piles(t: EncoderTables, c: _Observer, v) -> None:
             hit = t.pile_seen.get(s)
             if hit is None:
                 hit = _pile_known(t, s)
-                remember(t.pile_seen, s, hit, CACHE_LIMIT)
+                remember(t.pile_seen, s, hit)
             known, seen_j = hit
             d = size - 1
             at_top_known = tuple([(d - i, k) for i, k in s if d - i < TOP_DEPTH])
@@ -387,7 +385,7 @@ def _update_piles(t: EncoderTables, c: _Observer, v) -> None:
             top = t.tops.get(key)
             if top is None:
                 top = _top(*key)
-                remember(t.tops, key, top, CACHE_LIMIT)
+                remember(t.tops, key, top)
         else:
             top = t.top_unknown[n_top]
         if top is not tops[j]:
@@ -459,7 +457,7 @@ def _update_stock(t: EncoderTables, c: _Observer, v) -> None:
         hit = memo.get(key)
         if hit is None:
             hit = _seat_stock(t, me, st)
-            remember(memo, key, hit, CACHE_LIMIT)
+            remember(memo, key, hit)
         size, src, seen, cards_j = hit
         mv[at_size + j] = size
         if src is not srcs[j]:
@@ -503,7 +501,7 @@ def _update_slow(t: EncoderTables, c: _Observer, game, v) -> None:
         part = t.round_counts.get(mkey)
         if part is None:
             part = _round_counts(t, me, key)
-            remember(t.round_counts, mkey, part, CACHE_LIMIT)
+            remember(t.round_counts, mkey, part)
         mv[t.b_counts:sl["my_crew"]] = part
         c.round_counts = key
 
@@ -512,7 +510,7 @@ def _update_slow(t: EncoderTables, c: _Observer, game, v) -> None:
         part = t.my_crew.get(key)
         if part is None:
             part = _my_crew(t, game, *key)
-            remember(t.my_crew, key, part, CACHE_LIMIT)
+            remember(t.my_crew, key, part)
         mv[sl["my_crew"]:sl["crew_size"]] = part
         c.my_crew = key
 
@@ -529,7 +527,7 @@ def _update_slow(t: EncoderTables, c: _Observer, game, v) -> None:
         hit = t.crew_known.get(mkey)
         if hit is None:
             hit = _crew_known(t, *mkey)
-            remember(t.crew_known, mkey, hit, CACHE_LIMIT)
+            remember(t.crew_known, mkey, hit)
         mv[t.b_crew:sl["known_about_me"]], c.known_cards = hit
         c.crew_known = key
 
@@ -539,7 +537,7 @@ def _update_slow(t: EncoderTables, c: _Observer, game, v) -> None:
         part = t.about_me.get(mkey)
         if part is None:
             part = _about_me(t, *mkey)
-            remember(t.about_me, mkey, part, CACHE_LIMIT)
+            remember(t.about_me, mkey, part)
         mv[sl["known_about_me"]:sl["laid_cards"]] = part
         c.about_me = key
 
@@ -563,7 +561,7 @@ def _my_crew(t: EncoderTables, game, my_crew: tuple, over: bool) -> memoryview:
         value = t.crew_value.get(my_crew)
         if value is None:
             value = game.partitioner.value(my_crew) / 40
-            remember(t.crew_value, my_crew, value, CACHE_LIMIT)
+            remember(t.crew_value, my_crew, value)
     return _part([x / 6 for x in my_crew] + [value])
 
 
@@ -614,7 +612,7 @@ def _update_layouts(t: EncoderTables, c: _Observer, game, v) -> None:
         hit = memo.get(key)
         if hit is None:
             hit = _seat_laid(game, *key)
-            remember(memo, key, hit, CACHE_LIMIT)
+            remember(memo, key, hit)
         lc, points, caps, x, score, seen_j = hit
         mv[at_cards + j * K:at_cards + (j + 1) * K] = lc
         mv[at_points + j] = points

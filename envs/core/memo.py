@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Hashable, TypeVar
+from typing import Hashable, TypeVar
 
 V = TypeVar("V")
 
@@ -20,4 +20,4 @@ def remember(memo: dict, key: Hashable, value: V, limit: int = MEMO_LIMIT) -> V:
     return value
 
 
-__all__: list[Any] = ["MEMO_LIMIT", "remember"]
+__all__ = ["MEMO_LIMIT", "remember"]

@@ -21,13 +21,14 @@ Another seed gives games that no choice has seen (docs/training.md#results).
 
 from __future__ import annotations
 
-import shlex
 from typing import Callable
 
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import InvalidArgumentError
 from plunder.training.config import game_name
-from plunder.training.evaluate import bot_factories, ranked_seats, run_tournament
+from plunder.training.evaluate import (
+    bot_factories, eval_command_line, ranked_seats, run_tournament,
+)
 
 #: 2-player targets by opponent: the least win share that meets each
 TWO_PLAYER_TARGETS = {"random": 0.95, "heuristic": 0.60}
@@ -46,13 +47,6 @@ def many_players(env_id: str) -> int:
     return max(min(4, cls.max_players), cls.min_players)
 
 
-def _command(env_id: str, bots: str, players: int, games: int, seed: int) -> str:
-    """The ``plunder eval`` line that replays one cell."""
-    return " ".join(shlex.quote(p) for p in [
-        "plunder", "eval", game_name(env_id), "--bots", bots, "--players", str(players),
-        "--games", str(games), "--seed", str(seed)])
-
-
 def _cell(env_id: str, players: int, bot: str, opponent: str, games: int, seed: int,
           target: float, kind: str) -> dict:
     """Play one cell and judge it against ``target``."""
@@ -67,7 +61,7 @@ def _cell(env_id: str, players: int, bot: str, opponent: str, games: int, seed: 
             "games": games, "seed": seed, "kind": kind, "win_share": share,
             "ci95": [lo, hi], "parity": result.parity, "target": target, "met": bool(met),
             "truncated_games": result.truncated,
-            "command": _command(env_id, bots, players, games, seed)}
+            "command": eval_command_line(env_id, bots, players, games, seed)}
 
 
 def targets(games: int = 1000, seed: int = DEFAULT_SEED, env_ids: list[str] | None = None,
