@@ -26,7 +26,13 @@ TRAINED_KINDS = ("trained", "onnx", "sampled")
 #: every kind of bot spec ``make_bot`` takes, as ``plunder eval --help`` and
 #: ``plunder play --help`` list them (``onnx:PATH`` is an alias of ``trained:PATH``)
 BOT_SPECS = ("random", "heuristic", "search[:SAMPLES]", "pretrained[:early|final][:sampled]",
-             "trained:PATH.onnx", "sampled:PATH.onnx", "netsearch:PATH.onnx[:SAMPLES]")
+             "trained:PATH.onnx", "sampled:PATH.onnx",
+             "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]")
+
+#: the settings a ``netsearch:`` spec may name as ``KEY=VALUE`` (NetSearchPolicy's
+#: arguments, each game's defaults otherwise), with how each value is read
+NETSEARCH_KEYS = {"samples": "int", "top_k": "int", "horizon": "int or end",
+                  "confidence": "float", "min_gain": "float"}
 
 
 @runtime_checkable
@@ -93,13 +99,16 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
       or drawing its moves from the network's probabilities with ``:sampled``;
     - ``trained:PATH.onnx``: an exported network's likeliest legal action;
     - ``sampled:PATH.onnx``: an action drawn from its masked probabilities (seeded);
-    - ``netsearch:PATH.onnx[:SAMPLES]``: determinized search guided by that network — its
-      top 3 moves (2 in All Hands crew) each played in SAMPLES states sampled from the
-      bot's view (default 16), two turns of the network's own moves (in All Hands crew to
-      the end of the game), its value at the leaf; the network's favourite
-      stands unless another move is clearly better (:mod:`plunder.policies.netsearch`;
-      needs a file with a value output, as ``plunder export`` writes them);
-      ``netsearch:pretrained[:SAMPLES]`` searches with the shipped final bot.
+    - ``netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]``: determinized search guided by that
+      network — its top 3 moves (2 in All Hands crew) each played in SAMPLES states
+      sampled from the bot's view (default 16), two turns of the network's own moves (in
+      All Hands crew to the end of the game), its value at the leaf; the network's
+      favourite stands unless another move is clearly better
+      (:mod:`plunder.policies.netsearch`; needs a file with a value output, as ``plunder
+      export`` writes them); ``netsearch:pretrained[:SAMPLES]`` searches with the shipped
+      final bot. Trailing ``KEY=VALUE`` parts override the game's settings
+      (``NETSEARCH_KEYS``: samples, top_k, horizon — a number of turns or ``end`` —,
+      confidence, min_gain), e.g. ``netsearch:pretrained:min_gain=0.05:top_k=2``.
     """
     game = game_class(env_id)(num_players, **options)
     kind, _, arg = spec.partition(":")
@@ -124,7 +133,12 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         bot.name = spec
         return bot
     if kind == "netsearch":
+        arg, settings = _netsearch_settings(spec, arg)
         path, samples = _path_and_count(spec, arg)
+        if samples is not None and "samples" in settings:
+            raise InvalidArgumentError(f"{spec!r} gives the samples twice (:N and :samples=N)")
+        if samples is not None:
+            settings["samples"] = samples
         if path == "pretrained":
             from .pretrained import pretrained_path
             path = str(pretrained_path(env_id, num_players, "final"))
@@ -132,8 +146,7 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         from .onnx_policy import OnnxPolicy
         net = OnnxPolicy(path, env_id=env_id, num_players=num_players, options=options,
                          seed=seed)
-        return NetSearchPolicy(game, net, seed=seed, **default_settings(env_id),
-                               **({} if samples is None else {"samples": samples}))
+        return NetSearchPolicy(game, net, seed=seed, **{**default_settings(env_id), **settings})
     if kind in TRAINED_KINDS:
         if not arg:
             raise InvalidArgumentError(f"trained bots need a path: {kind}:PATH.onnx")
@@ -143,10 +156,42 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
     raise InvalidArgumentError(f"unknown bot {spec!r}; use one of {', '.join(BOT_SPECS)}")
 
 
+def _netsearch_settings(spec: str, arg: str) -> tuple[str, dict]:
+    """Split a netsearch argument's trailing ``KEY=VALUE`` parts off: (the rest, settings).
+    Unknown keys, repeated keys and unreadable values raise (the ranges are checked by
+    NetSearchPolicy)."""
+    parts = arg.split(":")
+    settings: dict = {}
+    while parts and "=" in parts[-1]:
+        key, _, text = parts.pop().partition("=")
+        key, text = key.strip(), text.strip()
+        if key not in NETSEARCH_KEYS:
+            known = ", ".join(f"{k}=<{t}>" for k, t in NETSEARCH_KEYS.items())
+            raise InvalidArgumentError(f"{spec!r}: unknown netsearch setting {key!r}; use "
+                                       f"{known}")
+        if key in settings:
+            raise InvalidArgumentError(f"{spec!r} sets {key} twice")
+        kind = NETSEARCH_KEYS[key]
+        try:
+            if key == "horizon" and text == "end":
+                settings[key] = None
+            elif kind.startswith("int"):
+                if not text.isdigit():
+                    raise ValueError(text)
+                settings[key] = int(text)
+            else:
+                settings[key] = float(text)
+        except ValueError:
+            raise InvalidArgumentError(f"{spec!r}: {key} must be {kind}, got {text!r}") \
+                from None
+    return ":".join(parts), settings
+
+
 def _path_and_count(spec: str, arg: str) -> tuple[str, int | None]:
     """``PATH.onnx`` or ``PATH.onnx:N`` -> (path, N or None); N must be a positive int."""
     if not arg:
-        raise InvalidArgumentError(f"{spec!r} needs a path: netsearch:PATH.onnx[:SAMPLES]")
+        raise InvalidArgumentError(f"{spec!r} needs a path: "
+                                   "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]")
     head, sep, tail = arg.rpartition(":")
     if not sep or not tail.isdigit():
         return arg, None

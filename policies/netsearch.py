@@ -1,4 +1,4 @@
-"""Determinized search guided by a trained network: ``netsearch:PATH.onnx[:SAMPLES]``.
+"""Determinized search guided by a trained network: ``netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]``.
 
 Perfect Information Monte Carlo, as :mod:`plunder.policies.search` does, with an exported
 network (a ``plunder export`` file, which has the critic's ``value`` output) in place of
@@ -36,8 +36,9 @@ random play:
 
 All rollouts of one move advance in lockstep and each round's observations go through one
 batched network run. Budget per move: ``samples`` × ``top_k`` rollouts of about
-``horizon`` turns (the spec's ``SAMPLES`` sets ``samples``); ``max_seconds`` (Python API
-only) also stops adding determinizations once that much time is spent, which makes play
+``horizon`` turns (the spec's ``SAMPLES`` sets ``samples``; its ``KEY=VALUE`` parts set
+``samples``, ``top_k``, ``horizon``, ``confidence`` and ``min_gain`` by name); ``max_seconds``
+(Python API only) also stops adding determinizations once that much time is spent, which makes play
 depend on the machine's speed, so it is off by default.
 
 Search is only as good as the value it maximises: in 2-player Scallywags, whose critic

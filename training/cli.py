@@ -49,7 +49,8 @@ def _env_id(game: str) -> str:
 @click.option("--bots", default="heuristic", show_default=True,
               help="Comma-separated bots for the other seats, each one of: random, "
                    "heuristic, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
-                   "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES]. One name fills every seat; trained plays "
+                   "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]. "
+                   "One name fills every seat; trained plays "
                    "the network's likeliest move, sampled draws from its probabilities, "
                    "search and netsearch search sampled states (netsearch guided by the "
                    "network; docs/training.md).")
@@ -114,7 +115,8 @@ def train(game, config_path, overrides, steps, players, seed, run_dir, resume, o
 @click.argument("game")
 @click.option("--bots", required=True, help="Comma-separated bots, each one of: random, "
               "heuristic, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
-              "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES]. With fewer bots than seats the last fills the "
+              "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]. "
+              "With fewer bots than seats the last fills the "
               "rest; trained plays the network's likeliest move, sampled draws from its "
               "probabilities, search and netsearch search sampled states (netsearch guided "
               "by the network; docs/training.md).")

@@ -261,7 +261,8 @@ def test_every_bot_kind_the_help_lists_plays_a_tournament(scallywags_run):
         {"random", "heuristic", "search", "pretrained", "trained", "sampled", "netsearch"}
     for spec in listed:
         concrete = spec.replace("PATH.onnx", str(path)).replace("[:SAMPLES]", ":2") \
-            .replace("[:early|final][:sampled]", ":early:sampled")
+            .replace("[:early|final][:sampled]", ":early:sampled") \
+            .replace("[:KEY=VALUE]", ":min_gain=0.05")
         res = run_cli(["eval", "scallywags", "--bots", f"{concrete},random", "--games", "2",
                        "--json"])
         assert res.exit_code == 0, (spec, res.output)

@@ -228,3 +228,29 @@ def test_the_spec_takes_each_game_s_search_settings():
         bot = make_bot("netsearch:pretrained:4", env_id, 2)
         assert bot.samples == 4
         assert {k: getattr(bot, k) for k in plain} == default_settings(env_id)
+
+
+def test_the_spec_sets_search_settings_by_name():
+    """``netsearch:PATH[:SAMPLES][:KEY=VALUE]`` overrides one setting at a time and keeps
+    the game's defaults for the rest; bad keys and values are refused, not ignored."""
+    from plunder.policies.netsearch import default_settings
+
+    bot = make_bot("netsearch:pretrained:8:min_gain=0.05:horizon=end", "scallywags_v0", 2)
+    assert (bot.samples, bot.min_gain, bot.horizon) == (8, 0.05, None)
+    assert (bot.confidence, bot.top_k) == (default_settings("scallywags_v0")["confidence"],
+                                           default_settings("scallywags_v0")["top_k"])
+    bot = make_bot("netsearch:pretrained:top_k=2:confidence=1.5:samples=6:horizon=3",
+                   "all_hands_crew_v0", 2)
+    assert (bot.top_k, bot.confidence, bot.samples, bot.horizon) == (2, 1.5, 6, 3)
+    assert bot.min_gain == default_settings("all_hands_crew_v0")["min_gain"]
+    bad = {"netsearch:pretrained:depth=3": "unknown netsearch setting 'depth'",
+           "netsearch:pretrained:top_k=two": "top_k must be int",
+           "netsearch:pretrained:top_k=0": "top_k must be a positive int",
+           "netsearch:pretrained:min_gain=-1": "min_gain must be a number >= 0",
+           "netsearch:pretrained:min_gain=0.1:min_gain=0.2": "sets min_gain twice",
+           "netsearch:pretrained:8:samples=4": "samples twice",
+           "netsearch:pretrained:horizon=soon": "horizon must be int or end",
+           "netsearch:min_gain=0.1": "needs a path"}
+    for spec, message in bad.items():
+        with pytest.raises(InvalidArgumentError, match=message):
+            make_bot(spec, "scallywags_v0", 2)

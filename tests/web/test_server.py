@@ -128,8 +128,9 @@ def test_catalog_lists_every_game_its_options_and_every_bot_kind(client):
     assert kinds["heuristic"] == {"spec": "heuristic", "kind": "heuristic", "arg": "",
                                   "required": False, "file": False}
     assert kinds["search"]["arg"] == "SAMPLES" and not kinds["search"]["required"]
-    assert kinds["netsearch"] == {"spec": "netsearch:PATH.onnx[:SAMPLES]", "kind": "netsearch",
-                                  "arg": "PATH.onnx[:SAMPLES]", "required": True, "file": True}
+    assert kinds["netsearch"] == {"spec": "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]",
+                                  "kind": "netsearch", "arg": "PATH.onnx[:SAMPLES][:KEY=VALUE]",
+                                  "required": True, "file": True}
     # two optional parts: the field reads as what may follow the kind
     assert kinds["pretrained"]["arg"] == "early|final[:sampled]"
     assert not kinds["pretrained"]["required"] and not kinds["pretrained"]["file"]
