@@ -84,6 +84,37 @@ def git_commit() -> str:
         return "unknown"
 
 
+def run_platform() -> dict:
+    """What a run's floating-point results depend on besides its config, seed and commit:
+    the processor (PyTorch picks its CPU kernels by the instruction set, and kernels
+    round differently) and the numeric libraries' versions. Recorded in every checkpoint,
+    so that a run that does not repeat elsewhere can be told apart from a changed one."""
+    import platform
+
+    import sb3_contrib
+    import stable_baselines3
+    import torch
+
+    return {"processor": _cpu_model(), "machine": platform.machine(),
+            "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+            "python": platform.python_version(), "torch": torch.__version__,
+            "numpy": np.__version__, "stable_baselines3": stable_baselines3.__version__,
+            "sb3_contrib": sb3_contrib.__version__}
+
+
+def _cpu_model() -> str:
+    """The processor's model name (Linux: /proc/cpuinfo), else what ``platform`` says."""
+    import platform
+
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
 def default_run_dir(cfg: TrainConfig) -> Path:
     """``runs/<game>-<n>p``."""
     return Path("runs") / f"{game_name(cfg.env_id)}-{cfg.num_players}p"
@@ -446,7 +477,7 @@ def _meta(cfg: TrainConfig, state: dict) -> dict:
     return {"env_id": cfg.env_id, "game": cls.name, "version": cls.version,
             "num_players": cfg.num_players, "options": cls.check_options(cfg.options),
             "config": cfg.to_dict(), "git_commit": state["commit"],
-            "evals": state["evals"], "pretrain": state.get("pretrain"),
+            "platform": state["platform"], "evals": state["evals"], "pretrain": state.get("pretrain"),
             "next": {k: state[k] for k in ("next_snapshot", "next_eval", "next_checkpoint")},
             "wall_seconds": state["wall"] + time.perf_counter() - state["t0"]}
 
@@ -565,7 +596,8 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
     torch.set_num_threads(cfg.torch_threads)
     limit_numpy_threads(1)
 
-    state: dict[str, Any] = {"commit": git_commit(), "evals": [], "wins": [],
+    state: dict[str, Any] = {"commit": git_commit(), "platform": run_platform(),
+                             "evals": [], "wins": [],
                              "next_snapshot": 0, "next_eval": cfg.eval.every,
                              "next_checkpoint": cfg.checkpoint_every, "wall": 0.0,
                              "t0": time.perf_counter()}
@@ -584,6 +616,12 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         model.set_random_seed(cfg.seed + steps0)
         model.tensorboard_log = str(run_dir / "tb") if cfg.tensorboard else None
         echo(f"resuming {run_dir} from {ckpt.path.name} ({steps0:,} steps)")
+        before = ckpt.meta.get("platform")
+        if before is not None and before != state["platform"]:
+            changed = ", ".join(f"{k} {before.get(k)} -> {v}"
+                                for k, v in state["platform"].items() if before.get(k) != v)
+            echo(f"note: this checkpoint was written on another platform ({changed}); "
+                 "floating-point results may differ from a run resumed there")
     else:
         steps0 = 0
         vec = make_vec_env(cfg, pool, cfg.seed)

@@ -67,6 +67,12 @@ def test_checkpoint_writes_leave_no_temp_files(toy, tmp_path):
     assert leftovers == []
     meta = json.loads(checkpoint_paths(run)[-1].with_suffix(".json").read_text())
     assert meta["config"]["seed"] == 0 and "git_commit" in meta
+    # what floating-point results depend on besides config, seed and commit
+    import torch
+
+    assert meta["platform"]["torch"] == torch.__version__
+    assert meta["platform"]["torch_cpu_capability"] == torch.backends.cpu.get_cpu_capability()
+    assert meta["platform"]["processor"] and meta["platform"]["numpy"] == np.__version__
 
 
 def test_same_seed_same_run(toy, tmp_path):
@@ -96,3 +102,23 @@ def test_a_run_directory_is_locked_while_training(toy, tmp_path):
         assert "Error:" in res.output and "in use by another training process" in res.output
     assert [p.read_bytes() for p in checkpoint_paths(run)] == before
     assert _train(toy, run, 2048, "--resume").exit_code == 0   # released: resumes
+
+
+def test_resuming_on_another_platform_says_so(toy, tmp_path, monkeypatch):
+    """A checkpoint records the platform it was written on; resuming elsewhere (another
+    processor or library version) is allowed but named, since the run will not repeat bit
+    for bit there."""
+    from plunder.training import train as train_module
+
+    run = tmp_path / "run"
+    assert _train(toy, run, 1024).exit_code == 0
+    here = latest_checkpoint(run).meta["platform"]
+    res = _train(toy, run, 2048, "--resume")
+    assert res.exit_code == 0 and "another platform" not in res.output
+    monkeypatch.setattr(train_module, "run_platform",
+                        lambda: {**here, "torch_cpu_capability": "OTHER"})
+    res = _train(toy, run, 3072, "--resume")
+    assert res.exit_code == 0, res.output
+    assert "written on another platform" in res.output
+    assert f"torch_cpu_capability {here['torch_cpu_capability']} -> OTHER" in res.output
+    assert latest_checkpoint(run).meta["platform"]["torch_cpu_capability"] == "OTHER"
