@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -162,7 +163,8 @@ def _netsearch_settings(spec: str, arg: str) -> tuple[str, dict]:
     NetSearchPolicy)."""
     parts = arg.split(":")
     settings: dict = {}
-    while parts and "=" in parts[-1]:
+    # a setting's key is a plain name, so a path with "=" in it stays a path
+    while parts and re.match(r"[A-Za-z_]\w*=", parts[-1]):
         key, _, text = parts.pop().partition("=")
         key, text = key.strip(), text.strip()
         if key not in NETSEARCH_KEYS:

@@ -254,3 +254,6 @@ def test_the_spec_sets_search_settings_by_name():
     for spec, message in bad.items():
         with pytest.raises(InvalidArgumentError, match=message):
             make_bot(spec, "scallywags_v0", 2)
+    # a path with "=" in it is a path, not a setting
+    with pytest.raises(ModelFileError, match="no bot file"):
+        make_bot("netsearch:runs/lr=1e-3/bot.onnx:min_gain=0.1", "scallywags_v0", 2)
