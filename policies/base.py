@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import re
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -29,11 +28,6 @@ TRAINED_KINDS = ("trained", "onnx", "sampled")
 BOT_SPECS = ("random", "heuristic", "search[:SAMPLES]", "pretrained[:early|final][:sampled]",
              "trained:PATH.onnx", "sampled:PATH.onnx",
              "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]")
-
-#: the settings a ``netsearch:`` spec may name as ``KEY=VALUE`` (NetSearchPolicy's
-#: arguments, each game's defaults otherwise), with how each value is read
-NETSEARCH_KEYS = {"samples": "int", "top_k": "int", "horizon": "int or end",
-                  "confidence": "float", "min_gain": "float"}
 
 
 @runtime_checkable
@@ -108,7 +102,7 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
       (:mod:`plunder.policies.netsearch`; needs a file with a value output, as ``plunder
       export`` writes them); ``netsearch:pretrained[:SAMPLES]`` searches with the shipped
       final bot. Trailing ``KEY=VALUE`` parts override the game's settings
-      (``NETSEARCH_KEYS``: samples, top_k, horizon — a number of turns or ``end`` —,
+      (``netsearch.SPEC_SETTINGS``: samples, top_k, horizon — a number of turns or ``end`` —,
       confidence, min_gain), e.g. ``netsearch:pretrained:min_gain=0.05:top_k=2``.
     """
     game = game_class(env_id)(num_players, **options)
@@ -134,7 +128,8 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         bot.name = spec
         return bot
     if kind == "netsearch":
-        arg, settings = _netsearch_settings(spec, arg)
+        from .netsearch import spec_settings
+        arg, settings = spec_settings(spec, arg)
         path, samples = _path_and_count(spec, arg)
         if samples is not None and "samples" in settings:
             raise InvalidArgumentError(f"{spec!r} gives the samples twice (:N and :samples=N)")
@@ -155,38 +150,6 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         return OnnxPolicy(arg, env_id=env_id, num_players=num_players, options=options,
                           seed=seed, greedy=kind != "sampled")
     raise InvalidArgumentError(f"unknown bot {spec!r}; use one of {', '.join(BOT_SPECS)}")
-
-
-def _netsearch_settings(spec: str, arg: str) -> tuple[str, dict]:
-    """Split a netsearch argument's trailing ``KEY=VALUE`` parts off: (the rest, settings).
-    Unknown keys, repeated keys and unreadable values raise (the ranges are checked by
-    NetSearchPolicy)."""
-    parts = arg.split(":")
-    settings: dict = {}
-    # a setting's key is a plain name, so a path with "=" in it stays a path
-    while parts and re.match(r"[A-Za-z_]\w*=", parts[-1]):
-        key, _, text = parts.pop().partition("=")
-        key, text = key.strip(), text.strip()
-        if key not in NETSEARCH_KEYS:
-            known = ", ".join(f"{k}=<{t}>" for k, t in NETSEARCH_KEYS.items())
-            raise InvalidArgumentError(f"{spec!r}: unknown netsearch setting {key!r}; use "
-                                       f"{known}")
-        if key in settings:
-            raise InvalidArgumentError(f"{spec!r} sets {key} twice")
-        kind = NETSEARCH_KEYS[key]
-        try:
-            if key == "horizon" and text == "end":
-                settings[key] = None
-            elif kind.startswith("int"):
-                if not text.isdigit():
-                    raise ValueError(text)
-                settings[key] = int(text)
-            else:
-                settings[key] = float(text)
-        except ValueError:
-            raise InvalidArgumentError(f"{spec!r}: {key} must be {kind}, got {text!r}") \
-                from None
-    return ":".join(parts), settings
 
 
 def _path_and_count(spec: str, arg: str) -> tuple[str, int | None]:

@@ -62,6 +62,7 @@ The bot reads nothing but its view (the game loops hand it the seat's view becau
 
 from __future__ import annotations
 
+import re
 import time
 
 import numpy as np
@@ -100,12 +101,50 @@ DEFAULT_CONFIDENCE: dict[str, float] = {"all_hands_crew_v0": 2.0}
 DEFAULT_TOP_K: dict[str, int] = {"all_hands_crew_v0": 2}
 
 
+#: the settings a ``netsearch:`` spec may name as ``KEY=VALUE`` (NetSearchPolicy's
+#: arguments; each game's defaults otherwise), with how each value is read
+SPEC_SETTINGS = {"samples": "int", "top_k": "int", "horizon": "int or end",
+                 "confidence": "float", "min_gain": "float"}
+
+
 def default_settings(env_id: str) -> dict:
     """The keyword arguments ``netsearch:`` specs give :class:`NetSearchPolicy` for
     ``env_id``: its horizon, minimum gain, confidence and candidate count."""
     return {"horizon": default_horizon(env_id), "min_gain": default_min_gain(env_id),
             "confidence": DEFAULT_CONFIDENCE.get(env_id, 1.0),
             "top_k": DEFAULT_TOP_K.get(env_id, 3)}
+
+
+def spec_settings(spec: str, arg: str) -> tuple[str, dict]:
+    """Split a netsearch argument's trailing ``KEY=VALUE`` parts off: (the rest, settings).
+    Unknown keys, repeated keys and unreadable values raise (the ranges are checked by
+    NetSearchPolicy)."""
+    parts = arg.split(":")
+    settings: dict = {}
+    # a setting's key is a plain name, so a path with "=" in it stays a path
+    while parts and re.match(r"[A-Za-z_]\w*=", parts[-1]):
+        key, _, text = parts.pop().partition("=")
+        key, text = key.strip(), text.strip()
+        if key not in SPEC_SETTINGS:
+            known = ", ".join(f"{k}=<{t}>" for k, t in SPEC_SETTINGS.items())
+            raise InvalidArgumentError(f"{spec!r}: unknown netsearch setting {key!r}; use "
+                                       f"{known}")
+        if key in settings:
+            raise InvalidArgumentError(f"{spec!r} sets {key} twice")
+        kind = SPEC_SETTINGS[key]
+        try:
+            if key == "horizon" and text == "end":
+                settings[key] = None
+            elif kind.startswith("int"):
+                if not text.isdigit():
+                    raise ValueError(text)
+                settings[key] = int(text)
+            else:
+                settings[key] = float(text)
+        except ValueError:
+            raise InvalidArgumentError(f"{spec!r}: {key} must be {kind}, got {text!r}") \
+                from None
+    return ":".join(parts), settings
 
 
 class NetSearchPolicy:

@@ -233,8 +233,11 @@ def test_the_spec_takes_each_game_s_search_settings():
 def test_the_spec_sets_search_settings_by_name():
     """``netsearch:PATH[:SAMPLES][:KEY=VALUE]`` overrides one setting at a time and keeps
     the game's defaults for the rest; bad keys and values are refused, not ignored."""
-    from plunder.policies.netsearch import default_settings
+    import inspect
 
+    from plunder.policies.netsearch import SPEC_SETTINGS, default_settings
+
+    assert set(SPEC_SETTINGS) <= set(inspect.signature(NetSearchPolicy).parameters)
     bot = make_bot("netsearch:pretrained:8:min_gain=0.05:horizon=end", "scallywags_v0", 2)
     assert (bot.samples, bot.min_gain, bot.horizon) == (8, 0.05, None)
     assert (bot.confidence, bot.top_k) == (default_settings("scallywags_v0")["confidence"],
