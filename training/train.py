@@ -332,17 +332,33 @@ def final_eval_command(cfg: TrainConfig, bot_path: str | Path, opponent: str,
 def final_evaluation(cfg: TrainConfig, bot_path: str | Path, games: int,
                      progress=None) -> dict[str, Any]:
     """The exported bot (``trained:PATH``, greedy) against each evaluation opponent, built
-    and played exactly as ``plunder eval`` does (same bot specs, seed, options)."""
+    and played exactly as ``plunder eval`` does (same bot specs, seed, options); with
+    ``eval.final_workers > 1`` the opponents' tournaments run side by side in worker
+    processes (each is seeded on its own, so the results are the same)."""
+    specs = eval_opponents(cfg)
+    workers = min(cfg.eval.final_workers, len(specs))
+    if workers <= 1:
+        return {spec: _final_cell(cfg, str(bot_path), spec, games, progress)
+                for spec in specs}
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods()
+                         else "spawn")
+    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        cells = {spec: pool.submit(_final_cell, cfg, str(bot_path), spec, games)
+                 for spec in specs}
+        return {spec: cell.result() for spec, cell in cells.items()}
+
+
+def _final_cell(cfg: TrainConfig, bot_path: str, spec: str, games: int, progress=None):
+    """One cell of the final evaluation: ``plunder eval --bots trained:BOT,SPEC``."""
     from .evaluate import bot_factories, run_tournament
 
-    out = {}
-    for spec in eval_opponents(cfg):
-        bots = bot_factories([f"trained:{bot_path}", spec], cfg.env_id, cfg.num_players,
-                             cfg.options)
-        out[spec] = run_tournament(cfg.env_id, cfg.num_players, bots, games,
-                                   final_eval_seed(cfg), cfg.options, cfg.max_turns,
-                                   progress=progress)
-    return out
+    bots = bot_factories([f"trained:{bot_path}", spec], cfg.env_id, cfg.num_players,
+                         cfg.options)
+    return run_tournament(cfg.env_id, cfg.num_players, bots, games, final_eval_seed(cfg),
+                          cfg.options, cfg.max_turns, progress=progress)
 
 
 def summarize(results: dict) -> dict:

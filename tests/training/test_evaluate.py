@@ -192,6 +192,7 @@ def test_final_evaluation_seeds_are_disjoint_from_every_training_seed(tmp_path, 
     res = run_cli(["train", "scallywags", "--steps", "2048", "--run-dir", str(run),
                    "--seed", "3", *set_args(tiny + [
                        "eval.every=1024", "eval.games=4", "eval.final_games=6",
+                       "eval.final_workers=1",   # in this process, where the seeds are seen
                        "pretrain.samples=200", "pretrain.epochs=1",
                        "pretrain.dagger_rounds=1"])])
     assert res.exit_code == 0, res.output
@@ -208,6 +209,22 @@ def test_final_evaluation_seeds_are_disjoint_from_every_training_seed(tmp_path, 
     assert not {(s, ()) for s in final} & streams["training"]
     eval_ = json.loads((run / "eval.json").read_text())
     assert {r["seed"] for r in eval_["results"].values()} == {3}
+
+
+def test_final_evaluation_in_worker_processes_matches_one_process(scallywags_run):
+    """``eval.final_workers`` changes where the opponents' tournaments run, not their games."""
+    from plunder.training.config import load_config
+    from plunder.training.train import final_evaluation
+
+    bot = scallywags_run / "bot.onnx"
+    results = {}
+    for workers in (1, 2):
+        cfg = load_config("scallywags", str(scallywags_run / "config.yaml"),
+                          [f"eval.final_workers={workers}"])
+        results[workers] = {spec: t.to_dict() for spec, t in
+                            final_evaluation(cfg, bot, 8).items()}
+    assert list(results[1]) == ["random", "heuristic"]
+    assert results[1] == results[2]
 
 
 def test_printed_command_reproduces_the_final_evaluation_exactly(scallywags_run):
