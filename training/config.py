@@ -114,8 +114,9 @@ class EvalConfig:
                                 "(its 95% interval is about ±3 points at 1,000)", low=1)
     opponents: list[str] = _f(["random", "heuristic"], "bots filling the other seats, one "
                                                         "evaluation each")
-    final_workers: int = _f(2, "processes playing the final evaluation's opponents side by "
-                               "side (1: all in the training process); same results", low=1)
+    final_workers: int = _f(1, "processes playing the final evaluation's opponents side by "
+                               "side (1: all in the training process); same results; more "
+                               "than 1 needs a game a new process can import", low=1)
 
 
 @dataclass
