@@ -43,7 +43,8 @@ from plunder.envs.core.batch import observe_into
 from plunder.envs.core.rewards import REWARD_MODES, final_rewards, winners
 
 from .actors import Actor, MlpActor, actor_from_arrays, actor_from_policy  # noqa: F401
-from .threads import limit_numpy_threads  # noqa: F401 - re-exported (torch-free home)
+# limit_numpy_threads is re-exported (its torch-free home is .threads)
+from .threads import limit_numpy_threads, process_context  # noqa: F401
 
 KINDS = ("random", "heuristic", "snapshots", "onnx")
 
@@ -759,16 +760,13 @@ class ParallelSelfPlayVecEnv(_OneObjectVecEnv):
                  pool_kwargs: dict, workers: int = 2, options: dict | None = None,
                  reward_mode: str = "rank", max_turns: int | None = None,
                  seed: int | None = None):
-        import multiprocessing as mp
-
         if not 1 <= workers <= n_envs:
             raise InvalidArgumentError(f"vec_workers must be 1..n_envs, got {workers}")
         self.pool = pool
         self.game = game_class(env_id)(num_players, **(options or {}))
         self.render_mode = None
         sizes = [n_envs // workers + (w < n_envs % workers) for w in range(workers)]
-        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods()
-                             else "spawn")
+        ctx = process_context()
         seeds = np.random.SeedSequence(seed).generate_state(workers).tolist()
         self.remotes, self.procs = [], []
         for w, size in enumerate(sizes):

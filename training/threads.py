@@ -1,6 +1,9 @@
-"""Thread limits that need neither torch nor SB3 (the benchmark path imports this)."""
+"""Thread limits and worker processes that need neither torch nor SB3 (the benchmark path
+imports this)."""
 
 from __future__ import annotations
+
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -33,3 +36,27 @@ def limit_numpy_threads(n: int = 1) -> bool:
                 fn(ctypes.c_int(n))
                 return True
     return False
+
+
+def process_context():
+    """The multiprocessing context for worker processes: forkserver where the platform has
+    it (a fork of a process that has started torch's or OpenBLAS's threads can hang),
+    else spawn."""
+    import multiprocessing as mp
+
+    return mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods()
+                          else "spawn")
+
+
+def map_in_processes(fn: Callable, jobs: Sequence[tuple], workers: int) -> list[Any]:
+    """``[fn(*job) for job in jobs]``, spread over up to ``workers`` processes when that is
+    more than 1. ``fn`` and the jobs must be importable and picklable by a new process (a
+    game registered at run time is not); each job must be seeded on its own, so that the
+    results are those of one process."""
+    if workers <= 1 or len(jobs) <= 1:
+        return [fn(*job) for job in jobs]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=process_context()) as pool:
+        futures = [pool.submit(fn, *job) for job in jobs]
+        return [f.result() for f in futures]

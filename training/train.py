@@ -62,6 +62,7 @@ from .atomic import atomic_write_bytes  # noqa: F401 - re-exported
 from .config import TrainConfig, entity_group_names, game_name
 from .selfplay_env import (Actor, ActorPolicy, OpponentPool, SelfPlayEnv, SelfPlayVecEnv,
                            actor_from_policy, limit_numpy_threads)
+from .threads import map_in_processes
 
 CHECKPOINT_FORMAT = "plunder-checkpoint/1"
 KEEP_CHECKPOINTS = 3
@@ -336,19 +337,11 @@ def final_evaluation(cfg: TrainConfig, bot_path: str | Path, games: int,
     ``eval.final_workers > 1`` the opponents' tournaments run side by side in worker
     processes (each is seeded on its own, so the results are the same)."""
     specs = eval_opponents(cfg)
-    workers = min(cfg.eval.final_workers, len(specs))
-    if workers <= 1:
+    if cfg.eval.final_workers <= 1:    # in this process, with the progress callback
         return {spec: _final_cell(cfg, str(bot_path), spec, games, progress)
                 for spec in specs}
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods()
-                         else "spawn")
-    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-        cells = {spec: pool.submit(_final_cell, cfg, str(bot_path), spec, games)
-                 for spec in specs}
-        return {spec: cell.result() for spec, cell in cells.items()}
+    jobs = [(cfg, str(bot_path), spec, games) for spec in specs]
+    return dict(zip(specs, map_in_processes(_final_cell, jobs, cfg.eval.final_workers)))
 
 
 def _final_cell(cfg: TrainConfig, bot_path: str, spec: str, games: int, progress=None):

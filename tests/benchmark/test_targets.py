@@ -36,6 +36,15 @@ def test_each_cell_is_the_plunder_eval_tournament_its_command_names():
     json.dumps(data)
 
 
+def test_cells_in_worker_processes_are_the_cells_of_one_process():
+    """``--workers`` changes where the cells' tournaments run, not their games."""
+    kwargs = dict(games=6, seed=4, env_ids=["scallywags_v0", "shipshape_v0"], bot="random")
+    lines = []
+    in_processes = targets(workers=2, echo=lines.append, **kwargs)
+    assert in_processes == targets(workers=1, echo=lambda s: 0, **kwargs)
+    assert lines == ["6 cells in 2 processes"]
+
+
 def test_the_search_row_needs_its_interval_above_half():
     data = targets(games=2, seed=0, env_ids=["scallywags_v0"], bot="random",
                    search_games=2, echo=lambda s: 0)
@@ -49,8 +58,10 @@ def test_the_search_row_needs_its_interval_above_half():
 def test_bad_arguments_are_refused():
     with pytest.raises(InvalidArgumentError, match="unknown env id"):
         targets(games=2, env_ids=["chess_v0"], echo=lambda s: 0)
-    with pytest.raises(InvalidArgumentError, match="games must be"):
+    with pytest.raises(InvalidArgumentError, match="games and workers must be"):
         targets(games=0, echo=lambda s: 0)
+    with pytest.raises(InvalidArgumentError, match="games and workers must be"):
+        targets(games=2, workers=0, echo=lambda s: 0)
 
 
 def test_the_cli_prints_the_table_and_writes_json(tmp_path):

@@ -183,9 +183,11 @@ def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json
 @click.option("--search-games", type=click.IntRange(0), default=0, show_default=True,
               help="Also play netsearch:pretrained against the bot at 2 players, this many "
                    "games per game (slow: crew and Anchors Aweigh! take seconds a game).")
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes playing the cells side by side (the same numbers as one).")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
-def targets_command(games_, bot, games, seed, search_games, json_out):
+def targets_command(games_, bot, games, seed, search_games, workers, json_out):
     """The trained bots against issue 13's targets: every game at 2 and 4 players, each
     cell with its 95% interval and the plunder eval command that replays it."""
     from plunder.training.config import resolve_env_id
@@ -195,7 +197,7 @@ def targets_command(games_, bot, games, seed, search_games, json_out):
     try:
         env_ids = [resolve_env_id(g) for g in games_] or None
         data = targets(games=games, seed=seed, env_ids=env_ids, bot=bot,
-                       search_games=search_games, echo=click.echo)
+                       search_games=search_games, workers=workers, echo=click.echo)
     except PlunderError as exc:
         _fail(exc)
     data["command"] = _command_line()

@@ -29,6 +29,7 @@ from plunder.training.config import game_name
 from plunder.training.evaluate import (
     bot_factories, eval_command_line, ranked_seats, run_tournament,
 )
+from plunder.training.threads import map_in_processes
 
 #: 2-player targets by opponent: the least win share that meets each
 TWO_PLAYER_TARGETS = {"random": 0.95, "heuristic": 0.60}
@@ -65,28 +66,37 @@ def _cell(env_id: str, players: int, bot: str, opponent: str, games: int, seed: 
 
 
 def targets(games: int = 1000, seed: int = DEFAULT_SEED, env_ids: list[str] | None = None,
-            bot: str = DEFAULT_BOT, search_games: int = 0,
+            bot: str = DEFAULT_BOT, search_games: int = 0, workers: int = 1,
             echo: Callable[[str], None] = print) -> dict:
-    """Play every cell of the targets table; returns ``{"cells": [...], ...}``."""
-    if games < 1 or search_games < 0:
-        raise InvalidArgumentError(f"games must be >= 1 and search_games >= 0, got {games} "
-                                   f"and {search_games}")
+    """Play every cell of the targets table, in ``workers`` processes side by side when
+    that is more than 1 (each cell is its own tournament: the same numbers as in one);
+    returns ``{"cells": [...], ...}``."""
+    if games < 1 or search_games < 0 or workers < 1:
+        raise InvalidArgumentError(f"games and workers must be >= 1 and search_games >= 0, "
+                                   f"got {games}, {workers} and {search_games}")
     env_ids = list(env_ids or ENV_IDS)
     unknown = [e for e in env_ids if e not in ENV_IDS]
     if unknown:
         raise InvalidArgumentError(f"unknown env id(s) {unknown}; known: {list(ENV_IDS)}")
-    cells = []
+    bot_factories([bot], env_ids[0], 2)     # a bad spec fails before any game
+    jobs = []
     for env_id in env_ids:
         for opponent, target in TWO_PLAYER_TARGETS.items():
-            echo(f"{env_id}, 2 players: {bot} against {opponent} ({games} games)")
-            cells.append(_cell(env_id, 2, bot, opponent, games, seed, target, "2 players"))
+            jobs.append((env_id, 2, bot, opponent, games, seed, target, "2 players"))
         n = many_players(env_id)
-        echo(f"{env_id}, {n} players: {bot} against heuristic bots ({games} games)")
         target = 1 / ranked_seats(env_id, n) + MANY_PLAYER_MARGIN
-        cells.append(_cell(env_id, n, bot, "heuristic", games, seed, target, f"{n} players"))
+        jobs.append((env_id, n, bot, "heuristic", games, seed, target, f"{n} players"))
         if search_games:
-            echo(f"{env_id}, 2 players: {SEARCH_BOT} against {bot} ({search_games} games)")
-            cells.append(_cell(env_id, 2, SEARCH_BOT, bot, search_games, seed, 0.5, "search"))
+            jobs.append((env_id, 2, SEARCH_BOT, bot, search_games, seed, 0.5, "search"))
+    if workers > 1:
+        echo(f"{len(jobs)} cells in {min(workers, len(jobs))} processes")
+        cells = map_in_processes(_cell, jobs, workers)
+    else:
+        cells = []
+        for job in jobs:
+            env_id, n, who, opponent, count = job[:5]
+            echo(f"{env_id}, {n} players: {who} against {opponent} ({count} games)")
+            cells.append(_cell(*job))
     return {"bot": bot, "games": games, "seed": seed, "search_games": search_games,
             "cells": cells, "met": sum(c["met"] for c in cells), "total": len(cells)}
 
