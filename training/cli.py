@@ -129,11 +129,16 @@ def train(game, config_path, overrides, steps, players, seed, run_dir, resume, o
               help="A variant option of the game (repeatable).")
 @click.option("--max-turns", type=int, default=None, help="Turn limit per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def evaluate(game, bots, games, players, seed, options, max_turns, as_json):
+@click.option("--log-games", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write each game's result to FILE (JSON lines, after the command line) "
+                   "as it ends, with the win shares so far: a long tournament cut short "
+                   "keeps its first K games, which --games K replays.")
+def evaluate(game, bots, games, players, seed, options, max_turns, as_json, log_games):
     """Play a tournament with seat rotation: win shares (95% CI), scores, ratings."""
     from .evaluate import eval_command
 
-    eval_command(game, bots, games, players, seed, list(options), as_json, max_turns)
+    eval_command(game, bots, games, players, seed, list(options), as_json, max_turns,
+                 log_games)
 
 
 @main.command()

@@ -28,6 +28,7 @@ training played or imitated, by construction.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -202,9 +203,11 @@ def play_game(game, policies: list, seed: int, max_turns: int) -> tuple[Any, boo
 def run_tournament(env_id: str, num_players: int, bots: list[tuple[str, Factory]],
                    games: int, seed: int = 0, options: dict | None = None,
                    max_turns: int | None = None, rate: bool = True,
-                   progress: Callable[[int], None] | None = None) -> Tournament:
+                   progress: Callable[[int], None] | None = None,
+                   on_game: Callable[[dict], None] | None = None) -> Tournament:
     """Play ``games`` games of ``env_id`` among ``bots`` ((name, factory(seed)) pairs),
-    seeded as the module doc says."""
+    seeded as the module doc says; ``on_game`` gets each finished game's record
+    (:func:`game_record`)."""
     _check_seed(seed)
     if games < 0:
         raise InvalidArgumentError(f"games must be >= 0, got {games}")
@@ -239,10 +242,26 @@ def run_tournament(env_id: str, num_players: int, bots: list[tuple[str, Factory]
             st.reward_sum += rewards[s]
         if model is not None:
             _rate(model, stats, lineup, keys[:num_players])
+        if on_game is not None:
+            on_game(game_record(g, game_seed(seed, g), lineup, keys, scores, win, trunc, stats))
         if progress is not None:
             progress(g + 1)
     return Tournament(env_id, num_players, games, options, stats, truncated, seed, lineups,
                       ranked_seats(env_id, num_players, options))
+
+
+def game_record(game: int, env_seed: int, lineup: tuple, keys: list, scores, win,
+                truncated: bool, stats: list[BotStats]) -> dict:
+    """One finished game of a tournament, JSON-ready: its index and env seed, the bot
+    index in each seat, the seats' rank keys and scores, the winning seats, whether the
+    turn limit cut it, and each bot's wins and seat-games over the games so far (games
+    ``0..game``: what ``plunder eval --games game+1`` reports)."""
+    return {"game": game, "env_seed": env_seed, "lineup": list(lineup),
+            "rank_keys": [[getattr(x, "item", lambda: x)() for x in k] for k in keys],
+            "scores": [float(x) for x in scores],
+            "winners": sorted(int(s) for s in win), "truncated": bool(truncated),
+            "so_far": [{"bot": st.name, "wins": st.wins, "seat_games": st.seat_games,
+                        "win_share": round(st.win_share, 4)} for st in stats]}
 
 
 def _openskill_model():
@@ -319,7 +338,8 @@ def eval_command_line(env_id: str, bots: str, players: int, games: int, seed: in
 
 
 def eval_command(game: str, bots: str, games: int, players: int | None, seed: int,
-                 options: list[str], as_json: bool, max_turns: int | None) -> dict:
+                 options: list[str], as_json: bool, max_turns: int | None,
+                 log_games: str | None = None) -> dict:
     """What ``plunder eval`` does (kept here so the CLI stays thin)."""
     import click
 
@@ -329,12 +349,13 @@ def eval_command(game: str, bots: str, games: int, players: int | None, seed: in
 
     limit_numpy_threads(1)
     try:
-        return _eval(game, bots, games, players, seed, options, as_json, max_turns)
+        return _eval(game, bots, games, players, seed, options, as_json, max_turns,
+                     log_games)
     except PlunderError as exc:
         raise click.ClickException(str(exc)) from None
 
 
-def _eval(game, bots, games, players, seed, options, as_json, max_turns):
+def _eval(game, bots, games, players, seed, options, as_json, max_turns, log_games=None):
     """The tournament behind ``eval_command``."""
     import json
 
@@ -352,14 +373,41 @@ def _eval(game, bots, games, players, seed, options, as_json, max_turns):
         opts[".".join(path)] = value
     specs = [s.strip() for s in bots.split(",") if s.strip()]
     facs = bot_factories(specs, env_id, players, opts)
-    if as_json:
-        t = run_tournament(env_id, players, facs, games, seed, opts, max_turns)
-        click.echo(json.dumps(t.to_dict(), indent=2))
-        return t.to_dict()
-    from tqdm import tqdm
+    with contextlib.ExitStack() as stack:
+        on_game = None
+        if log_games is not None:
+            on_game = _game_log(stack, log_games, eval_command_line(
+                env_id, ",".join(specs), players, games, seed, opts, max_turns))
+        if as_json:
+            t = run_tournament(env_id, players, facs, games, seed, opts, max_turns,
+                               on_game=on_game)
+            click.echo(json.dumps(t.to_dict(), indent=2))
+            return t.to_dict()
+        from tqdm import tqdm
 
-    with tqdm(total=games, desc="games", unit="game", leave=False) as bar:
+        bar = stack.enter_context(tqdm(total=games, desc="games", unit="game", leave=False))
         t = run_tournament(env_id, players, facs, games, seed, opts, max_turns,
-                           progress=lambda k: bar.update(1))
+                           progress=lambda k: bar.update(1), on_game=on_game)
     render_table(t)
     return t.to_dict()
+
+
+def _game_log(stack: contextlib.ExitStack, path: str, command: str) -> Callable[[dict], None]:
+    """``--log-games``: a JSON-lines file, opened in ``stack``, that starts with the
+    tournament's command and gets each game's record (:func:`game_record`) as soon as the
+    game ends, so a tournament cut short still tells its first K games, which the command
+    with ``--games K`` replays."""
+    import json
+
+    try:
+        out = stack.enter_context(open(path, "w", encoding="utf-8"))
+    except OSError as exc:
+        raise InvalidArgumentError(f"cannot write the game log {path!r}: {exc}") from None
+    out.write(json.dumps({"command": command}) + "\n")
+    out.flush()
+
+    def write(record: dict) -> None:
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+
+    return write

@@ -300,3 +300,34 @@ def test_parity_counts_every_ranked_seat(env_id, n, parity):
     t = run_tournament(env_id, n, bot_factories(["random"], env_id, n), games=1, rate=False)
     assert t.parity == pytest.approx(parity)
     assert t.to_dict()["parity"] == round(parity, 4)
+
+
+def test_the_game_log_keeps_each_game_and_its_prefix_replays(tmp_path):
+    """``--log-games``: a line per game as it ends; the first K lines are the tournament
+    of ``--games K`` (bots keep their generators across games, so only whole prefixes
+    replay)."""
+    log = tmp_path / "games.jsonl"
+    args = ["eval", "shipshape", "--bots", "random,heuristic", "--players", "3",
+            "--seed", "5"]
+    res = run_cli(args + ["--games", "6", "--log-games", str(log), "--json"])
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert lines[0] == {"command": "plunder eval shipshape --bots random,heuristic "
+                                  "--players 3 --games 6 --seed 5"}
+    games = lines[1:]
+    assert [g["game"] for g in games] == list(range(6))
+    whole = json.loads(res.output)["bots"]
+    assert [(s["bot"], s["win_share"], s["seat_games"]) for s in games[-1]["so_far"]] == [
+        (b["bot"], b["win_share"], b["seat_games"]) for b in whole]
+    prefix = run_cli(args + ["--games", "3", "--json"])
+    assert [b["win_share"] for b in json.loads(prefix.output)["bots"]] == [
+        s["win_share"] for s in games[2]["so_far"]]
+    for g in games:      # winners are the seats with the best rank key
+        best = max(map(tuple, g["rank_keys"]))
+        assert g["winners"] == [s for s, k in enumerate(g["rank_keys"]) if tuple(k) == best]
+
+
+def test_an_unwritable_game_log_is_a_clear_error(tmp_path):
+    res = run_cli(["eval", "scallywags", "--bots", "random", "--games", "1",
+                   "--log-games", str(tmp_path / "no" / "such" / "dir" / "g.jsonl")])
+    assert res.exit_code != 0 and "cannot write the game log" in res.output
