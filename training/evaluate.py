@@ -257,7 +257,7 @@ def game_record(game: int, env_seed: int, lineup: tuple, keys: list, scores, win
     turn limit cut it, and each bot's wins and seat-games over the games so far (games
     ``0..game``: what ``plunder eval --games game+1`` reports)."""
     return {"game": game, "env_seed": env_seed, "lineup": list(lineup),
-            "rank_keys": [[getattr(x, "item", lambda: x)() for x in k] for k in keys],
+            "rank_keys": [[float(x) for x in k] for k in keys],     # Sequence[float]
             "scores": [float(x) for x in scores],
             "winners": sorted(int(s) for s in win), "truncated": bool(truncated),
             "so_far": [{"bot": st.name, "wins": st.wins, "seat_games": st.seat_games,
