@@ -88,6 +88,28 @@ def test_same_seed_same_run(toy, tmp_path):
     np.testing.assert_array_equal(probs[0], probs[1])
 
 
+def test_periodic_evaluations_change_nothing_in_the_run(tmp_path):
+    """``eval.every`` only watches: the packaged configs switch it off to save time, and
+    the bot must be the one a run with periodic evaluations gives (with the packaged
+    configs' worker processes and asynchronous rollouts, where timing could leak in)."""
+    probs = []
+    for name, every in (("quiet", 0), ("watched", 256)):
+        run = tmp_path / name
+        res = run_cli(["train", "scallywags", "--steps", "1024", "--run-dir", str(run),
+                       *set_args(TINY + ["eval.final_games=4", "eval.games=4",
+                                         "vec_workers=2", "async_rollouts=true",
+                                         "league.snapshot_every=256", f"eval.every={every}"])])
+        assert res.exit_code == 0, res.output
+        evals = latest_checkpoint(run).meta["evals"]
+        assert len(evals) == (4 if every else 0)
+        bot = OnnxPolicy(run / "bot.onnx", env_id="scallywags_v0", num_players=2)
+        rng = np.random.default_rng(0)
+        obs = rng.random((64, bot.meta["obs_size"]), dtype=np.float32)
+        masks = np.ones((64, bot.meta["num_actions"]), np.int8)
+        probs.append(bot.probs(obs, masks))
+    np.testing.assert_array_equal(probs[0], probs[1])
+
+
 def test_a_run_directory_is_locked_while_training(toy, tmp_path):
     """A second `plunder train` on a run in use fails at once with a clear error and
     leaves the run alone."""
