@@ -75,16 +75,21 @@ def test_checkpoint_writes_leave_no_temp_files(toy, tmp_path):
     assert meta["platform"]["processor"] and meta["platform"]["numpy"] == np.__version__
 
 
+def _probe(run, env_id):
+    """The run's exported bot's probabilities on 64 fixed random inputs (2 players)."""
+    bot = OnnxPolicy(run / "bot.onnx", env_id=env_id, num_players=2)
+    rng = np.random.default_rng(0)
+    obs = rng.random((64, bot.meta["obs_size"]), dtype=np.float32)
+    masks = np.ones((64, bot.meta["num_actions"]), np.int8)
+    return bot.probs(obs, masks)
+
+
 def test_same_seed_same_run(toy, tmp_path):
     probs = []
     for name in ("a", "b"):
         run = tmp_path / name
         assert _train(toy, run, 1024).exit_code == 0
-        bot = OnnxPolicy(run / "bot.onnx", env_id=toy, num_players=2)
-        rng = np.random.default_rng(0)
-        obs = rng.random((64, bot.meta["obs_size"]), dtype=np.float32)
-        masks = np.ones((64, bot.meta["num_actions"]), np.int8)
-        probs.append(bot.probs(obs, masks))
+        probs.append(_probe(run, toy))
     np.testing.assert_array_equal(probs[0], probs[1])
 
 
@@ -102,11 +107,7 @@ def test_periodic_evaluations_change_nothing_in_the_run(tmp_path):
         assert res.exit_code == 0, res.output
         evals = latest_checkpoint(run).meta["evals"]
         assert len(evals) == (4 if every else 0)
-        bot = OnnxPolicy(run / "bot.onnx", env_id="scallywags_v0", num_players=2)
-        rng = np.random.default_rng(0)
-        obs = rng.random((64, bot.meta["obs_size"]), dtype=np.float32)
-        masks = np.ones((64, bot.meta["num_actions"]), np.int8)
-        probs.append(bot.probs(obs, masks))
+        probs.append(_probe(run, "scallywags_v0"))
     np.testing.assert_array_equal(probs[0], probs[1])
 
 
