@@ -152,6 +152,36 @@ def test_bench_every_player_count_or_the_chosen_ones_with_the_batched_path():
     assert [r[1] for r in rows] == ["2", "5"] and all(r[6] == "-" for r in rows)
 
 
+def test_bench_observation_cost_column_and_a_free_observation_leaves_the_game_alone():
+    out = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--no-train", "--no-batched",
+                                    "--game", "shipshape", "--players", "4",
+                                    "--observation-cost"])
+    assert out.exit_code == 0, out.output
+    assert "env() with a free observation" in out.output
+    row, = [line.split(" | ") for line in out.output.splitlines()
+            if line.startswith("| shipshape_v0")]
+    assert float(row[10].replace(",", "")) > 0 and row[12].rstrip(" |").endswith("%")
+    # the same seed gives the same game, with zeros for observations
+    from plunder.envs import shipshape_v0
+    from plunder.training.bench import free_observation_env
+
+    free = free_observation_env(lambda: shipshape_v0.env(num_players=4))
+    real = shipshape_v0.env(num_players=4)
+    for env in (free, real):
+        env.reset(seed=3)
+    for agent, other in zip(free.agent_iter(60), real.agent_iter(60)):
+        assert agent == other
+        (obs, *_), (real_obs, *_) = free.last(), real.last()
+        assert not obs["observation"].any() and real_obs["observation"].any()
+        assert (obs["action_mask"] == real_obs["action_mask"]).all()
+        action = int(obs["action_mask"].nonzero()[0][-1])
+        free.step(action)
+        real.step(action)
+    # only that env's game object was changed: a new env encodes with the game's method
+    game = shipshape_v0.env(num_players=4).unwrapped.game
+    assert "encode" not in vars(game) and "encode" in vars(free.unwrapped.game)
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_every_game_can_be_played_by_a_person(env_id):
     shown = []

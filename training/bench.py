@@ -30,6 +30,13 @@ class BenchResult:
     raw_seconds: float = 0.0
     batch_steps: int = 0        # the same through envs.core.batch.GameBatch (N games at once)
     batch_seconds: float = 0.0
+    free_steps: int = 0         # the same through env() with the encoding left out
+    free_seconds: float = 0.0
+
+    @property
+    def free_steps_per_s(self) -> float | None:
+        """Agent-steps per second through ``env()`` with a free observation, if measured."""
+        return self.free_steps / self.free_seconds if self.free_seconds else None
 
     @property
     def batch_steps_per_s(self) -> float | None:
@@ -79,6 +86,18 @@ def bench_aec(make_env, name: str, players: int, seconds: float, seed: int = 0) 
             steps += 1
         games += 1
     return BenchResult(name, players, steps, games, time.process_time() - cpu_start)
+
+
+def free_observation_env(make_env):
+    """``make_env()`` with its game's encoder replaced by a copy of one all-zero vector of
+    the observation's size (the game flow does not depend on it): what a step would cost
+    if building the observation were free. For ``plunder bench --observation-cost`` only;
+    never train on it."""
+    env = make_env()
+    game = env.unwrapped.game
+    zeros = np.zeros(game.layout.size, np.float32)
+    game.encode = lambda view: zeros.copy()    # an instance attribute shadows the method
+    return env
 
 
 BATCH_GAMES = 16   # games per GameBatch: as many as one of the default training run's 2 workers
@@ -178,13 +197,15 @@ def player_counts(env_id: str, players: list[int] | None = None) -> list[int]:
 
 def run_bench(seconds: float = 3.0, games: list[str] | None = None,
               yardsticks: bool = True, rounds: int = 5, players: list[int] | None = None,
-              batched: bool = True) -> list[BenchResult]:
+              batched: bool = True, observation_cost: bool = False) -> list[BenchResult]:
     """Benchmark the registered games (or ``games``) at every supported player count (or
     the counts in ``players``) and the yardsticks.
 
     PettingZoo envs are measured through ``env()`` (with PettingZoo's wrappers, as users
     run them) and through ``raw_env()``; plunder's games also through the batched path
-    (``GameBatch``, unless ``batched`` is false). Each measurement gets ``seconds`` in
+    (``GameBatch``, unless ``batched`` is false) and, with ``observation_cost``, through
+    ``env()`` with the encoding left out (:func:`free_observation_env`: how much of a step
+    building the observation takes). Each measurement gets ``seconds`` in
     all, split into ``rounds`` slices played in turn, so that a change in the machine's
     load during the run hits every entry alike.
     """
@@ -234,6 +255,11 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
                 part = bench_batch(batches[name, n], seconds / rounds)
                 total.batch_steps += part.steps
                 total.batch_seconds += part.seconds
+            if observation_cost and not name.startswith(("texas", "leduc")):
+                part = bench_aec(lambda w=wrapped: free_observation_env(w), name, n,
+                                 seconds / rounds)
+                total.free_steps += part.steps
+                total.free_seconds += part.seconds
         if hearts is not None:
             part = bench_openspiel("hearts", seconds / rounds)
             hearts.steps += part.steps
@@ -248,12 +274,15 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
 
 def format_table(results: list[BenchResult]) -> str:
     """A Markdown table with the ratios to texas_holdem_v4 (same API form; the batched
-    path's ratio is to texas through ``env()``)."""
+    path's ratio is to texas through ``env()``), and, where measured, the ``env()`` rate
+    with a free observation and the share of a step that building it takes."""
     base = next((r for r in results if r.name == "texas_holdem_v4"), None)
+    free = any(r.free_seconds for r in results)
     rows = ["| env | players | env() agent-steps/s | x texas | raw_env() agent-steps/s "
             "| x texas raw | batched agent-steps/s per core | x texas | games/s "
-            "| cloned state |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "| cloned state |" + (" env() with a free observation | x texas | the "
+                                  "observation's share of a step |" if free else ""),
+            "|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if free else "")]
     for r in results:
         ratio = f"{r.steps_per_s / base.steps_per_s:.1f}x" if base else "-"
         raw = r.raw_steps_per_s
@@ -264,7 +293,14 @@ def format_table(results: list[BenchResult]) -> str:
         batch_text = f"{batch:,.0f}" if batch else "-"
         batch_ratio = f"{batch / base.steps_per_s:.1f}x" if batch and base else "-"
         size = f"{r.state_bytes / 1024:.1f} KB" if r.state_bytes is not None else "-"
-        rows.append(f"| {r.name} | {r.players} | {r.steps_per_s:,.0f} | {ratio} | {raw_text} "
-                    f"| {raw_ratio} | {batch_text} | {batch_ratio} | {r.games_per_s:,.1f} "
-                    f"| {size} |")
+        row = (f"| {r.name} | {r.players} | {r.steps_per_s:,.0f} | {ratio} | {raw_text} "
+               f"| {raw_ratio} | {batch_text} | {batch_ratio} | {r.games_per_s:,.1f} "
+               f"| {size} |")
+        rate = r.free_steps_per_s
+        if rate:
+            free_ratio = f"{rate / base.steps_per_s:.1f}x" if base else "-"
+            row += f" {rate:,.0f} | {free_ratio} | {1 - r.steps_per_s / rate:.0%} |"
+        elif free:
+            row += " - | - | - |"
+        rows.append(row)
     return "\n".join(rows)

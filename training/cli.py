@@ -72,12 +72,16 @@ def play(game, seat, bots, players, seed):
 @click.option("--players", "players", type=int, multiple=True,
               help="Only these player counts (repeatable; default: every supported count).")
 @click.option("--no-batched", is_flag=True, help="Skip the batched path (GameBatch).")
-def bench(seconds, games, no_yardsticks, no_train, players, no_batched):
+@click.option("--observation-cost", is_flag=True,
+              help="Also play each game through env() with the observation's encoding left "
+                   "out (an all-zero vector), to show what share of a step it takes.")
+def bench(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost):
     """Benchmark random legal play against PettingZoo and OpenSpiel yardsticks."""
     from .bench import format_table, run_bench
 
     results = run_bench(seconds, [_env_id(g) for g in games] or None, not no_yardsticks,
-                        players=list(players) or None, batched=not no_batched)
+                        players=list(players) or None, batched=not no_batched,
+                        observation_cost=observation_cost)
     click.echo(format_table(results))
     if not no_train:
         try:
