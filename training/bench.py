@@ -4,8 +4,10 @@ Every registered game plays random legal moves through ``env()`` (observation an
 every step), and in the same run PettingZoo's ``texas_holdem_v4`` and ``leduc_holdem_v4``
 and OpenSpiel's ``hearts`` (when the ``bench`` extra is installed) do the same. Prints
 agent-steps/s and games/s with the ratio to ``texas_holdem_v4``, and the size of a cloned
-state. Rates are per second of this process's CPU time, so that other load on a shared
-machine does not skew the comparison. Numbers, never assertions: speed is not tested.
+state; with ``--observation-cost`` also each game's ``env()`` rate with the observation's
+encoding left out, and the share of a step that encoding takes. Rates are per second of
+this process's CPU time, so that other load on a shared machine does not skew the
+comparison. Numbers, never assertions: speed is not tested.
 """
 
 from __future__ import annotations
