@@ -238,9 +238,16 @@ class AllHandsCrewGame(Game):
             check_int(kind, f"{where}[3] (kind)", -1, -1)
         check_int(mask, f"{where}[4] (knowers)", 0, (1 << n) - 1)
 
-    def sample_state(self, view: CrewView, rng: np.random.Generator) -> "AllHandsCrewState":
-        """A full state matching ``view``: unknown cards redrawn from the unseen pool."""
-        return _sample_state(self, view, rng)
+    def sample_state(self, view: CrewView, rng: np.random.Generator,
+                     returned_weights=None) -> "AllHandsCrewState":
+        """A full state matching ``view``: unknown cards redrawn from the unseen pool.
+
+        ``returned_weights`` (one non-negative weight per kind, optional) is a belief about
+        the Drawing Pile cards that another player knows and the viewer does not (the
+        stock cards that player put back): those positions are drawn first, each kind in
+        proportion to its unseen copies times its weight; everything else stays uniform.
+        Without it every unknown card is drawn uniformly."""
+        return _sample_state(self, view, rng, returned_weights)
 
     def describe_view(self, view: CrewView) -> str:
         return describe_view(self, view)
@@ -904,8 +911,10 @@ def _describe_full(state: AllHandsCrewState) -> str:
     return "\n".join(lines)
 
 
-def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator):
-    """Rebuild a state from a view, redrawing what its player does not know."""
+def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator,
+                  returned_weights=None):
+    """Rebuild a state from a view, redrawing what its player does not know (see
+    ``AllHandsCrewGame.sample_state`` for ``returned_weights``)."""
     if v.num_players != g.num_players or v.open_stock != bool(g.open_stock):
         raise InvalidArgumentError("the view belongs to another game configuration")
     n = g.num_players
@@ -935,6 +944,9 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator):
     if min(pool) < 0:
         raise InvalidArgumentError("inconsistent view: more cards known than exist")
     kept = _sample_kept_known(v, pool, rng)
+    returned = {}    # (seat, position) -> kind, for the positions others know and I don't
+    if returned_weights is not None:
+        returned = _draw_returned(v, pool, returned_weights, rng)
     cards = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
     cards = [cards[i] for i in rng.permutation(len(cards))]
     pos = 0
@@ -950,6 +962,9 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator):
         pile = [-1] * len(v.pile_masks[seat])
         for i, k in v.pile_seen[seat]:
             pile[i] = k
+        for (q, i), k in returned.items():
+            if q == seat:
+                pile[i] = k
         s.piles.append([k if k >= 0 else draw() for k in pile])
     s.pile_known = [list(m) for m in v.pile_masks]
     s.stock = [[k if k >= 0 else draw() for k, _ in v.stock[q]] for q in range(n)]
@@ -996,6 +1011,27 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator):
     s.events = [_sampled_event(s, e, rng) for e in v.events]
     s.turns = 0
     return s
+
+
+def _draw_returned(v: CrewView, pool: list, weights, rng: np.random.Generator) -> dict:
+    """Kinds for the Drawing Pile positions that another player knows and ``v.player``
+    does not, drawn one by one without replacement from ``pool`` (taken out of it), each
+    kind with probability proportional to its copies left times ``weights[kind]``."""
+    if len(weights) != NUM_KINDS or min(weights) < 0:
+        raise InvalidArgumentError(f"returned_weights needs {NUM_KINDS} non-negative "
+                                   f"weights, got {weights!r}")
+    bit = 1 << v.player
+    out = {}
+    for seat, masks in enumerate(v.pile_masks):
+        for i, m in enumerate(masks):
+            if m and not m & bit:
+                w = np.array([pool[k] * weights[k] for k in range(NUM_KINDS)], dtype=float)
+                if w.sum() <= 0:      # weights zero on every kind left: uniform
+                    w = np.array(pool, dtype=float)
+                k = int(rng.choice(NUM_KINDS, p=w / w.sum()))
+                pool[k] -= 1
+                out[(seat, i)] = k
+    return out
 
 
 def _sample_kept_known(v: CrewView, pool: list, rng: np.random.Generator) -> list:

@@ -11,7 +11,8 @@ import pytest
 from plunder.envs.all_hands_crew.components import (
     NUM_KINDS, Partitioner, load_components, parse_components)
 from plunder.envs.core.config import load_game_data
-from plunder.envs.core.errors import ConfigError, IllegalActionError
+from plunder.envs.core.errors import (ConfigError, IllegalActionError,
+                                      InvalidArgumentError)
 from plunder.envs.core.rewards import rank_rewards
 from plunder.envs.all_hands_crew_v0 import Game, raw_env
 
@@ -645,3 +646,81 @@ def test_text_renderings():
     assert "crew pile" in full and "out of the game" in full
     for a in range(s.game.num_actions):
         assert s.game.action_name(a)
+
+
+# -- a belief about the cards put back (netsearch's ``belief=returns``) ------------------
+def _returned_positions(view):
+    """(pile, position) of the Drawing Pile cards another player knows and ``view``'s
+    player does not: the stock cards that player put back."""
+    bit = 1 << view.player
+    return [(seat, i) for seat, masks in enumerate(view.pile_masks)
+            for i, m in enumerate(masks) if m and not m & bit]
+
+
+def _states_with_put_back_cards(n, games=4):
+    """States of random games (every seat's view taken) where some seat's view has
+    cards another player put back."""
+    g = Game(n)
+    out = []
+    for seed in range(games):
+        s = g.new_game(np.random.default_rng(seed))
+        rng = np.random.default_rng(100 + seed)
+        while not s.is_terminal():
+            if any(_returned_positions(s.view(p)) for p in range(n)):
+                out.append(s.clone())
+            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                           for p in s.current_players()})
+    return g, out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_sampling_with_a_belief_about_put_back_cards_matches_the_view(n):
+    """With ``returned_weights`` the sampled states are still legal and show the player
+    exactly its view."""
+    g, states = _states_with_put_back_cards(n)
+    assert states
+    weights = (0.6, 0.5, 0.4, 0.4, 0.1, 0.6, 0.9, 0.9, 0.8)
+    rng = np.random.default_rng(3)
+    for s in states[::5]:
+        for p in range(n):
+            view = s.view(p)
+            sampled = g.sample_state(view, rng, returned_weights=weights)
+            sampled.validate()
+            assert sampled.view(p) == view
+
+
+def test_the_belief_draws_put_back_cards_by_weight():
+    """All weight on one kind: the cards put back by another player are drawn first, so
+    each is that kind unless no unseen copy of it was left (then none lies anywhere
+    unknown: not out of the game, not in a pile position nobody knows)."""
+    g, states = _states_with_put_back_cards(2)
+    weights = [0.0] * NUM_KINDS
+    weights[KRAKEN] = 1.0
+    rng = np.random.default_rng(4)
+    all_kraken = some_other = 0
+    for s in states:
+        for p in range(2):
+            view = s.view(p)
+            where = _returned_positions(view)
+            if not where:
+                continue
+            sampled = g.sample_state(view, rng, returned_weights=weights)
+            kinds = [sampled.piles[q][i] for q, i in where]
+            if kinds == [KRAKEN] * len(where):
+                all_kraken += 1
+                continue
+            some_other += 1
+            assert sampled.out[KRAKEN] == 0
+            assert KRAKEN not in [sampled.piles[q][i] for q, masks in
+                                  enumerate(view.pile_masks) for i, m in enumerate(masks)
+                                  if m == 0]
+    # uniform draws give an all-Kraken put-back set in about 2% of these views
+    assert all_kraken >= 0.9 * (all_kraken + some_other)
+
+
+def test_belief_weights_are_checked():
+    g, states = _states_with_put_back_cards(2, games=1)
+    view = states[0].view(0)
+    for bad in ([1.0] * (NUM_KINDS - 1), [-1.0] + [1.0] * (NUM_KINDS - 1)):
+        with pytest.raises(InvalidArgumentError, match="returned_weights"):
+            g.sample_state(view, np.random.default_rng(0), returned_weights=bad)

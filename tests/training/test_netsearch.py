@@ -253,6 +253,7 @@ def test_the_spec_sets_search_settings_by_name():
            "netsearch:pretrained:min_gain=0.1:min_gain=0.2": "sets min_gain twice",
            "netsearch:pretrained:8:samples=4": "samples twice",
            "netsearch:pretrained:horizon=soon": "horizon must be int or end",
+           "netsearch:pretrained:belief=returns": "unknown belief 'returns' for scallywags",
            "netsearch:min_gain=0.1": "needs a path"}
     for spec, message in bad.items():
         with pytest.raises(InvalidArgumentError, match=message):
@@ -260,3 +261,43 @@ def test_the_spec_sets_search_settings_by_name():
     # a path with "=" in it is a path, not a setting
     with pytest.raises(ModelFileError, match="no bot file"):
         make_bot("netsearch:runs/lr=1e-3/bot.onnx:min_gain=0.1", "scallywags_v0", 2)
+
+
+def test_a_belief_is_named_per_game_and_feeds_the_sampler():
+    """``belief=NAME`` picks one of the game's ``BELIEFS`` (``uniform``: the plain
+    sampler); an unknown name is refused."""
+    from plunder.policies.netsearch import BELIEFS
+
+    bot = make_bot("netsearch:pretrained:belief=returns", "all_hands_crew_v0", 2)
+    assert bot.belief == "returns"
+    assert bot.sample_kwargs == BELIEFS["all_hands_crew_v0"]["returns"]
+    assert make_bot("netsearch:pretrained", "all_hands_crew_v0", 2).sample_kwargs == {}
+    with pytest.raises(InvalidArgumentError, match="unknown belief 'hunch'.*uniform, returns"):
+        make_bot("netsearch:pretrained:belief=hunch", "all_hands_crew_v0", 2)
+
+
+def test_choice_with_a_belief_depends_only_on_the_view(tmp_path):
+    """Crew's search with the ``returns`` belief: states that differ only in what the seat
+    cannot know get the same move from bots with the same seed."""
+    env_id, n = "all_hands_crew_v0", 2
+    game = game_class(env_id)(n)
+    path = random_network(env_id, n, tmp_path / "net.onnx")
+    rng = np.random.default_rng(1)
+    checked = hidden_differed = put_back = 0
+    for state in decision_states(game, seed=4, count=12):
+        for p in state.current_players():
+            mask = state.legal_actions_mask(p)
+            if np.count_nonzero(mask) < 2:
+                continue
+            view = state.view(p)
+            put_back += any(m and not m >> p & 1 for masks in view.pile_masks for m in masks)
+            other = game.sample_state(view, rng)
+            hidden_differed += other.to_dict() != state.to_dict()
+            choices = [NetSearchPolicy(game, OnnxPolicy(path, env_id, n), seed=7, samples=2,
+                                       top_k=2, horizon=1, max_rounds=30,
+                                       belief="returns").act_view(st.view(p), mask)
+                       for st in (state, other)]
+            assert choices[0] == choices[1] and mask[choices[0]]
+            checked += 1
+    # some views had cards the opponent put back: the belief was at work
+    assert checked >= 3 and hidden_differed >= 1 and put_back >= 1
