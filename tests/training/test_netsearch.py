@@ -301,3 +301,22 @@ def test_choice_with_a_belief_depends_only_on_the_view(tmp_path):
             checked += 1
     # some views had cards the opponent put back: the belief was at work
     assert checked >= 3 and hidden_differed >= 1 and put_back >= 1
+
+
+def test_measuring_the_returns_belief_gives_a_share_per_kind():
+    """A few games: one share per kind, each in [0, 1], and captains (the last three
+    kinds), which the network rarely keeps, put back more often than the fifth crew
+    kind, which it nearly always keeps."""
+    from plunder.policies.netsearch import measure_crew_returns
+
+    shares = measure_crew_returns(games=20)
+    assert len(shares) == 9 and all(0.0 <= x <= 1.0 for x in shares)
+    assert min(shares[6:]) > shares[4]
+
+
+@pytest.mark.slow
+def test_the_returns_belief_is_what_its_measurement_gives():
+    """``BELIEFS``' crew table is ``measure_crew_returns()`` with its defaults, exactly."""
+    from plunder.policies.netsearch import BELIEFS, measure_crew_returns
+
+    assert measure_crew_returns() == BELIEFS["all_hands_crew_v0"]["returns"]["returned_weights"]
