@@ -103,7 +103,7 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
       export`` writes them); ``netsearch:pretrained[:SAMPLES]`` searches with the shipped
       final bot. Trailing ``KEY=VALUE`` parts override the game's settings
       (``netsearch.SPEC_SETTINGS``: samples, top_k, horizon — a number of turns or ``end`` —,
-      confidence, min_gain), e.g. ``netsearch:pretrained:min_gain=0.05:top_k=2``.
+      confidence, min_gain, belief), e.g. ``netsearch:pretrained:min_gain=0.05:top_k=2``.
     """
     game = game_class(env_id)(num_players, **options)
     kind, _, arg = spec.partition(":")

@@ -37,9 +37,10 @@ random play:
 All rollouts of one move advance in lockstep and each round's observations go through one
 batched network run. Budget per move: ``samples`` × ``top_k`` rollouts of about
 ``horizon`` turns (the spec's ``SAMPLES`` sets ``samples``; its ``KEY=VALUE`` parts set
-``samples``, ``top_k``, ``horizon``, ``confidence`` and ``min_gain`` by name); ``max_seconds``
-(Python API only) also stops adding determinizations once that much time is spent, which makes play
-depend on the machine's speed, so it is off by default.
+``samples``, ``top_k``, ``horizon``, ``confidence``, ``min_gain`` and ``belief`` by
+name); ``max_seconds`` (Python API only) also stops adding determinizations once that
+much time is spent, which makes play depend on the machine's speed, so it is off by
+default.
 
 Search is only as good as the value it maximises: in 2-player Scallywags, whose critic
 predicts results well, it beats the network alone. In All Hands crew, whose critic barely
@@ -49,6 +50,15 @@ sampled ones: the critic's small, systematic differences between moves decided. 
 to the end of the game, the same search won 6.5 of 12, so ``DEFAULT_HORIZON`` makes the
 crew default ``None`` (rollouts to the end, about ten times the cost per move); every
 other game keeps two turns (docs/training.md#search-with-the-network-netsearch).
+
+**Beliefs.** ``sample_state`` draws every card the seat does not know uniformly from the
+unseen ones. A game may name other beliefs (``BELIEFS``; ``belief=NAME`` in a spec): All
+Hands crew's ``returns`` draws the Drawing Pile cards another player put back — which it
+knows and the searcher does not — by kind, in proportion to how often the network puts a
+card of that kind back rather than hiring it (``measure_crew_returns``). A belief reads
+nothing but the view and a fixed table. Why: crew's search with worlds in which what the
+opponent knows is true won 77% against the network, 51% when only the opponent's Crew
+Pile was true (docs/training.md#crews-search).
 
 A network that remembers (trained with the game's perfect-recall variant, so the
 exported bot carries an observation memory) is searched in that variant: the bot feeds its

@@ -47,33 +47,44 @@ def decision_states(game, seed: int, count: int, min_legal: int = 2):
     return out
 
 
-@pytest.mark.parametrize("env_id", ENV_IDS)
-def test_choice_depends_only_on_the_view(env_id, tmp_path):
-    """A state that differs only in what the seat cannot know (drawn with sample_state from
-    its own view) gets the same move from a bot with the same seed."""
+def check_choice_depends_only_on_the_view(env_id, tmp_path, belief="uniform", seed=2,
+                                          count=8):
+    """Play bots with the same seed on states that differ only in what the seat cannot
+    know (drawn with sample_state from its own view) and assert the same legal move;
+    returns (decisions checked, how many states had other hidden facts, how many views
+    had Drawing Pile cards another player put back)."""
     n = game_class(env_id).min_players
     game = game_class(env_id)(n)
     path = random_network(env_id, n, tmp_path / "net.onnx")
     rng = np.random.default_rng(1)
-    hidden_differed = 0
-    checked = 0
-    for state in decision_states(game, seed=2, count=8):
+    checked = hidden_differed = put_back = 0
+    for state in decision_states(game, seed=seed, count=count):
         for p in state.current_players():
             mask = state.legal_actions_mask(p)
             if np.count_nonzero(mask) < 2:
                 continue
             view = state.view(p)
+            put_back += any(m and not m >> p & 1
+                            for masks in getattr(view, "pile_masks", ()) for m in masks)
             other = game.sample_state(view, rng)          # same view, other hidden facts
             assert other.view(p) == view
             hidden_differed += other.to_dict() != state.to_dict()
             choices = []
             for st in (state, other):
                 bot = NetSearchPolicy(game, OnnxPolicy(path, env_id, n), seed=7, samples=2,
-                                      top_k=3, horizon=1, max_rounds=30)
+                                      top_k=3, horizon=1, max_rounds=30, belief=belief)
                 choices.append(bot.act_view(st.view(p), st.legal_actions_mask(p)))
             assert choices[0] == choices[1]
             assert mask[choices[0]]
             checked += 1
+    return checked, hidden_differed, put_back
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_choice_depends_only_on_the_view(env_id, tmp_path):
+    """A state that differs only in what the seat cannot know gets the same move from a
+    bot with the same seed."""
+    checked, hidden_differed, _ = check_choice_depends_only_on_the_view(env_id, tmp_path)
     assert checked >= 3 and hidden_differed >= 1
 
 
@@ -277,29 +288,10 @@ def test_a_belief_is_named_per_game_and_feeds_the_sampler():
 
 
 def test_choice_with_a_belief_depends_only_on_the_view(tmp_path):
-    """Crew's search with the ``returns`` belief: states that differ only in what the seat
-    cannot know get the same move from bots with the same seed."""
-    env_id, n = "all_hands_crew_v0", 2
-    game = game_class(env_id)(n)
-    path = random_network(env_id, n, tmp_path / "net.onnx")
-    rng = np.random.default_rng(1)
-    checked = hidden_differed = put_back = 0
-    for state in decision_states(game, seed=4, count=12):
-        for p in state.current_players():
-            mask = state.legal_actions_mask(p)
-            if np.count_nonzero(mask) < 2:
-                continue
-            view = state.view(p)
-            put_back += any(m and not m >> p & 1 for masks in view.pile_masks for m in masks)
-            other = game.sample_state(view, rng)
-            hidden_differed += other.to_dict() != state.to_dict()
-            choices = [NetSearchPolicy(game, OnnxPolicy(path, env_id, n), seed=7, samples=2,
-                                       top_k=2, horizon=1, max_rounds=30,
-                                       belief="returns").act_view(st.view(p), mask)
-                       for st in (state, other)]
-            assert choices[0] == choices[1] and mask[choices[0]]
-            checked += 1
-    # some views had cards the opponent put back: the belief was at work
+    """Crew's search with the ``returns`` belief reads only the view too; some of the
+    views had cards the opponent put back, so the belief was at work."""
+    checked, hidden_differed, put_back = check_choice_depends_only_on_the_view(
+        "all_hands_crew_v0", tmp_path, belief="returns", seed=4, count=12)
     assert checked >= 3 and hidden_differed >= 1 and put_back >= 1
 
 
