@@ -123,6 +123,7 @@ BELIEFS: dict[str, dict[str, dict]] = {
         0.629, 0.456, 0.384, 0.358, 0.065, 0.629, 0.891, 0.889, 0.794)}},
 }
 
+
 def measure_crew_returns(games: int = 400, seed: int = 90000,
                          bot: str = "pretrained:final") -> tuple[float, ...]:
     """The ``returns`` belief's weights: All Hands crew at 2 players, ``bot`` in both

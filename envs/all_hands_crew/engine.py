@@ -1017,9 +1017,14 @@ def _draw_returned(v: CrewView, pool: list, weights, rng: np.random.Generator) -
     """Kinds for the Drawing Pile positions that another player knows and ``v.player``
     does not, drawn one by one without replacement from ``pool`` (taken out of it), each
     kind with probability proportional to its copies left times ``weights[kind]``."""
-    if len(weights) != NUM_KINDS or min(weights) < 0:
-        raise InvalidArgumentError(f"returned_weights needs {NUM_KINDS} non-negative "
-                                   f"weights, got {weights!r}")
+    try:
+        weights = [float(w) for w in weights]
+    except (TypeError, ValueError):
+        weights = None
+    if weights is None or len(weights) != NUM_KINDS \
+            or not all(0.0 <= w < float("inf") for w in weights):
+        raise InvalidArgumentError(f"returned_weights needs {NUM_KINDS} finite non-negative "
+                                   f"numbers, one per kind")
     bit = 1 << v.player
     out = {}
     for seat, masks in enumerate(v.pile_masks):

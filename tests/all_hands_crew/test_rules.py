@@ -721,6 +721,7 @@ def test_the_belief_draws_put_back_cards_by_weight():
 def test_belief_weights_are_checked():
     g, states = _states_with_put_back_cards(2, games=1)
     view = states[0].view(0)
-    for bad in ([1.0] * (NUM_KINDS - 1), [-1.0] + [1.0] * (NUM_KINDS - 1)):
+    for bad in ([1.0] * (NUM_KINDS - 1), [-1.0] + [1.0] * (NUM_KINDS - 1),
+                [float("nan")] * NUM_KINDS, "returns", 3):
         with pytest.raises(InvalidArgumentError, match="returned_weights"):
             g.sample_state(view, np.random.default_rng(0), returned_weights=bad)
