@@ -55,7 +55,7 @@ other game keeps two turns (docs/training.md#search-with-the-network-netsearch).
 unseen ones. A game may name other beliefs (``BELIEFS``; ``belief=NAME`` in a spec): All
 Hands crew's ``returns`` draws the Drawing Pile cards another player put back — which it
 knows and the searcher does not — by kind, in proportion to how often the network puts a
-card of that kind back rather than hiring it (``measure_crew_returns``). A belief reads
+card of that kind back rather than hiring it (:mod:`.all_hands_crew_belief`). A belief reads
 nothing but the view and a fixed table. Why: crew's search with worlds in which what the
 opponent knows is true won 77% against the network, 51% when only the opponent's Crew
 Pile was true (docs/training.md#crews-search).
@@ -80,6 +80,7 @@ import numpy as np
 from plunder.envs.core import InvalidArgumentError, ModelFileError
 from plunder.envs.core.rewards import final_rewards
 
+from .all_hands_crew_belief import RETURNED_WEIGHTS
 from .base import check_mask
 
 
@@ -112,50 +113,10 @@ DEFAULT_TOP_K: dict[str, int] = {"all_hands_crew_v0": 2}
 
 
 #: beliefs a game's search may sample its worlds with besides ``uniform`` (every unknown
-#: card drawn uniformly from the unseen ones): name -> extra ``sample_state`` arguments.
-#: All Hands crew's ``returns``: the Drawing Pile cards another player put back (it knows
-#: them, the searcher does not) are the stock cards it chose not to hire, drawn by kind
-#: with weight P(put back | drawn into stock) — measured over 400 games of the shipped
-#: 2-player network against itself (45,600 stock cards; kinds in components order: six
-#: crew kinds, then the Anchor, Cutlass and Kraken captains; ``measure_crew_returns()``)
+#: card drawn uniformly from the unseen ones): name -> extra ``sample_state`` arguments
 BELIEFS: dict[str, dict[str, dict]] = {
-    "all_hands_crew_v0": {"returns": {"returned_weights": (
-        0.629, 0.456, 0.384, 0.358, 0.065, 0.629, 0.891, 0.889, 0.794)}},
+    "all_hands_crew_v0": {"returns": {"returned_weights": RETURNED_WEIGHTS}},
 }
-
-
-def measure_crew_returns(games: int = 400, seed: int = 90000,
-                         bot: str = "pretrained:final") -> tuple[float, ...]:
-    """The ``returns`` belief's weights: All Hands crew at 2 players, ``bot`` in both
-    seats (greedy), games dealt from ``default_rng(seed + g)``; per kind, the share of
-    the stock cards drawn that were put back rather than hired (rounded to 3 places).
-    ``BELIEFS`` holds this function's result with the defaults."""
-    from plunder.envs import game_class
-
-    from .base import make_bot
-
-    env_id = "all_hands_crew_v0"
-    game = game_class(env_id)(2)
-    bots = [make_bot(bot, env_id, 2, seed=s) for s in range(2)]
-    drawn = [0] * len(BELIEFS[env_id]["returns"]["returned_weights"])
-    put_back = list(drawn)
-    for g in range(games):
-        state = game.new_game(np.random.default_rng(seed + g))
-        while not state.is_terminal():
-            joint = {p: int(bots[p].act(game.encode(state.view(p)),
-                                        state.legal_actions_mask(p)))
-                     for p in state.current_players()}
-            before = state.clone() if state.phase == "hire" else None
-            state.apply_joint(joint)
-            if before is not None and state.phase != "hire":     # the hiring just ended
-                for p in range(2):
-                    hired = set(before.hired[p])
-                    if p in joint and joint[p] != game.A_PASS:
-                        hired.add(joint[p] - game.A_HIRE)
-                    for i, k in enumerate(before.stock[p]):
-                        drawn[k] += 1
-                        put_back[k] += i not in hired
-    return tuple(round(b / d, 3) if d else 1.0 for b, d in zip(put_back, drawn))
 
 
 #: the settings a ``netsearch:`` spec may name as ``KEY=VALUE`` (NetSearchPolicy's

@@ -242,7 +242,7 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
         from plunder.envs.core.batch import GameBatch
 
         batches = {(name, n): GameBatch(game_class(name), n, BATCH_GAMES, seed=0)
-                   for name, n, _, _ in entries if not name.startswith(("texas", "leduc"))}
+                   for name, n, _, _ in entries if name in ENV_IDS}
     for _ in range(rounds):
         for name, n, wrapped, raw in entries:
             total = totals[name, n]
@@ -257,7 +257,7 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
                 part = bench_batch(batches[name, n], seconds / rounds)
                 total.batch_steps += part.steps
                 total.batch_seconds += part.seconds
-            if observation_cost and not name.startswith(("texas", "leduc")):
+            if observation_cost and name in ENV_IDS:
                 part = bench_aec(lambda w=wrapped: free_observation_env(w), name, n,
                                  seconds / rounds)
                 total.free_steps += part.steps

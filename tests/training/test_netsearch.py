@@ -299,16 +299,17 @@ def test_measuring_the_returns_belief_gives_a_share_per_kind():
     """A few games: one share per kind, each in [0, 1], and captains (the last three
     kinds), which the network rarely keeps, put back more often than the fifth crew
     kind, which it nearly always keeps."""
-    from plunder.policies.netsearch import measure_crew_returns
+    from plunder.policies.all_hands_crew_belief import measure_returned_weights
 
-    shares = measure_crew_returns(games=20)
+    shares = measure_returned_weights(games=20)
     assert len(shares) == 9 and all(0.0 <= x <= 1.0 for x in shares)
     assert min(shares[6:]) > shares[4]
 
 
 @pytest.mark.slow
 def test_the_returns_belief_is_what_its_measurement_gives():
-    """``BELIEFS``' crew table is ``measure_crew_returns()`` with its defaults, exactly."""
-    from plunder.policies.netsearch import BELIEFS, measure_crew_returns
+    """The crew table is ``measure_returned_weights()`` with its defaults, exactly."""
+    from plunder.policies.all_hands_crew_belief import (RETURNED_WEIGHTS,
+                                                       measure_returned_weights)
 
-    assert measure_crew_returns() == BELIEFS["all_hands_crew_v0"]["returns"]["returned_weights"]
+    assert measure_returned_weights() == RETURNED_WEIGHTS
