@@ -80,7 +80,7 @@ import numpy as np
 from plunder.envs.core import InvalidArgumentError, ModelFileError
 from plunder.envs.core.rewards import final_rewards
 
-from .all_hands_crew_belief import RETURNED_WEIGHTS
+from .all_hands_crew_belief import RETURNED_WEIGHTS, CrewMemory, FixedBelief
 from .base import check_mask
 
 
@@ -113,9 +113,14 @@ DEFAULT_TOP_K: dict[str, int] = {"all_hands_crew_v0": 2}
 
 
 #: beliefs a game's search may sample its worlds with besides ``uniform`` (every unknown
-#: card drawn uniformly from the unseen ones): name -> extra ``sample_state`` arguments
-BELIEFS: dict[str, dict[str, dict]] = {
-    "all_hands_crew_v0": {"returns": {"returned_weights": RETURNED_WEIGHTS}},
+#: card drawn uniformly from the unseen ones): name -> ``factory(game)``, an object with
+#: ``reset()``, ``observe(view)`` (every view the seat gets, in order) and
+#: ``sample_kwargs(view, rng)`` (extra ``sample_state`` arguments for one world)
+BELIEFS: dict[str, dict] = {
+    "all_hands_crew_v0": {
+        "returns": lambda game: FixedBelief(returned_weights=RETURNED_WEIGHTS),
+        "memory": CrewMemory,
+    },
 }
 
 
@@ -206,7 +211,6 @@ class NetSearchPolicy:
                 f"netsearch: unknown belief {belief!r} for {game.env_id()}; one of "
                 f"{', '.join(['uniform', *beliefs])}")
         self.belief = belief
-        self.sample_kwargs = beliefs.get(belief, {})
         self.game, self.net = game, net
         # a network that remembers (trained with the game's perfect-recall variant) reads
         # that variant's observations: the bot keeps the memory of its seat's views and
@@ -228,11 +232,14 @@ class NetSearchPolicy:
         self.reward_mode = (net.meta.get("config") or {}).get("reward_mode", "rank")
         self.max_turns = type(game).default_max_turns
         self.rng = np.random.default_rng(seed)
+        self.beliefs = beliefs[belief](self.world) if belief != "uniform" \
+            else FixedBelief()
 
     def reset(self) -> None:
-        """Forget the previous game (only a remembering network's bot keeps anything)."""
+        """Forget the previous game (a remembering network's memory, the belief's)."""
         if self.memory is not None:
             self.memory.reset()
+        self.beliefs.reset()
 
     def act(self, observation, action_mask) -> int:
         """Not usable without a view: raises with an explanation."""
@@ -243,6 +250,7 @@ class NetSearchPolicy:
         legal = check_mask(action_mask)
         if self.memory is not None:       # every view, so that no visible front is missed
             view = self.memory.recall_view(view)
+        self.beliefs.observe(view)
         if len(legal) == 1:
             return int(legal[0])
         mask = np.asarray(action_mask).astype(np.int8, copy=False)
@@ -256,7 +264,8 @@ class NetSearchPolicy:
         done = 0
         while done < self.samples:
             n = min(chunk, self.samples - done)
-            roots = [self.world.sample_state(view, self.rng, **self.sample_kwargs)
+            roots = [self.world.sample_state(view, self.rng,
+                                             **self.beliefs.sample_kwargs(view, self.rng))
                      for _ in range(n)]
             states = [root.clone() for root in roots for _ in candidates]
             firsts = [int(c) for _ in roots for c in candidates]

@@ -239,15 +239,24 @@ class AllHandsCrewGame(Game):
         check_int(mask, f"{where}[4] (knowers)", 0, (1 << n) - 1)
 
     def sample_state(self, view: CrewView, rng: np.random.Generator,
-                     returned_weights=None) -> "AllHandsCrewState":
+                     returned_weights=None, pinned=None) -> "AllHandsCrewState":
         """A full state matching ``view``: unknown cards redrawn from the unseen pool.
 
-        ``returned_weights`` (one non-negative weight per kind, optional) is a belief about
-        the Drawing Pile cards that another player knows and the viewer does not (the
-        stock cards that player put back): those positions are drawn first, each kind in
-        proportion to its unseen copies times its weight; everything else stays uniform.
-        Without it every unknown card is drawn uniformly."""
-        return _sample_state(self, view, rng, returned_weights)
+        Two optional beliefs (a searcher's, e.g. ``policies/all_hands_crew_belief.py``):
+        ``pinned`` maps cards the viewer does not know, ``("pile", seat, position)``
+        (from the bottom) or ``("stock", seat, slot)``, to the kind to put there (taken
+        from the unseen cards; a key the view does not have, a card the viewer knows or a
+        kind with no unseen copy left raises). ``returned_weights`` (one non-negative
+        weight per kind) is a belief about the Drawing Pile cards that another player
+        knows and the viewer does not (the stock cards that player put back): those not
+        pinned are drawn next, each kind in proportion to its unseen copies times its
+        weight. Everything else is drawn uniformly."""
+        return _sample_state(self, view, rng, returned_weights, pinned)
+
+    def unseen_counts(self, view: CrewView) -> list[int]:
+        """Per kind, how many cards of the game are where ``view``'s player does not know
+        (the pool ``sample_state`` draws from)."""
+        return _unseen_pool(self, view)
 
     def describe_view(self, view: CrewView) -> str:
         return describe_view(self, view)
@@ -911,10 +920,8 @@ def _describe_full(state: AllHandsCrewState) -> str:
     return "\n".join(lines)
 
 
-def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator,
-                  returned_weights=None):
-    """Rebuild a state from a view, redrawing what its player does not know (see
-    ``AllHandsCrewGame.sample_state`` for ``returned_weights``)."""
+def _unseen_pool(g: AllHandsCrewGame, v: CrewView) -> list:
+    """Per kind, the cards in the game whose place ``v.player`` does not know."""
     if v.num_players != g.num_players or v.open_stock != bool(g.open_stock):
         raise InvalidArgumentError("the view belongs to another game configuration")
     n = g.num_players
@@ -943,10 +950,22 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator,
                 pool[k] -= c
     if min(pool) < 0:
         raise InvalidArgumentError("inconsistent view: more cards known than exist")
+    return pool
+
+
+def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator,
+                  returned_weights=None, pinned=None):
+    """Rebuild a state from a view, redrawing what its player does not know (see
+    ``AllHandsCrewGame.sample_state`` for ``returned_weights`` and ``pinned``)."""
+    n = g.num_players
+    me = v.player
+    pool = _unseen_pool(g, v)
+    pins = _take_pinned(v, pool, pinned) if pinned else {}
     kept = _sample_kept_known(v, pool, rng)
-    returned = {}    # (seat, position) -> kind, for the positions others know and I don't
+    # (seat, position) -> kind, for the positions others know and I don't
+    returned = {key[1:]: k for key, k in pins.items() if key[0] == "pile"}
     if returned_weights is not None:
-        returned = _draw_returned(v, pool, returned_weights, rng)
+        returned.update(_draw_returned(v, pool, returned_weights, rng, skip=returned))
     cards = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
     cards = [cards[i] for i in rng.permutation(len(cards))]
     pos = 0
@@ -967,7 +986,9 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator,
                 pile[i] = k
         s.piles.append([k if k >= 0 else draw() for k in pile])
     s.pile_known = [list(m) for m in v.pile_masks]
-    s.stock = [[k if k >= 0 else draw() for k, _ in v.stock[q]] for q in range(n)]
+    s.stock = [[k if k >= 0 else pins.get(("stock", q, j), -1) for j, (k, _) in
+                enumerate(v.stock[q])] for q in range(n)]
+    s.stock = [[k if k >= 0 else draw() for k in slots] for slots in s.stock]
     s.stock_src = [[src for _, src in v.stock[q]] for q in range(n)]
     s.crew = [[0] * NUM_KINDS for _ in range(n)]
     s.crew_known = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
@@ -1013,10 +1034,12 @@ def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator,
     return s
 
 
-def _draw_returned(v: CrewView, pool: list, weights, rng: np.random.Generator) -> dict:
+def _draw_returned(v: CrewView, pool: list, weights, rng: np.random.Generator,
+                   skip=()) -> dict:
     """Kinds for the Drawing Pile positions that another player knows and ``v.player``
-    does not, drawn one by one without replacement from ``pool`` (taken out of it), each
-    kind with probability proportional to its copies left times ``weights[kind]``."""
+    does not (but those in ``skip``), drawn one by one without replacement from ``pool``
+    (taken out of it), each kind with probability proportional to its copies left times
+    ``weights[kind]``."""
     try:
         weights = [float(w) for w in weights]
     except (TypeError, ValueError):
@@ -1029,7 +1052,7 @@ def _draw_returned(v: CrewView, pool: list, weights, rng: np.random.Generator) -
     out = {}
     for seat, masks in enumerate(v.pile_masks):
         for i, m in enumerate(masks):
-            if m and not m & bit:
+            if m and not m & bit and (seat, i) not in skip:
                 w = np.array([pool[k] * weights[k] for k in range(NUM_KINDS)], dtype=float)
                 if w.sum() <= 0:      # weights zero on every kind left: uniform
                     w = np.array(pool, dtype=float)
@@ -1037,6 +1060,36 @@ def _draw_returned(v: CrewView, pool: list, weights, rng: np.random.Generator) -
                 pool[k] -= 1
                 out[(seat, i)] = k
     return out
+
+
+def _take_pinned(v: CrewView, pool: list, pinned) -> dict:
+    """``pinned`` checked against the view and taken out of ``pool``: keys ``("pile",
+    seat, position)`` or ``("stock", seat, slot)`` of cards ``v.player`` does not know,
+    values kinds with an unseen copy left."""
+    pins = {}
+    for key, kind in dict(pinned).items():
+        where, seat, i = key if isinstance(key, tuple) and len(key) == 3 else (None, 0, 0)
+        ok_seat = isinstance(seat, int) and 0 <= seat < v.num_players
+        if where == "pile" and ok_seat and isinstance(i, int) \
+                and 0 <= i < len(v.pile_masks[seat]):
+            unknown = all(pos != i for pos, _ in v.pile_seen[seat])
+        elif where == "stock" and ok_seat and isinstance(i, int) \
+                and 0 <= i < len(v.stock[seat]):
+            unknown = v.stock[seat][i][0] < 0
+        else:
+            raise InvalidArgumentError(f"pinned: {key!r} is no ('pile', seat, position) or "
+                                       f"('stock', seat, slot) of this view")
+        if not unknown:
+            raise InvalidArgumentError(f"pinned: the card at {key!r} is known to the viewer")
+        if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)) \
+                or not 0 <= kind < NUM_KINDS:
+            raise InvalidArgumentError(f"pinned: {key!r} -> {kind!r} is no card kind")
+        if pool[kind] <= 0:
+            raise InvalidArgumentError(f"pinned: no unseen card of kind {kind} left for "
+                                       f"{key!r}")
+        pool[kind] -= 1
+        pins[key] = int(kind)
+    return pins
 
 
 def _sample_kept_known(v: CrewView, pool: list, rng: np.random.Generator) -> list:

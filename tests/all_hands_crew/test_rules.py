@@ -725,3 +725,79 @@ def test_belief_weights_are_checked():
                 [float("nan")] * NUM_KINDS, "returns", 3):
         with pytest.raises(InvalidArgumentError, match="returned_weights"):
             g.sample_state(view, np.random.default_rng(0), returned_weights=bad)
+
+
+def _unknown_places(view):
+    """The keys ``sample_state(pinned=...)`` takes for ``view``: every Drawing Pile
+    position and stock slot whose card the player does not know."""
+    piles = [("pile", q, i) for q, masks in enumerate(view.pile_masks)
+             for i in range(len(masks)) if all(i != pos for pos, _ in view.pile_seen[q])]
+    stocks = [("stock", q, j) for q, slots in enumerate(view.stock)
+              for j, (kind, _) in enumerate(slots) if kind < 0]
+    return piles + stocks
+
+
+def test_unseen_counts_are_the_cards_whose_place_the_player_does_not_know():
+    """What is out of the game, in unknown pile positions and stock slots, and in others'
+    Crew Piles beyond the cards surely known there, per kind."""
+    g, states = _states_with_put_back_cards(3, games=2)
+    for s in states[::7]:
+        for p in range(3):
+            view = s.view(p)
+            expected = list(s.out)
+            for where, q, i in _unknown_places(view):
+                expected[s.piles[q][i] if where == "pile" else s.stock[q][i]] += 1
+            for q in range(3):
+                if q != p:
+                    for k in range(NUM_KINDS):
+                        expected[k] += s.crew[q][k] - max(
+                            0, view.crew_known[q][k] - view.crew_maybe_gone[q])
+            assert g.unseen_counts(view) == expected
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_pinned_cards_are_where_the_belief_put_them(n):
+    """Kinds pinned on unknown pile positions and stock slots are there in the sampled
+    state, which still shows the player exactly its view."""
+    g, states = _states_with_put_back_cards(n)
+    rng = np.random.default_rng(5)
+    pinned_some = 0
+    for s in states[::3]:
+        for p in range(n):
+            view = s.view(p)
+            places = _unknown_places(view)
+            if not places:
+                continue
+            # pin the true cards of every other unknown place: they fit the unseen pool
+            pins = {key: (s.piles if key[0] == "pile" else s.stock)[key[1]][key[2]]
+                    for key in places[::2]}
+            sampled = g.sample_state(view, rng, pinned=pins)
+            sampled.validate()
+            assert sampled.view(p) == view
+            for (where, q, i), kind in pins.items():
+                assert (sampled.piles if where == "pile" else sampled.stock)[q][i] == kind
+            pinned_some += any(key[0] == "stock" for key in pins)
+    assert pinned_some
+
+
+def test_pins_are_checked():
+    """A place the view does not have, a card the player knows, something that is no
+    kind, and more pinned copies of a kind than are unseen are refused."""
+    g, states = _states_with_put_back_cards(2, games=1)
+    s = states[len(states) // 3]
+    view = s.view(0)
+    unknown = _unknown_places(view)[0]
+    seen = next((("pile", q, i) for q, seen in enumerate(view.pile_seen) for i, _ in seen))
+    pool = g.unseen_counts(view)
+    scarce = min(range(NUM_KINDS), key=lambda k: pool[k])
+    too_many = {key: scarce for key in _unknown_places(view)[:pool[scarce] + 1]}
+    assert len(too_many) == pool[scarce] + 1
+    for bad, message in (({("pile", 0, 99): 0}, "no \\('pile'"),
+                         ({("hand", 0, 0): 0}, "no \\('pile'"),
+                         ({"pile": 0}, "no \\('pile'"),
+                         ({seen: 0}, "known to the viewer"),
+                         ({unknown: NUM_KINDS}, "no card kind"),
+                         ({unknown: True}, "no card kind"),
+                         (too_many, "no unseen card of kind")):
+        with pytest.raises(InvalidArgumentError, match=message):
+            g.sample_state(view, np.random.default_rng(0), pinned=bad)

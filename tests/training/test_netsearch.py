@@ -279,20 +279,80 @@ def test_a_belief_is_named_per_game_and_feeds_the_sampler():
     sampler); an unknown name is refused."""
     from plunder.policies.netsearch import BELIEFS
 
+    from plunder.policies.all_hands_crew_belief import RETURNED_WEIGHTS, CrewMemory
+
+    game = game_class("all_hands_crew_v0")(2)
+    state = game.new_game(np.random.default_rng(0))
+    seat = state.current_players()[0]
+    view, mask = state.view(seat), state.legal_actions_mask(seat)
+    rng = np.random.default_rng(0)
+    assert set(BELIEFS["all_hands_crew_v0"]) == {"returns", "memory"}
     bot = make_bot("netsearch:pretrained:belief=returns", "all_hands_crew_v0", 2)
     assert bot.belief == "returns"
-    assert bot.sample_kwargs == BELIEFS["all_hands_crew_v0"]["returns"]
-    assert make_bot("netsearch:pretrained", "all_hands_crew_v0", 2).sample_kwargs == {}
-    with pytest.raises(InvalidArgumentError, match="unknown belief 'hunch'.*uniform, returns"):
+    assert bot.beliefs.sample_kwargs(view, rng) == {"returned_weights": RETURNED_WEIGHTS}
+    plain = make_bot("netsearch:pretrained", "all_hands_crew_v0", 2)
+    assert plain.beliefs.sample_kwargs(view, rng) == {}
+    bot = make_bot("netsearch:pretrained:belief=memory", "all_hands_crew_v0", 2)
+    assert isinstance(bot.beliefs, CrewMemory)
+    bot.act_view(view, mask)
+    assert bot.beliefs.last == view        # every view the bot gets feeds the memory
+    bot.reset()
+    assert bot.beliefs.last is None
+    with pytest.raises(InvalidArgumentError,
+                       match="unknown belief 'hunch'.*uniform, returns, memory"):
         make_bot("netsearch:pretrained:belief=hunch", "all_hands_crew_v0", 2)
 
 
-def test_choice_with_a_belief_depends_only_on_the_view(tmp_path):
-    """Crew's search with the ``returns`` belief reads only the view too; some of the
-    views had cards the opponent put back, so the belief was at work."""
+@pytest.mark.parametrize("belief", ["returns", "memory"])
+def test_choice_with_a_belief_depends_only_on_the_view(tmp_path, belief):
+    """Crew's search with a belief reads only the view too; some of the views had cards
+    the opponent put back, so the belief was at work."""
     checked, hidden_differed, put_back = check_choice_depends_only_on_the_view(
-        "all_hands_crew_v0", tmp_path, belief="returns", seed=4, count=12)
+        "all_hands_crew_v0", tmp_path, belief=belief, seed=4, count=12)
     assert checked >= 3 and hidden_differed >= 1 and put_back >= 1
+
+
+def test_choice_with_the_memory_depends_only_on_the_views(tmp_path):
+    """The memory belief reads the seat's earlier views as well: two games that differ
+    only in cards the seat has not seen (the bottom card of each Drawing Pile swapped
+    with a card out of the game), played with the same moves, give the seat the same
+    views and the bot the same choices until someone sees a swapped card."""
+    env_id = "all_hands_crew_v0"
+    game = game_class(env_id)(2)
+    path = random_network(env_id, 2, tmp_path / "net.onnx")
+    checked = 0
+    for seed in range(2):
+        state = game.new_game(np.random.default_rng(seed))
+        other = state.clone()
+        for pile in other.piles:
+            swap = next(k for k in range(len(other.out)) if other.out[k] and k != pile[0])
+            other.out[swap] -= 1
+            other.out[pile[0]] += 1
+            pile[0] = swap
+        other.validate()
+        bots = [NetSearchPolicy(game, OnnxPolicy(path, env_id, 2), seed=7, samples=2,
+                                max_rounds=30, belief="memory") for _ in range(2)]
+        play = np.random.default_rng(seed)
+        while not state.is_terminal():
+            if any(state.view(p) != other.view(p) for p in range(2)):
+                break         # a swapped card has been seen: the histories part here
+            views = [s.view(0) for s in (state, other)]
+            joint = {}
+            for p in state.current_players():
+                mask = state.legal_actions_mask(p)
+                if p == 0:
+                    choices = [bot.act_view(v, mask) for bot, v in zip(bots, views)]
+                    assert choices[0] == choices[1]
+                    joint[p] = choices[0]
+                    checked += 1
+                else:
+                    joint[p] = int(play.choice(np.flatnonzero(mask)))
+            state.apply_joint(joint)
+            other.apply_joint(joint)
+        assert state.round >= 3
+        assert all(bot.beliefs.resyncs == 0 for bot in bots)
+        assert bots[0].beliefs.records      # the memory was at work
+    assert checked >= 20
 
 
 def test_measuring_the_returns_belief_gives_a_share_per_kind():
