@@ -1,10 +1,12 @@
-"""All Hands crew's ``returns`` belief for ``netsearch`` (``belief=returns``).
+"""All Hands crew's beliefs for ``netsearch`` (``belief=returns``, ``belief=memory``).
 
 The Drawing Pile cards another player put back are the stock cards it chose not to hire:
 it knows them, the searcher does not. The uniform sampler draws them like any unseen
-card; the belief draws them by kind with weight P(put back | drawn into stock), as the
+card. ``returns`` draws them by kind with weight P(put back | drawn into stock), as the
 shipped 2-player network plays (``AllHandsCrewGame.sample_state(view, rng,
-returned_weights=RETURNED_WEIGHTS)``). Why and what it did: docs/training.md#crews-search.
+returned_weights=RETURNED_WEIGHTS)``). ``memory`` (:class:`CrewMemory`) remembers which
+of them the searcher has seen before and pins those (``sample_state(..., pinned=...)``).
+Why and what they did: docs/training.md#crews-search.
 """
 
 from __future__ import annotations

@@ -52,11 +52,14 @@ crew default ``None`` (rollouts to the end, about ten times the cost per move); 
 other game keeps two turns (docs/training.md#search-with-the-network-netsearch).
 
 **Beliefs.** ``sample_state`` draws every card the seat does not know uniformly from the
-unseen ones. A game may name other beliefs (``BELIEFS``; ``belief=NAME`` in a spec): All
-Hands crew's ``returns`` draws the Drawing Pile cards another player put back — which it
-knows and the searcher does not — by kind, in proportion to how often the network puts a
-card of that kind back rather than hiring it (:mod:`.all_hands_crew_belief`). A belief reads
-nothing but the view and a fixed table. Why: crew's search with worlds in which what the
+unseen ones. A game may name other beliefs (``BELIEFS``; ``belief=NAME`` in a spec), each
+fed every view the bot gets (:mod:`.all_hands_crew_belief`). All Hands crew's ``returns``
+draws the Drawing Pile cards another player put back — which it knows and the searcher
+does not — by kind, in proportion to how often the network puts a card of that kind back
+rather than hiring it; its ``memory`` remembers the cards the seat saw after its view has
+forgotten them (a card it put back and the opponent drew), follows them through the
+public draws and hires, and pins them in the sampled worlds. A belief reads nothing but
+the seat's views and fixed tables. Why: crew's search with worlds in which what the
 opponent knows is true won 77% against the network, 51% when only the opponent's Crew
 Pile was true (docs/training.md#crews-search).
 
