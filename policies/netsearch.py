@@ -133,12 +133,18 @@ SPEC_SETTINGS = {"samples": "int", "top_k": "int", "horizon": "int or end",
                  "confidence": "float", "min_gain": "float", "belief": "name"}
 
 
+#: per-game belief of ``netsearch:`` specs where one beat the uniform sampler on fresh
+#: games, decided beforehand (docs/training.md#crews-search)
+DEFAULT_BELIEF: dict[str, str] = {"all_hands_crew_v0": "memory"}
+
+
 def default_settings(env_id: str) -> dict:
     """The keyword arguments ``netsearch:`` specs give :class:`NetSearchPolicy` for
-    ``env_id``: its horizon, minimum gain, confidence and candidate count."""
+    ``env_id``: its horizon, minimum gain, confidence, candidate count and belief."""
     return {"horizon": default_horizon(env_id), "min_gain": default_min_gain(env_id),
             "confidence": DEFAULT_CONFIDENCE.get(env_id, 1.0),
-            "top_k": DEFAULT_TOP_K.get(env_id, 3)}
+            "top_k": DEFAULT_TOP_K.get(env_id, 3),
+            "belief": DEFAULT_BELIEF.get(env_id, "uniform")}
 
 
 def spec_settings(spec: str, arg: str) -> tuple[str, dict]:

@@ -231,7 +231,8 @@ def test_the_spec_takes_each_game_s_search_settings():
     from plunder.policies.netsearch import default_settings
 
     crew = make_bot("netsearch:pretrained", "all_hands_crew_v0", 2)
-    assert (crew.confidence, crew.top_k, crew.horizon) == (2.0, 2, None)
+    assert (crew.confidence, crew.top_k, crew.horizon, crew.belief) == (2.0, 2, None,
+                                                                        "memory")
     params = inspect.signature(NetSearchPolicy).parameters
     plain = default_settings("scallywags_v0")
     assert plain == {k: params[k].default for k in plain}
@@ -290,7 +291,7 @@ def test_a_belief_is_named_per_game_and_feeds_the_sampler():
     bot = make_bot("netsearch:pretrained:belief=returns", "all_hands_crew_v0", 2)
     assert bot.belief == "returns"
     assert bot.beliefs.sample_kwargs(view, rng) == {"returned_weights": RETURNED_WEIGHTS}
-    plain = make_bot("netsearch:pretrained", "all_hands_crew_v0", 2)
+    plain = make_bot("netsearch:pretrained:belief=uniform", "all_hands_crew_v0", 2)
     assert plain.beliefs.sample_kwargs(view, rng) == {}
     bot = make_bot("netsearch:pretrained:belief=memory", "all_hands_crew_v0", 2)
     assert isinstance(bot.beliefs, CrewMemory)
