@@ -15,6 +15,8 @@ import itertools
 
 import numpy as np
 
+from plunder.envs.core import InvalidArgumentError
+
 #: per kind (components order: six crew kinds, then the Anchor, Cutlass and Kraken
 #: captains), the share of the cards drawn into stock that were put back rather than
 #: hired: ``measure_returned_weights()`` with its defaults (400 games of the shipped
@@ -55,23 +57,6 @@ def measure_returned_weights(games: int = 400, seed: int = 90000,
     return tuple(round(b / d, 3) if d else 1.0 for b, d in zip(put_back, drawn))
 
 
-class FixedBelief:
-    """``sample_state`` arguments that stay the same all game (e.g. ``returns``)."""
-
-    def __init__(self, **kwargs):
-        self.kwargs = kwargs
-
-    def reset(self) -> None:
-        """Nothing to forget."""
-
-    def observe(self, view) -> None:
-        """Nothing to remember."""
-
-    def sample_kwargs(self, view, rng: np.random.Generator) -> dict:
-        """The fixed arguments."""
-        return self.kwargs
-
-
 class CrewMemory:
     """``belief=memory``: what a seat remembers of the cards it saw, after the rules'
     bookkeeping has forgotten them, as ``sample_state(..., pinned=...)`` arguments.
@@ -98,8 +83,16 @@ class CrewMemory:
     """
 
     def __init__(self, game, put_back_weights=RETURNED_WEIGHTS):
+        try:
+            weights = tuple(float(w) for w in put_back_weights)
+        except (TypeError, ValueError):
+            weights = ()
+        if len(weights) != len(RETURNED_WEIGHTS) or not all(0.0 <= w <= 1.0 for w in weights):
+            raise InvalidArgumentError(f"CrewMemory: put_back_weights needs "
+                                       f"{len(RETURNED_WEIGHTS)} shares in [0, 1], one per "
+                                       f"kind, got {put_back_weights!r}")
         self.game = game
-        self.weights = tuple(float(w) for w in put_back_weights)
+        self.weights = weights
         self.reset()
 
     def reset(self) -> None:
@@ -138,9 +131,8 @@ class CrewMemory:
         pool = self.game.unseen_counts(view)
         pinned = {}
         for seat, tags in enumerate(self.piles):
-            known = {i for i, _ in view.pile_seen[seat]}
-            for i, tag in enumerate(tags):
-                if i not in known:
+            for i, ((_, seen), tag) in enumerate(zip(view.pile(seat), tags)):
+                if seen < 0:
                     self._pin(pinned, pool, ("pile", seat, i), _kind(tag, kinds))
         for seat, tags in enumerate(self.stock):
             for j, tag in enumerate(tags):
@@ -222,9 +214,9 @@ class CrewMemory:
                         w *= hired / n if i in chosen else back / n
                     else:
                         w *= 1.0 - self.weights[k] if i in chosen else self.weights[k]
-                if any(seen.get((r, j), k) != k and k is not None
-                       for j, k in ((j, kinds[i]) for j, i in enumerate(put))):
-                    w = 0.0
+                if any(kinds[i] is not None and seen.get((r, j), kinds[i]) != kinds[i]
+                       for j, i in enumerate(put)):
+                    w = 0.0     # a put-back card seen again later is another kind
                 choices.append(put)
                 weights.append(w)
             total = sum(weights)

@@ -83,7 +83,7 @@ import numpy as np
 from plunder.envs.core import InvalidArgumentError, ModelFileError
 from plunder.envs.core.rewards import final_rewards
 
-from .all_hands_crew_belief import RETURNED_WEIGHTS, CrewMemory, FixedBelief
+from .all_hands_crew_belief import RETURNED_WEIGHTS, CrewMemory
 from .base import check_mask
 
 
@@ -113,6 +113,24 @@ def default_min_gain(env_id: str) -> float:
 #: margin among three candidates passed on sampling noise (docs/training.md#crews-search)
 DEFAULT_CONFIDENCE: dict[str, float] = {"all_hands_crew_v0": 2.0}
 DEFAULT_TOP_K: dict[str, int] = {"all_hands_crew_v0": 2}
+
+
+class FixedBelief:
+    """A belief whose ``sample_state`` arguments stay the same all game (``uniform``: none;
+    crew's ``returns``: its table)."""
+
+    def __init__(self, **kwargs):
+        self.kwargs = kwargs
+
+    def reset(self) -> None:
+        """Nothing to forget."""
+
+    def observe(self, view) -> None:
+        """Nothing to remember."""
+
+    def sample_kwargs(self, view, rng: np.random.Generator) -> dict:
+        """The fixed arguments."""
+        return self.kwargs
 
 
 #: beliefs a game's search may sample its worlds with besides ``uniform`` (every unknown

@@ -1066,20 +1066,16 @@ def _take_pinned(v: CrewView, pool: list, pinned) -> dict:
     """``pinned`` checked against the view and taken out of ``pool``: keys ``("pile",
     seat, position)`` or ``("stock", seat, slot)`` of cards ``v.player`` does not know,
     values kinds with an unseen copy left."""
+    places = {("pile", q, i): kind for q in range(v.num_players)
+              for i, (_, kind) in enumerate(v.pile(q))}
+    places.update({("stock", q, j): kind for q, slots in enumerate(v.stock)
+                   for j, (kind, _) in enumerate(slots)})
     pins = {}
     for key, kind in dict(pinned).items():
-        where, seat, i = key if isinstance(key, tuple) and len(key) == 3 else (None, 0, 0)
-        ok_seat = isinstance(seat, int) and 0 <= seat < v.num_players
-        if where == "pile" and ok_seat and isinstance(i, int) \
-                and 0 <= i < len(v.pile_masks[seat]):
-            unknown = all(pos != i for pos, _ in v.pile_seen[seat])
-        elif where == "stock" and ok_seat and isinstance(i, int) \
-                and 0 <= i < len(v.stock[seat]):
-            unknown = v.stock[seat][i][0] < 0
-        else:
+        if key not in places:
             raise InvalidArgumentError(f"pinned: {key!r} is no ('pile', seat, position) or "
                                        f"('stock', seat, slot) of this view")
-        if not unknown:
+        if places[key] >= 0:
             raise InvalidArgumentError(f"pinned: the card at {key!r} is known to the viewer")
         if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)) \
                 or not 0 <= kind < NUM_KINDS:

@@ -111,3 +111,12 @@ def test_the_memory_starts_again_for_another_seat_or_game():
     assert memory.last is None and memory.resyncs == 0
     with pytest.raises(ValueError, match="observe"):
         memory.sample_kwargs(states[0].view(0), np.random.default_rng(0))
+
+
+def test_bad_put_back_weights_are_refused():
+    """One share in [0, 1] per kind, or a clear error."""
+    from plunder.envs.core import InvalidArgumentError
+
+    for bad in ((0.5,) * 8, (0.5,) * 8 + (1.5,), (-0.1,) + (0.5,) * 8, "memory", None):
+        with pytest.raises(InvalidArgumentError, match="put_back_weights"):
+            CrewMemory(Game(2), put_back_weights=bad)
