@@ -78,14 +78,11 @@ class AllHandsCrewHeuristic:
 
     def potential(self, crew, probs) -> float:
         """Best-partition score of ``crew`` plus the discounted expected gain of one card."""
-        base = self.part.value(crew)
+        base, more = self.part.with_one_more(crew)
         gain = 0.0
-        c = list(crew)
         for k in range(NUM_KINDS):
             if probs[k] > 0:
-                c[k] += 1
-                gain += probs[k] * max(0, self.part.value(c) - base)
-                c[k] -= 1
+                gain += probs[k] * max(0, more[k] - base)
         return base + LOOKAHEAD * gain
 
     def _card_gain(self, crew, kind, probs, base) -> float:

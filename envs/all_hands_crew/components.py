@@ -235,12 +235,13 @@ class Partitioner:
                         for cap in range(NUM_CREW, NUM_KINDS)}
         self._group = [self._same_kind_table(k) for k in range(NUM_KINDS)]
         self._cache: dict[int, tuple[int, int]] = {}
+        self._more: dict[tuple, tuple[int, tuple[int, ...]]] = {}
         self._prepare()
 
     def __getstate__(self) -> dict:
         """Pickled without its memo (up to a million entries; refilled as it is used)."""
         state = self.__dict__.copy()
-        state["_cache"] = {}
+        state["_cache"], state["_more"] = {}, {}
         return state
 
     def _same_kind_table(self, k: int):
@@ -273,6 +274,19 @@ class Partitioner:
     def value(self, counts) -> int:
         """Best total score of the cards ``counts`` (per kind)."""
         return self._solve(self.pack(counts))[0]
+
+    def with_one_more(self, counts) -> tuple[int, tuple[int, ...]]:
+        """(best total of ``counts``, best total with one more card of each kind),
+        memoised on the counts: what a one-card lookahead asks for (the heuristic bot asks
+        it for the same crews many times a game)."""
+        key = tuple(counts)
+        hit = self._more.get(key)
+        if hit is None:
+            packed = self.pack(counts)
+            hit = remember(self._more, key, (
+                self._solve(packed)[0],
+                tuple([self._solve(packed + (1 << (5 * k)))[0] for k in range(NUM_KINDS)])))
+        return hit
 
     def partition(self, counts) -> tuple[int, list[int], list[int]]:
         """(best score, combo indices, leftover cards per kind) for ``counts``."""

@@ -27,6 +27,24 @@ def heuristic_share(n, games, open_stock=False):
     return share / games
 
 
+def test_potential_is_the_one_card_lookahead():
+    # the bot reads the partitions through Partitioner.with_one_more's memo; the value must
+    # be the documented formula, computed here from the exact solver, to the last bit
+    bot = AllHandsCrewHeuristic(Game(4), seed=0)
+    part = bot.part
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        crew = [int(x) for x in rng.integers(0, 4, 9)]
+        probs = rng.dirichlet(np.ones(9)) * (rng.random(9) < 0.8)
+        base = part.value(crew)
+        gain = 0.0
+        for k in range(9):
+            if probs[k] > 0:
+                gain += probs[k] * max(0, part.value([c + (j == k) for j, c in enumerate(crew)])
+                                       - base)
+        assert bot.potential(crew, probs) == base + 0.7 * gain
+
+
 def test_heuristic_beats_random_two_players():
     assert heuristic_share(2, 8) >= 0.75
 

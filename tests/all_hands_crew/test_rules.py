@@ -100,6 +100,18 @@ def test_best_partition_matches_brute_force():
         assert [u + l for u, l in zip(used, left)] == counts      # a card in one combo only
 
 
+def test_one_more_card_values_are_the_partitions_with_that_card():
+    part = Partitioner(load_components())
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        counts = [int(x) for x in rng.integers(0, 5, NUM_KINDS)]
+        base, more = part.with_one_more(counts)
+        assert base == part.value(counts)
+        assert more == tuple(part.value([c + (j == k) for j, c in enumerate(counts)])
+                             for k in range(NUM_KINDS))
+        assert part.with_one_more(tuple(counts)) == (base, more)     # memo hit, same answer
+
+
 def test_best_partition_examples():
     part = Partitioner(load_components())
     assert part.value(crew(cook=1, gunner=1, lookout=1, carpenter=1, navigator=1, bosun=1)) == 12
