@@ -97,10 +97,11 @@ class ShipShapeHeuristic:
         fill = np.where(goods >= 9, 8.0, 0.5 * goods if crates_after < 3 else 0.0)
         return gold - rats + cannon + contra_value + fill
 
-    def _placements(self, crate: np.ndarray, mine: np.ndarray, obs, crates_after: int):
-        """Hold value after placing ``crate`` in each of the 8 orientations."""
-        oriented = crate[_PERMS]                               # (8, 9)
-        after = np.where(oriented != 0, oriented, mine[None, :])
+    def _placements(self, crates: np.ndarray, mine: np.ndarray, obs, crates_after: int):
+        """Hold value after placing each of ``crates`` (..., 9) in each of the 8
+        orientations: (..., 8)."""
+        oriented = crates[..., _PERMS]                         # (..., 8, 9)
+        after = np.where(oriented != 0, oriented, mine)
         return self._hold_values(after, obs, crates_after)
 
     # -- acting ----------------------------------------------------------------------------
@@ -130,8 +131,7 @@ class ShipShapeHeuristic:
         present = int(read(obs, "stack_present").sum())
         stack = decode_tiles(read(obs, "stack").reshape(-1, 45)[:min(m, present)])
         now = self._hold_values(mine[None, :], obs, placed)[0]
-        crate_values = np.array([self._placements(c, mine, obs, placed + 1).max() - now
-                                 for c in stack])
+        crate_values = self._placements(stack, mine, obs, placed + 1).max(axis=-1) - now
         if len(crate_values) < m:        # cannot happen by the rules; be safe
             crate_values = np.concatenate([crate_values, np.zeros(m - len(crate_values))])
         cards = legal + 1                                   # bid actions are card - 1
@@ -144,12 +144,13 @@ class ShipShapeHeuristic:
                 hand = np.arange(1, NUM_CARDS + 1)
             opp[:, j] = self.rng.choice(hand, size=self.samples)
         tie_value = 0.9 * crate_values.mean()
-        expected = np.empty(len(cards))
-        for i, c in enumerate(cards):
-            higher = (opp > c).sum(axis=1)
-            tied = (opp == c).any(axis=1)
-            got = crate_values[np.minimum(higher, m - 1)]
-            expected[i] = np.where(tied, tie_value, got).mean()
+        # one row per card in hand, one column per sampled set of the others' bids (each
+        # row is summed as the one-card loop this replaced summed it: the same bids)
+        bids = cards[:, None, None]
+        higher = (opp > bids).sum(axis=2)
+        tied = (opp == bids).any(axis=2)
+        got = crate_values[np.minimum(higher, m - 1)]
+        expected = np.where(tied, tie_value, got).mean(axis=1)
         hand_size = int(read(obs, "my_hand").sum())
         cost = self.card_cost * (0.3 if hand_size <= 3 else 1.0)
         score = expected - cost * (cards - 1)
