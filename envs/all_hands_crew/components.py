@@ -239,7 +239,7 @@ class Partitioner:
         self._prepare()
 
     def __getstate__(self) -> dict:
-        """Pickled without its memo (up to a million entries; refilled as it is used)."""
+        """Pickled without its memos (up to a million entries; refilled as they are used)."""
         state = self.__dict__.copy()
         state["_cache"], state["_more"] = {}, {}
         return state
