@@ -133,6 +133,13 @@ class PretrainConfig:
                                     "the exported bot does) instead of sampling, so the "
                                     "labelled states include where the greedy bot goes wrong, "
                                     "loops included")
+    collect_parts: int = _f(1, "each collection of decisions is played as this many "
+                               "independently seeded parts, run side by side on up to "
+                               "`vec_workers` processes (the data depend on the parts, not "
+                               "on the workers; 1: one part seeded as before)", low=1)
+    torch_threads: int = _f(0, "torch intra-op threads of the imitation fits (0: the run's "
+                               "`torch_threads`); nothing else runs during the warm start, "
+                               "so 2 uses both cores of a 2-core machine", low=0)
     epochs: int = _f(8, "passes over the imitation data (each fit)", low=1)
     batch_size: int = _f(256, "minibatch size of the imitation steps", low=1)
     learning_rate: float = _f(1e-3, "Adam step size of the imitation", low=0.0)

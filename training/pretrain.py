@@ -12,6 +12,8 @@ Why: in Scallywags the observation names 40 coins one by one, and a plain MLP ne
 games to tie "coin c is valuable" to "action take coin c" for every c; from scratch,
 150k PPO steps did not get past ~50% against random (docs/training.md#results).
 ``dagger_rounds`` adds DAgger rounds (the learner plays, the heuristic labels).
+``collect_parts`` plays each collection as independently seeded parts side by side
+(:func:`collect_in_parts`), and ``torch_threads`` gives the fits more than the run's threads.
 """
 
 from __future__ import annotations
@@ -153,3 +155,29 @@ def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor
 def concat(a, b):
     """Join two datasets."""
     return tuple(np.concatenate([x, y]) for x, y in zip(a, b))
+
+
+def collect_in_parts(collect: Callable, kwargs: dict, samples: int, seed: int,
+                     parts: int = 1, workers: int = 1):
+    """``collect(**kwargs, samples=..., seed=...)`` played as ``parts`` independently seeded
+    parts on up to ``workers`` processes, joined in part order. One part is exactly
+    ``collect(..., samples, seed)``; more parts split ``samples`` evenly and seed part
+    ``i`` with child ``i`` of ``SeedSequence(seed)``, so the data depend on ``parts`` and
+    never on ``workers``."""
+    if parts == 1:
+        return collect(**kwargs, samples=samples, seed=seed)
+    from .threads import map_in_processes
+
+    sizes = [samples // parts + (i < samples % parts) for i in range(parts)]
+    seeds = np.random.SeedSequence(seed).spawn(parts)
+    jobs = [(collect, {**kwargs, "samples": n, "seed": s}) for n, s in zip(sizes, seeds)]
+    datasets = map_in_processes(_collect_part, jobs, workers)
+    return tuple(np.concatenate(columns) for columns in zip(*datasets))
+
+
+def _collect_part(collect: Callable, kwargs: dict):
+    """One part of :func:`collect_in_parts` (in a worker: one BLAS thread, as the run)."""
+    from .threads import limit_numpy_threads
+
+    limit_numpy_threads(1)
+    return collect(**kwargs)

@@ -497,30 +497,42 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
         return
     from plunder.policies.base import heuristic_class
 
-    from .pretrain import collect_dagger_decisions, collect_heuristic_decisions, concat, imitate
+    from .pretrain import (collect_dagger_decisions, collect_heuristic_decisions,
+                           collect_in_parts, concat, imitate)
 
     try:
         heuristic_class(cfg.env_id)
     except (ImportError, InvalidArgumentError):
         echo(f"pretrain skipped: {cfg.env_id} has no heuristic bot")
         return
+    import torch
+
     t0 = time.perf_counter()
-    data = collect_heuristic_decisions(cfg.env_id, cfg.num_players, cfg.train_options(),
-                                       pt.samples, cfg.seed + 7, cfg.reward_mode,
-                                       cfg.ppo.gamma, cfg.max_turns)
-    state["pretrain"] = imitate(model, data, pt.epochs, pt.batch_size, pt.learning_rate,
-                                cfg.seed + 11, echo)
-    for k in range(pt.dagger_rounds):
-        actor = actor_from_policy(model.policy)
-        more = collect_dagger_decisions(cfg.env_id, cfg.num_players, cfg.train_options(),
-                                        actor, pt.samples, cfg.seed + 13 + k,
-                                        cfg.reward_mode, cfg.ppo.gamma, cfg.max_turns,
-                                        pt.dagger_greedy)
-        echo(f"pretrain: DAgger round {k + 1}: learner agreed with the heuristic on "
-             f"{_agreement(actor, more):.0%} of its own decisions")
-        data = concat(data, more)
+    games = {"env_id": cfg.env_id, "num_players": cfg.num_players,
+             "options": cfg.train_options(), "reward_mode": cfg.reward_mode,
+             "gamma": cfg.ppo.gamma, "max_turns": cfg.max_turns}
+
+    def collect(fn, kwargs, seed):
+        return collect_in_parts(fn, kwargs, pt.samples, seed, pt.collect_parts,
+                                cfg.vec_workers)
+
+    torch.set_num_threads(pt.torch_threads or cfg.torch_threads)
+    try:
+        data = collect(collect_heuristic_decisions, games, cfg.seed + 7)
         state["pretrain"] = imitate(model, data, pt.epochs, pt.batch_size,
-                                    pt.learning_rate, cfg.seed + 17 + k, echo)
+                                    pt.learning_rate, cfg.seed + 11, echo)
+        for k in range(pt.dagger_rounds):
+            actor = actor_from_policy(model.policy)
+            more = collect(collect_dagger_decisions,
+                           {**games, "actor": actor, "greedy": pt.dagger_greedy},
+                           cfg.seed + 13 + k)
+            echo(f"pretrain: DAgger round {k + 1}: learner agreed with the heuristic on "
+                 f"{_agreement(actor, more):.0%} of its own decisions")
+            data = concat(data, more)
+            state["pretrain"] = imitate(model, data, pt.epochs, pt.batch_size,
+                                        pt.learning_rate, cfg.seed + 17 + k, echo)
+    finally:
+        torch.set_num_threads(cfg.torch_threads)
     state["pretrain"]["seconds"] = round(time.perf_counter() - t0, 1)
 
 
