@@ -93,6 +93,24 @@ def test_same_seed_same_run(toy, tmp_path):
     np.testing.assert_array_equal(probs[0], probs[1])
 
 
+def test_a_warm_start_on_both_cores_repeats_itself(tmp_path):
+    """``pretrain.collect_parts`` plays the warm start's games in worker processes and
+    ``pretrain.torch_threads`` fits on two threads: the same seed still gives the same bot."""
+    probs = []
+    for name in ("a", "b"):
+        run = tmp_path / name
+        res = run_cli(["train", "scallywags", "--steps", "512", "--run-dir", str(run),
+                       *set_args(TINY + ["eval.final_games=4", "vec_workers=2",
+                                         "pretrain.dagger_rounds=1",
+                                         "pretrain.dagger_greedy=true",
+                                         "pretrain.collect_parts=2",
+                                         "pretrain.torch_threads=2"])])
+        assert res.exit_code == 0, res.output
+        assert "DAgger round 1" in res.output
+        probs.append(_probe(run, "scallywags_v0"))
+    np.testing.assert_array_equal(probs[0], probs[1])
+
+
 def test_periodic_evaluations_change_nothing_in_the_run(tmp_path):
     """``eval.every`` only watches: the packaged configs switch it off to save time, and
     the bot must be the one a run with periodic evaluations gives (with the packaged
