@@ -136,7 +136,9 @@ class PretrainConfig:
     collect_parts: int = _f(1, "each collection of decisions is played as this many "
                                "independently seeded parts, run side by side on up to "
                                "`vec_workers` processes (the data depend on the parts, not "
-                               "on the workers; 1: one part seeded as before)", low=1)
+                               "on the workers; 1: one part seeded as before; with more "
+                               "than one worker the game must be importable by a new "
+                               "process)", low=1)
     torch_threads: int = _f(0, "torch intra-op threads of the imitation fits (0: the run's "
                                "`torch_threads`); nothing else runs during the warm start, "
                                "so 2 uses both cores of a 2-core machine", low=0)

@@ -28,7 +28,8 @@ continues on a different (still seeded and repeatable) path than an uninterrupte
 Seeds. Everything a run with seed ``S`` (``0 <= S < 2**32``) draws is seeded below 2**64:
 the games and opponents of the vec env (``SeedSequence(S)`` and its children; worker
 processes get 32-bit seeds from it; ``S + steps`` on resume), the warm start's imitation
-games and minibatches (``S + 7``, ``S + 11``, ``S + 13 + k``, ``S + 17 + k``), the
+games and minibatches (``S + 7``, ``S + 11``, ``S + 13 + k``, ``S + 17 + k``; games played in
+``pretrain.collect_parts`` parts take the children of ``SeedSequence`` of theirs), the
 opponents' own generators (31-bit draws), torch and SB3 (``S``). Evaluations are
 tournaments (:mod:`plunder.training.evaluate`), whose game and bot seeds are 2**64 and
 above: the periodic evaluation at step ``k`` is the tournament ``S + k`` (``k >= 1``), the
