@@ -130,8 +130,7 @@ class ShipShapeHeuristic:
         m = len(bidders) + 1
         present = int(read(obs, "stack_present").sum())
         stack = decode_tiles(read(obs, "stack").reshape(-1, 45)[:min(m, present)])
-        now = self._hold_values(mine[None, :], obs, placed)[0]
-        crate_values = self._placements(stack, mine, obs, placed + 1).max(axis=-1) - now
+        crate_values = self._crate_values(stack, mine, obs, placed)
         if len(crate_values) < m:        # cannot happen by the rules; be safe
             crate_values = np.concatenate([crate_values, np.zeros(m - len(crate_values))])
         cards = legal + 1                                   # bid actions are card - 1
@@ -143,6 +142,20 @@ class ShipShapeHeuristic:
             if len(hand) == 0 and capn[k] > 0.5:            # his deck is reshuffled
                 hand = np.arange(1, NUM_CARDS + 1)
             opp[:, j] = self.rng.choice(hand, size=self.samples)
+        expected = self._expected_gains(cards, opp, crate_values, m)
+        hand_size = int(read(obs, "my_hand").sum())
+        cost = self.card_cost * (0.3 if hand_size <= 3 else 1.0)
+        score = expected - cost * (cards - 1)
+        return int(legal[int(np.argmax(score))])
+
+    def _crate_values(self, stack, mine, obs, placed) -> np.ndarray:
+        """What each crate of ``stack`` would add to the hold, placed at its best."""
+        now = self._hold_values(mine[None, :], obs, placed)[0]
+        return self._placements(stack, mine, obs, placed + 1).max(axis=-1) - now
+
+    def _expected_gains(self, cards, opp, crate_values, m) -> np.ndarray:
+        """Each bid card's expected crate value over the sampled bids of the others
+        (``opp``: one row per sample); a tie is worth 0.9 of the average crate."""
         tie_value = 0.9 * crate_values.mean()
         # one row per card in hand, one column per sampled set of the others' bids (each
         # row is summed as the one-card loop this replaced summed it: the same bids)
@@ -150,11 +163,7 @@ class ShipShapeHeuristic:
         higher = (opp > bids).sum(axis=2)
         tied = (opp == bids).any(axis=2)
         got = crate_values[np.minimum(higher, m - 1)]
-        expected = np.where(tied, tie_value, got).mean(axis=1)
-        hand_size = int(read(obs, "my_hand").sum())
-        cost = self.card_cost * (0.3 if hand_size <= 3 else 1.0)
-        score = expected - cost * (cards - 1)
-        return int(legal[int(np.argmax(score))])
+        return np.where(tied, tie_value, got).mean(axis=1)
 
 
 def measure(num_players: int, games: int = 200, seed: int = 0) -> dict[str, float]:

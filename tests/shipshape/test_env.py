@@ -10,7 +10,7 @@ from pettingzoo.test import parallel_api_test
 
 from plunder.envs import shipshape_v0
 from plunder.envs.shipshape import ShipShapeGame
-from plunder.envs.shipshape.engine import NUM_CARDS, PLACE0
+from plunder.envs.shipshape.engine import PLACE0
 from plunder.envs.shipshape.geometry import totals
 from plunder.policies.shipshape_heuristic import ShipShapeHeuristic, decode_tiles, measure
 
@@ -100,45 +100,32 @@ def test_heuristic_places_in_the_best_orientation_and_bids_legally():
     env = shipshape_v0.raw_env(num_players=3)
     env.reset(seed=2)
     bot = ShipShapeHeuristic(env.game, seed=0)
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
+
+    def act(obs):
         a = bot.act(obs["observation"], obs["action_mask"])
         assert obs["action_mask"][a]
-        env.step(a)
+        return a
+
+    _play(env, act)
+
+
+def _play(env, act):
+    """Play an AEC env to its end, each live agent's action from ``act(observation)``."""
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else act(obs))
 
 
 class _CardByCardHeuristic(ShipShapeHeuristic):
     """The bid valuation as first written (one crate, one card at a time), kept as the
     reference for the array version."""
 
-    def _bid(self, obs, legal, mine, placed):
-        read = self.layout.read
-        S = self.S
-        status = read(obs, "seat_status").reshape(S, 3)
-        group = read(obs, "seat_in_my_group")
-        hands = read(obs, "seat_hand").reshape(S, NUM_CARDS)
-        capn = read(obs, "seat_is_capn")
-        bidders = [k for k in range(1, S) if status[k, 0] > 0.5 and group[k] > 0.5]
-        m = len(bidders) + 1
-        present = int(read(obs, "stack_present").sum())
-        stack = decode_tiles(read(obs, "stack").reshape(-1, 45)[:min(m, present)])
+    def _crate_values(self, stack, mine, obs, placed):
         now = self._hold_values(mine[None, :], obs, placed)[0]
-        crate_values = np.array([self._placements(c, mine, obs, placed + 1).max() - now
-                                 for c in stack])
-        if len(crate_values) < m:
-            crate_values = np.concatenate([crate_values, np.zeros(m - len(crate_values))])
-        cards = legal + 1
-        if not bidders:
-            return int(legal[0])
-        opp = np.empty((self.samples, len(bidders)), dtype=np.int64)
-        for j, k in enumerate(bidders):
-            hand = np.flatnonzero(hands[k] > 0.5) + 1
-            if len(hand) == 0 and capn[k] > 0.5:
-                hand = np.arange(1, NUM_CARDS + 1)
-            opp[:, j] = self.rng.choice(hand, size=self.samples)
+        return np.array([self._placements(c, mine, obs, placed + 1).max() - now
+                         for c in stack])
+
+    def _expected_gains(self, cards, opp, crate_values, m):
         tie_value = 0.9 * crate_values.mean()
         expected = np.empty(len(cards))
         for i, c in enumerate(cards):
@@ -146,9 +133,7 @@ class _CardByCardHeuristic(ShipShapeHeuristic):
             tied = (opp == c).any(axis=1)
             got = crate_values[np.minimum(higher, m - 1)]
             expected[i] = np.where(tied, tie_value, got).mean()
-        hand_size = int(read(obs, "my_hand").sum())
-        cost = self.card_cost * (0.3 if hand_size <= 3 else 1.0)
-        return int(legal[int(np.argmax(expected - cost * (cards - 1)))])
+        return expected
 
 
 @pytest.mark.parametrize("n", [2, 4, 6])
@@ -159,16 +144,16 @@ def test_heuristic_bids_as_the_card_by_card_valuation(n):
     bot = ShipShapeHeuristic(env.game, seed=3)
     ref = _CardByCardHeuristic(env.game, seed=3)
     bids = 0
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
+
+    def act(obs):
+        nonlocal bids
         a = bot.act(obs["observation"], obs["action_mask"])
         assert a == ref.act(obs["observation"], obs["action_mask"])
         legal = np.flatnonzero(obs["action_mask"])
         bids += legal[-1] < PLACE0 and len(legal) > 1
-        env.step(a)
+        return a
+
+    _play(env, act)
     assert bids > 0
 
 
