@@ -43,27 +43,41 @@ from plunder.envs.shipshape.observation import CELL_FEATURES
 
 from .base import check_mask
 
-_GOLD = np.zeros(NUM_CODES)
-_CANNON = np.zeros(NUM_CODES)
-_CONTRA = np.zeros(NUM_CODES)
-_RAT = np.zeros(NUM_CODES)
-_GOOD = np.zeros(NUM_CODES)
-_RAT[1] = 1
+#: code -> [gold + cannons - rats, contraband, shows a good]: what a hold's value sums
+#: (one gather and one sum per call; sums of small integers, so exact in any order)
+_CELL_SUMS = np.zeros((NUM_CODES, 3))
+_CELL_SUMS[1, 0] = -1
 for _c in range(2, NUM_CODES):
     _g, _v = code_good(_c)
-    (_GOLD, _CANNON, _CONTRA)[_g][_c] = _v
-    _GOOD[_c] = 1
+    _CELL_SUMS[_c, 0 if _g < 2 else 1] = _v
+    _CELL_SUMS[_c, 2] = 1
 _PERMS = np.asarray(PERMS, dtype=np.intp)
+
+
+def _code_table() -> np.ndarray:
+    """Cell code by ``16 * gold + 4 * cannons + contraband`` (each 0-3, as read from the
+    features): the good with the highest value (the first of equals) at that value."""
+    table = np.zeros(64, np.int64)
+    for i in range(64):
+        values = (i >> 4, i >> 2 & 3, i & 3)
+        top = max(values)
+        if top:
+            table[i] = 2 + 3 * values.index(top) + top - 1
+    return table
+
+
+_CODE_BY_VALUES = _code_table()
+_VALUE_WEIGHTS = np.asarray([16, 4, 1], np.int64)
 
 
 def decode_tiles(features: np.ndarray) -> np.ndarray:
     """Cell codes from encoded tiles (..., 9 * 5 features) -> (..., 9) ints."""
     f = features.reshape(features.shape[:-1] + (9, CELL_FEATURES))
     values = np.rint(f[..., 2:5] * 3).astype(np.int64)          # gold, cannon, contraband
-    good = values.argmax(axis=-1)
-    code = np.where(values.max(axis=-1) > 0, 2 + 3 * good + values.max(axis=-1) - 1, 0)
-    code = np.where(f[..., 1] > 0.5, 1, code)
-    return code
+    if values.size and (values.min() < 0 or values.max() > 3):
+        raise ValueError("ShipShape tile features out of range: not an observation")
+    code = _CODE_BY_VALUES[values @ _VALUE_WEIGHTS]
+    return np.where(f[..., 1] > 0.5, 1, code)
 
 
 class ShipShapeHeuristic:
@@ -79,6 +93,7 @@ class ShipShapeHeuristic:
         self.samples = samples
         self.card_cost = card_cost
         self.S = game.num_seats
+        self._totals = self.layout.slice("seat_totals")
 
     def reset(self) -> None:
         """No memory between decisions."""
@@ -86,16 +101,13 @@ class ShipShapeHeuristic:
     # -- valuing ---------------------------------------------------------------------------
     def _hold_values(self, grids: np.ndarray, obs: np.ndarray, crates_after: int) -> np.ndarray:
         """Value of top-down views ``grids`` (..., 9) for this seat."""
-        gold = _GOLD[grids].sum(-1)
-        cannon = _CANNON[grids].sum(-1)
-        contra = _CONTRA[grids].sum(-1)
-        rats = _RAT[grids].sum(-1)
-        goods = _GOOD[grids].sum(-1)
-        totals = self.layout.read(obs, "seat_totals").reshape(self.S, 5)
+        sums = _CELL_SUMS[grids].sum(-2)
+        base, contra, goods = sums[..., 0], sums[..., 1], sums[..., 2]
+        totals = obs[self._totals].reshape(self.S, 5)
         others_contra = (totals[1:, 2] * 27).max() if self.S > 1 else 0.0
         contra_value = np.where(contra >= others_contra, 0.25 * contra, contra)
         fill = np.where(goods >= 9, 8.0, 0.5 * goods if crates_after < 3 else 0.0)
-        return gold - rats + cannon + contra_value + fill
+        return base + contra_value + fill
 
     def _placements(self, crates: np.ndarray, mine: np.ndarray, obs, crates_after: int):
         """Hold value after placing each of ``crates`` (..., 9) in each of the 8

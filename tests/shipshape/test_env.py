@@ -11,7 +11,7 @@ from pettingzoo.test import parallel_api_test
 from plunder.envs import shipshape_v0
 from plunder.envs.shipshape import ShipShapeGame
 from plunder.envs.shipshape.engine import PLACE0
-from plunder.envs.shipshape.geometry import totals
+from plunder.envs.shipshape.geometry import NUM_CODES, code_good, totals
 from plunder.policies.shipshape_heuristic import ShipShapeHeuristic, decode_tiles, measure
 
 from .helpers import random_joint
@@ -155,6 +155,66 @@ def test_heuristic_bids_as_the_card_by_card_valuation(n):
 
     _play(env, act)
     assert bids > 0
+
+
+def _decode_tiles_as_first_written(features):
+    f = features.reshape(features.shape[:-1] + (9, 5))
+    values = np.rint(f[..., 2:5] * 3).astype(np.int64)
+    good = values.argmax(axis=-1)
+    code = np.where(values.max(axis=-1) > 0, 2 + 3 * good + values.max(axis=-1) - 1, 0)
+    return np.where(f[..., 1] > 0.5, 1, code)
+
+
+def _hold_values_as_first_written(bot, grids, obs, crates_after):
+    gold, cannon, contra, rats, goods = (np.zeros(grids.shape[:-1]) for _ in range(5))
+    for cell in np.moveaxis(grids, -1, 0):
+        for code in np.unique(cell):
+            at = cell == code
+            if code == 1:
+                rats[at] += 1
+            elif code >= 2:
+                good, value = code_good(int(code))
+                (gold, cannon, contra)[good][at] += value
+                goods[at] += 1
+    totals = bot.layout.read(obs, "seat_totals").reshape(bot.S, 5)
+    others_contra = (totals[1:, 2] * 27).max() if bot.S > 1 else 0.0
+    contra_value = np.where(contra >= others_contra, 0.25 * contra, contra)
+    fill = np.where(goods >= 9, 8.0, 0.5 * goods if crates_after < 3 else 0.0)
+    return gold - rats + cannon + contra_value + fill
+
+
+def test_heuristic_tables_value_holds_as_first_written():
+    # decode_tiles and _hold_values read tables now; the results must be the same numbers
+    rng = np.random.default_rng(4)
+    every = np.zeros((64, 45), np.float32)          # every gold/cannon/contraband reading
+    for i in range(64):
+        every[i, 2:5] = [(i >> 4) / 3, (i >> 2 & 3) / 3, (i & 3) / 3]
+    assert np.array_equal(decode_tiles(every), _decode_tiles_as_first_written(every))
+    for n in (2, 4, 6):
+        env = shipshape_v0.raw_env(num_players=n)
+        env.reset(seed=30 + n)
+        bot = ShipShapeHeuristic(env.game, seed=0)
+        lay, checked = env.game.layout, 0
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            o = obs["observation"]
+            tiles = np.concatenate([lay.read(o, "seat_visible").reshape(-1, 45),
+                                    lay.read(o, "stack").reshape(-1, 45),
+                                    lay.read(o, "pending_crate").reshape(-1, 45)])
+            codes = decode_tiles(tiles)
+            assert np.array_equal(codes, _decode_tiles_as_first_written(tiles))
+            grids = np.concatenate([codes, rng.integers(0, NUM_CODES, (20, 9))])
+            for after in (1, 3):
+                assert np.array_equal(bot._hold_values(grids, o, after),
+                                      _hold_values_as_first_written(bot, grids, o, after))
+            checked += 1
+            env.step(bot.act(o, obs["action_mask"]))
+        assert checked > 20
+    with pytest.raises(ValueError, match="out of range"):
+        decode_tiles(np.full(45, 2.0, np.float32))
 
 
 def test_heuristic_beats_random():
