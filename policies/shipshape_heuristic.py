@@ -71,7 +71,8 @@ _VALUE_WEIGHTS = np.asarray([16, 4, 1], np.int64)
 
 
 def decode_tiles(features: np.ndarray) -> np.ndarray:
-    """Cell codes from encoded tiles (..., 9 * 5 features) -> (..., 9) ints."""
+    """Cell codes from encoded tiles (..., 9 * 5 features) -> (..., 9) ints; ValueError
+    for good values outside 0-3 (features that no observation holds)."""
     f = features.reshape(features.shape[:-1] + (9, CELL_FEATURES))
     values = np.rint(f[..., 2:5] * 3).astype(np.int64)          # gold, cannon, contraband
     if values.size and (values.min() < 0 or values.max() > 3):
