@@ -7,7 +7,8 @@ it reads the observation vector under ``observations`` and the legal moves under
 ``action_mask`` (the envs are made with ``observation_key="observations"``) and never
 samples an illegal move. Each finished game reports ``illegal_action_endings`` (games
 ended by an illegal move: 0 when masking works) and ``truncated_games`` among the
-env-runner metrics.
+env-runner metrics; :func:`game_metrics` counts them per iteration (0 in an iteration
+where no game ended, which RLlib reports as NaN).
 
     python -m plunder.training.rllib_ppo --game scallywags --iterations 2
     python -m plunder.training.rllib_ppo --game shipshape --form parallel --players 4
@@ -28,6 +29,7 @@ virtualenv of its own (docs/ecosystem.md).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from typing import Any
@@ -137,15 +139,41 @@ def _shared_policy(agent_id, episode, **kwargs) -> str:
     return POLICY_ID
 
 
+def _per_game_count(runners: dict, key: str, games_ended: int) -> int:
+    """A count the callback logs once per finished game, summed over this iteration.
+
+    RLlib reduces a metric that nobody logged in an iteration to NaN: when no game ended,
+    that is a true 0. A missing count while games did end means the callback did not run,
+    and that raises rather than reading as "no illegal endings".
+    """
+    value = runners.get(key, math.nan)
+    if value == value:                              # not NaN
+        return int(value)
+    if games_ended == 0:
+        return 0
+    raise RuntimeError(f"RLlib reported no {key!r} for {games_ended} finished game(s): "
+                       "is the PlunderGameMetrics callback set (build_config sets it)?")
+
+
 def game_metrics(result: dict) -> dict[str, float]:
-    """The numbers worth printing from one ``algo.train()`` result."""
+    """The numbers worth printing from one ``algo.train()`` result.
+
+    ``games_ended``, ``illegal_action_endings`` and ``truncated_games`` count this
+    iteration's finished games (0 in an iteration where no game ended; long games such
+    as 3-player Anchors Aweigh! take about as many env steps as a small batch);
+    ``games`` counts every game since the start.
+    """
     runners = result.get("env_runners", {})
     learner = result.get("learners", {}).get(POLICY_ID, {})
+    ended = runners.get("num_episodes", 0)
+    games_ended = int(ended) if ended == ended else 0      # NaN when no game ended
     return {
         "env_steps": runners.get("num_env_steps_sampled_lifetime", 0),
         "games": runners.get("num_episodes_lifetime", 0),
-        "illegal_action_endings": runners.get("illegal_action_endings", 0),
-        "truncated_games": runners.get("truncated_games", 0),
+        "games_ended": games_ended,
+        "illegal_action_endings": _per_game_count(runners, "illegal_action_endings",
+                                                  games_ended),
+        "truncated_games": _per_game_count(runners, "truncated_games", games_ended),
         "mean_game_length": runners.get("episode_len_mean", float("nan")),
         "trained_steps": learner.get("num_module_steps_trained_lifetime", 0),
     }
