@@ -1,23 +1,80 @@
-"""The env core and the bots need no training stack (torch, stable-baselines3)."""
+"""The envs and bots run on the core install alone: numpy, gymnasium and pettingzoo."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
+#: what only the extras bring: importing any of these from the envs or bots is an error
+EXTRAS_ONLY = ("yaml", "click", "torch", "stable_baselines3", "sb3_contrib", "onnxruntime",
+               "onnx", "starlette", "rich", "tqdm")
 
-def test_envs_and_bots_import_without_the_training_stack():
-    code = (
-        "import sys\n"
+#: a subprocess in which the extras' modules cannot be imported (as on a core install)
+BLOCKER = (
+    "import sys\n"
+    "from importlib.abc import MetaPathFinder\n"
+    f"BLOCKED = {EXTRAS_ONLY!r}\n"
+    "class Block(MetaPathFinder):\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name.split('.')[0] in BLOCKED:\n"
+    "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+    "sys.meta_path.insert(0, Block())\n"
+)
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", BLOCKER + code], capture_output=True,
+                          text=True)
+
+
+def test_envs_and_bots_run_without_the_extras():
+    """Every game: made, reset, played to its end by random and heuristic bots."""
+    out = _run(
+        "import numpy as np\n"
         "from plunder.envs import ENV_IDS, make\n"
         "from plunder.policies import make_bot\n"
         "for e in ENV_IDS:\n"
-        "    env = make(e); env.reset(seed=0)\n"
-        "    make_bot('heuristic', e, env.game.num_players)\n"
-        "heavy = [m for m in ('torch', 'stable_baselines3', 'sb3_contrib', 'onnxruntime')\n"
-        "         if m in sys.modules]\n"
-        "print(heavy)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+        "    env = make(e)\n"
+        "    env.reset(seed=0)\n"
+        "    n = env.game.num_players\n"
+        "    bots = [make_bot('heuristic' if i == 0 else 'random', e, n, seed=i)\n"
+        "            for i in range(n)]\n"
+        "    for agent in env.agent_iter(5000):\n"
+        "        obs, _, term, trunc, _ = env.last()\n"
+        "        bot = bots[env.possible_agents.index(agent)]\n"
+        "        env.step(None if term or trunc else\n"
+        "                 bot.act(obs['observation'], obs['action_mask']))\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(BLOCKED)))\n")
+    assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_the_command_without_the_cli_extra_names_it():
+    out = _run("from plunder.training.command import main\nmain()\n")
+    assert out.returncode == 1
+    assert "needs the 'cli' extra (click is not installed)" in out.stderr
+    assert "pip install 'plunder[cli]'" in out.stderr
+
+
+def test_a_command_missing_another_extra_names_it():
+    """`plunder eval` on an install without the train extra: which extra, not a traceback."""
+    out = subprocess.run(
+        [sys.executable, "-c", BLOCKER.replace(repr(EXTRAS_ONLY), repr(("tqdm",))) +
+         "sys.argv = ['plunder', 'eval', 'scallywags', '--bots', 'heuristic,random',\n"
+         "            '--players', '2', '--games', '2']\n"
+         "from plunder.training.command import main\nmain()\n"],
+        capture_output=True, text=True)
+    assert out.returncode == 1
+    assert out.stderr.strip().endswith(
+        "needs the 'train' extra (tqdm is not installed): pip install 'plunder[train]'")
+
+
+def test_every_module_named_for_an_extra_names_a_real_extra():
+    import tomllib
+    from pathlib import Path
+
+    from plunder.training.command import EXTRA_OF_MODULE
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
+    assert set(EXTRA_OF_MODULE.values()) <= set(extras)

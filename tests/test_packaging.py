@@ -18,12 +18,12 @@ TOP = {"envs": "plunder/envs", "policies": "plunder/policies",
 def _is_data(path: Path) -> bool:
     """Package data the wheel must carry: configs, shipped bots and their manifest, the
     benchmark's JSON Schema."""
-    return path.suffix in (".yaml", ".onnx") or path.name == "manifest.json" \
+    return path.suffix in (".yaml", ".toml", ".onnx") or path.name == "manifest.json" \
         or path.name.endswith(".schema.json")
 
 
 def expected_files():
-    """Every package __init__, config YAML, shipped bot, manifest and schema in the source
+    """Every package __init__, config file, shipped bot, manifest and schema in the source
     tree, as wheel paths (a folder mapped to a package of its own counts only there)."""
     out = set()
     for folder, target in TOP.items():
@@ -68,4 +68,16 @@ def test_wheel_ships_the_pretrained_bots_and_the_benchmark(wheel):
 def test_wheel_has_the_plunder_command(wheel):
     entry = [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith("entry_points.txt")]
     text = zipfile.ZipFile(wheel).read(entry[0]).decode()
-    assert "plunder = plunder.training.cli:main" in text
+    assert "plunder = plunder.training.command:main" in text
+
+
+def test_the_core_install_requires_only_numpy_gymnasium_and_pettingzoo(wheel):
+    """The envs and bots install with these three alone; everything else is an extra."""
+    meta = [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".dist-info/METADATA")]
+    lines = zipfile.ZipFile(wheel).read(meta[0]).decode().splitlines()
+    requires = [line.split(":", 1)[1].strip() for line in lines
+                if line.startswith("Requires-Dist:")]
+    core = sorted(r.split(">")[0].split("=")[0].split("<")[0].strip()
+                  for r in requires if "extra ==" not in r)
+    assert core == ["gymnasium", "numpy", "pettingzoo"]
+    assert any(r.startswith("click") and 'extra == "cli"' in r for r in requires)

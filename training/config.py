@@ -19,8 +19,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from plunder.envs.core import ConfigError
-from plunder.envs.core.config import load_yaml, parse_yaml
 from plunder.policies.base import BOT_SPECS, TRAINED_KINDS
 
 #: the kinds of bot spec (``heuristic``, ``trained``, ...) an evaluation opponent may be
@@ -391,6 +392,24 @@ def _check_onnx_opponent(path: str, env_id: str, cfg: TrainConfig, where: str) -
         raise ConfigError(f"{where}: cannot load {path!r}: {exc}") from None
     except PlunderError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+
+
+def load_yaml(path: str | Path) -> Any:
+    """Parse a YAML file; a missing file or a syntax error raises ConfigError."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc}") from None
+    return parse_yaml(text, str(path))
+
+
+def parse_yaml(text: str, where: str) -> Any:
+    """Parse YAML text, naming ``where`` in errors."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{where}: invalid YAML: {exc}") from None
 
 
 def config_from_dict(data: Any, where: str = "config") -> TrainConfig:

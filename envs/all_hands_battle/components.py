@@ -1,6 +1,6 @@
-"""All Hands On Deck component data: loaded from configs/games/all_hands_battle.yaml.
+"""All Hands On Deck component data: loaded from configs/games/all_hands_battle.toml.
 
-``parse_components`` validates the raw YAML (every problem raises ``ConfigError`` naming the
+``parse_components`` validates the raw data (every problem raises ``ConfigError`` naming the
 entry) and ``Components.deck(prize_crew)`` expands it into the card table of one game: card
 ids ``0..C-1`` in file order, each with its kind, suit, duelling level, treasure value and
 hand penalty. The Prize Crew variant's cards come last, so the base ids never move.
@@ -106,8 +106,9 @@ def _int_field(entry: dict, key: str, where: str, low: int = 0, high: int = 1000
     return check_int(entry[key], f"{where}: {key}", low, high)
 
 
-def parse_components(data: dict, where: str = "configs/games/all_hands_battle.yaml") -> Components:
-    """Validate raw YAML data; every problem raises ConfigError naming the entry."""
+def parse_components(data: dict,
+                     where: str = "configs/games/all_hands_battle.toml") -> Components:
+    """Validate raw component data; every problem raises ConfigError naming the entry."""
     check_keys(data, where, _TOP_KEYS)
     hand_size = check_int(data["hand_size"], f"{where}: hand_size", 1, 60)
     crew_per_ship = check_int(data["crew_per_ship"], f"{where}: crew_per_ship", 1, 10)

@@ -1,6 +1,6 @@
 """All Hands on Deck component data: the 90 cards and the score sheet.
 
-Loaded from ``configs/games/all_hands_crew.yaml`` and validated (every problem raises a
+Loaded from ``configs/games/all_hands_crew.toml`` and validated (every problem raises a
 :class:`ConfigError` naming the key). From the data this module builds the list of
 combinations (the action space's "lay" block) and the best-partition solver used for the
 final layout.
@@ -29,7 +29,7 @@ NO_CARDS = (0,) * NUM_KINDS
 PAIR_ACTIONS = ("none", "double_hire", "snatch", "spyglass", "short_rations", "curse")
 #: actions that need a chosen player right after the pair is laid
 TARGETED = ("snatch", "short_rations", "curse")
-WHERE = "configs/games/all_hands_crew.yaml"
+WHERE = "configs/games/all_hands_crew.toml"
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def _short(name: str) -> str:
 
 
 def parse_components(data: dict, where: str = WHERE) -> Components:
-    """Validate raw YAML data and build the combinations."""
+    """Validate raw component data and build the combinations."""
     check_keys(data, where, ["crew", "captains", "marks_used", "cards_in_game", "deal",
                              "stock_cards", "score_sheet", "spyglass_extra",
                              "short_rations_stock"])

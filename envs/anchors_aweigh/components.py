@@ -1,7 +1,7 @@
-"""Anchors Aweigh! component data: load and validate ``configs/games/anchors_aweigh.yaml``.
+"""Anchors Aweigh! component data: load and validate ``configs/games/anchors_aweigh.toml``.
 
 The engine's action space and observation are built on the fixed lists below (nine asset
-kinds plus the monkey, four cargo colours, 14 ship spaces); the YAML must name them in this
+kinds plus the monkey, four cargo colours, 14 ship spaces); the data must name them in this
 order. Everything else (tile counts, supplies, round mix, the 52 adventure cards) is data.
 
 Loading checks structure and what the engine needs (clear ``ConfigError`` on any problem);
@@ -52,7 +52,7 @@ _DECK_SIZES = {"discovery": 20, "trade": 8, "pirates": 12, "contract": 12}
 
 @dataclass(frozen=True)
 class Card:
-    """One adventure card (index = position in the YAML list)."""
+    """One adventure card (index = position in the data's card list)."""
 
     index: int
     id: str
@@ -113,10 +113,10 @@ class Components:
 
 
 def load_components(data: dict | None = None) -> Components:
-    """Validated components from ``data`` (default: the packaged YAML)."""
+    """Validated components from ``data`` (default: the packaged TOML)."""
     if data is None:
         data = load_game_data("anchors_aweigh")
-    where = "anchors_aweigh.yaml"
+    where = "anchors_aweigh.toml"
     check_keys(data, where, ["assets", "cargo", "chests", "parrots", "pirate_penalty_coins",
                              "round_mix", "cards"], ["open_ocean_custom_mix", "loading_cargo"])
     assets = data["assets"]

@@ -1,42 +1,43 @@
-"""Loading and validating YAML config files (component data and training configs)."""
+"""Loading and validating config data: the games' component files and shared checks.
+
+Component data is TOML (``configs/games/<game>.toml``), read with the standard library's
+``tomllib``, so the envs need nothing beyond numpy, gymnasium and pettingzoo. TOML keys are
+strings: a key made of digits only (``take_limit.2 = 8``) is read as that int, as the
+games' tables (by player count, by coin value, by tile number) are keyed.
+"""
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable, Mapping
 from importlib import resources
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from .errors import ConfigError
 
 
-def load_yaml(path: str | Path) -> Any:
-    """Parse a YAML file; a missing file or a syntax error raises ConfigError."""
-    path = Path(path)
+def parse_toml(text: str, where: str) -> dict:
+    """Parse TOML text (digit-only keys as ints), naming ``where`` in errors."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc}") from None
-    return parse_yaml(text, str(path))
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{where}: invalid TOML: {exc}") from None
+    return _int_keys(data)
 
 
-def parse_yaml(text: str, where: str) -> Any:
-    """Parse YAML text, naming ``where`` in errors."""
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{where}: invalid YAML: {exc}") from None
+def _int_keys(value: Any) -> Any:
+    """``value`` with every digit-only mapping key turned into an int."""
+    if isinstance(value, dict):
+        return {int(k) if k.isdigit() else k: _int_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_int_keys(v) for v in value]
+    return value
 
 
 def load_game_data(game: str) -> dict:
-    """The packaged component data ``configs/games/<game>.yaml``."""
-    ref = resources.files("plunder.configs").joinpath("games", f"{game}.yaml")
-    data = parse_yaml(ref.read_text(encoding="utf-8"), f"configs/games/{game}.yaml")
-    if not isinstance(data, dict):
-        raise ConfigError(f"configs/games/{game}.yaml: expected a mapping at the top level")
-    return data
+    """The packaged component data ``configs/games/<game>.toml``."""
+    ref = resources.files("plunder.configs").joinpath("games", f"{game}.toml")
+    return parse_toml(ref.read_text(encoding="utf-8"), f"configs/games/{game}.toml")
 
 
 def check_keys(mapping: Any, where: str, required: Iterable[str],

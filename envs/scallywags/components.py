@@ -1,4 +1,4 @@
-"""Scallywags component data: loaded from configs/games/scallywags.yaml and validated."""
+"""Scallywags component data: loaded from configs/games/scallywags.toml and validated."""
 
 from __future__ import annotations
 
@@ -50,8 +50,8 @@ class Components:
         return tuple(sorted(set(self.coin_values)))
 
 
-def parse_components(data: dict, where: str = "configs/games/scallywags.yaml") -> Components:
-    """Validate raw YAML data; every problem raises ConfigError naming the key."""
+def parse_components(data: dict, where: str = "configs/games/scallywags.toml") -> Components:
+    """Validate raw component data; every problem raises ConfigError naming the key."""
     check_keys(data, where, ["coins", "cards", "take_limit", "hand_size",
                              "face_up_probability"])
     coins = data["coins"]

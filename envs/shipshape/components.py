@@ -1,4 +1,4 @@
-"""ShipShape's component data: the 54 crates and 18 holds of ``configs/games/shipshape.yaml``.
+"""ShipShape's component data: the 54 crates and 18 holds of ``configs/games/shipshape.toml``.
 
 ``load_components()`` reads and validates the packaged file (cached);
 ``components_from_dict(data)`` validates any mapping of the same shape and raises
@@ -68,7 +68,7 @@ def _parse_tile(rows: Any, where: str, max_value: int) -> tuple[int, ...]:
 
 def _numbered(section: Any, name: str, count: int) -> dict[int, Any]:
     if not isinstance(section, dict):
-        raise ConfigError(f"configs/games/shipshape.yaml: {name!r} must map numbers to tiles")
+        raise ConfigError(f"configs/games/shipshape.toml: {name!r} must map numbers to tiles")
     bad = [k for k in section if isinstance(k, bool) or not isinstance(k, int)]
     if bad:
         raise ConfigError(f"{name}: keys must be numbers 1-{count}, got {bad[:5]!r}")
@@ -85,8 +85,8 @@ def _numbered(section: Any, name: str, count: int) -> dict[int, Any]:
 
 
 def components_from_dict(data: Any) -> Components:
-    """Validated components from a parsed YAML mapping (raises ConfigError)."""
-    check_keys(data, "configs/games/shipshape.yaml", ["crates", "holds"])
+    """Validated components from a parsed TOML mapping (raises ConfigError)."""
+    check_keys(data, "configs/games/shipshape.toml", ["crates", "holds"])
     crates_in = _numbered(data["crates"], "crates", NUM_CRATES)
     holds_in = _numbered(data["holds"], "holds", NUM_HOLDS)
     crates = tuple(_parse_tile(crates_in[i], f"crate {i}", 3) for i in range(1, NUM_CRATES + 1))

@@ -717,7 +717,7 @@ def test_open_ocean_custom_mix():
     s = new_state(3, seed=2, open_ocean="custom", open_ocean_mix=mix)
     types = [s.game.cards[c].type for c in s.deck]
     assert [types.count(t) for t in range(4)] == [3, 3, 6, 1]
-    s = new_state(3, seed=2, open_ocean="custom")            # the YAML's custom mix
+    s = new_state(3, seed=2, open_ocean="custom")            # the data file's custom mix
     types = [s.game.cards[c].type for c in s.deck]
     assert [types.count(t) for t in range(4)] == [4, 2, 5, 2]
 

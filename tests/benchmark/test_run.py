@@ -199,7 +199,8 @@ BLOCK_TORCH = """
 import sys
 class Block:
     def find_spec(self, name, path=None, target=None):
-        if name.split('.')[0] in ('torch', 'stable_baselines3', 'sb3_contrib', 'onnx'):
+        if name.split('.')[0] in ('torch', 'stable_baselines3', 'sb3_contrib', 'onnx', 'yaml',
+                                  'click', 'tqdm', 'rich'):
             raise ImportError('blocked ' + name)
 sys.meta_path.insert(0, Block())
 from plunder.benchmark import evaluate
@@ -211,7 +212,8 @@ print('OK', sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'sb3_c
 
 
 def test_evaluating_needs_no_torch():
-    """The evaluation path in a fresh interpreter with torch, SB3 and onnx unimportable."""
+    """The evaluation path in a fresh interpreter with torch, SB3, onnx and the `cli`
+    extra's click and PyYAML unimportable."""
     code = BLOCK_TORCH.format(path=str(pretrained_path("shipshape_v0", 2)))
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
