@@ -21,8 +21,9 @@ MISSING_EXTRA = ("plunder: this command needs the '{extra}' extra ({module} is n
 #: top-level module -> the extra that installs it (tests check the extras exist)
 EXTRA_OF_MODULE = {
     "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train", "onnx": "train",
-    "onnxruntime": "train", "tensorboard": "train", "openskill": "train", "tqdm": "train",
-    "filelock": "train", "rich": "train",
+    "tensorboard": "train", "openskill": "train", "tqdm": "train", "filelock": "train",
+    "rich": "train",
+    "onnxruntime": "onnx",          # bots from ONNX files (the train extra has it too)
     "rlcard": "bench", "pyspiel": "bench", "open_spiel": "bench",
     "starlette": "web", "uvicorn": "web",
 }

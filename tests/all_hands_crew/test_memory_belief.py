@@ -76,6 +76,7 @@ def test_the_memory_guesses_the_opponents_put_back_cards():
     opponent knows and the seat does not, worlds sampled with the memory hold the true
     card about half the time (55% over 50 games), uniform draws about one time in ten;
     the sampled worlds still show the seat exactly its view."""
+    pytest.importorskip("onnxruntime", reason="the shipped networks need the onnx extra")
     game = Game(2)
     bots = [make_bot("pretrained:final", "all_hands_crew_v0", 2, seed=p) for p in range(2)]
     rng = np.random.default_rng(0)

@@ -9,10 +9,12 @@ import json
 import numpy as np
 import pytest
 
-from plunder.envs import game_class
-from plunder.training.web.boards import board
+pytest.importorskip("starlette", reason="plunder serve needs the web extra")
 
-from ..conftest import GAME_COUNTS
+from plunder.envs import game_class  # noqa: E402
+from plunder.training.web.boards import board  # noqa: E402
+
+from ..conftest import GAME_COUNTS  # noqa: E402
 
 #: moves that name no thing on the table (the move buttons offer them), by name prefix
 THINGLESS = {
