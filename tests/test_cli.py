@@ -184,6 +184,32 @@ def test_bench_observation_cost_column_and_a_free_observation_leaves_the_game_al
     assert "encode" not in vars(game) and "encode" in vars(free.unwrapped.game)
 
 
+def test_bench_batched_free_observation_column_leaves_the_games_alone():
+    out = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--no-train",
+                                    "--no-yardsticks", "--game", "scallywags", "--players",
+                                    "3", "--observation-cost"])
+    assert out.exit_code == 0, out.output
+    assert "batched with a free observation" in out.output
+    row, = [line.split(" | ") for line in out.output.splitlines()
+            if line.startswith("| scallywags_v0")]
+    assert len(row) == 15 and float(row[13].replace(",", "")) > 0
+    # the same seed gives the same games, with zeros for observations
+    from plunder.envs.core.batch import GameBatch
+    from plunder.envs.scallywags_v0 import Game
+    from plunder.training.bench import free_observation_batch
+
+    free = free_observation_batch(GameBatch(Game, 3, 4, seed=5))
+    real = GameBatch(Game, 3, 4, seed=5)
+    for _ in range(80):
+        (tables, seats, obs, masks), (t2, s2, real_obs, m2) = free.decisions(), \
+            real.decisions()
+        assert (tables == t2).all() and (seats == s2).all() and (masks == m2).all()
+        assert not obs.any() and real_obs.any()
+        actions = masks.shape[1] - 1 - masks[:, ::-1].argmax(1)    # the last legal move
+        r1, r2 = free.step(actions), real.step(actions)
+        assert all((a == b).all() for a, b in zip(r1, r2))
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_every_game_can_be_played_by_a_person(env_id):
     shown = []

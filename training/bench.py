@@ -5,7 +5,9 @@ every step), and in the same run PettingZoo's ``texas_holdem_v4`` and ``leduc_ho
 and OpenSpiel's ``hearts`` (when the ``bench`` extra is installed) do the same. Prints
 agent-steps/s and games/s with the ratio to ``texas_holdem_v4``, and the size of a cloned
 state; with ``--observation-cost`` also each game's ``env()`` rate with the observation's
-encoding left out, and the share of a step that encoding takes. Rates are per second of
+encoding left out, and the share of a step that encoding takes (and, beside the batched
+path, its rate with the encoding left out: the ceiling of observations built for many games
+at once). Rates are per second of
 this process's CPU time, so that other load on a shared machine does not skew the
 comparison. Numbers, never assertions: speed is not tested.
 """
@@ -34,6 +36,15 @@ class BenchResult:
     batch_seconds: float = 0.0
     free_steps: int = 0         # the same through env() with the encoding left out
     free_seconds: float = 0.0
+    free_batch_steps: int = 0   # the same through GameBatch with the encoding left out
+    free_batch_seconds: float = 0.0
+
+    @property
+    def free_batch_steps_per_s(self) -> float | None:
+        """Decisions per second through the batched path with a free observation, if
+        measured."""
+        return self.free_batch_steps / self.free_batch_seconds \
+            if self.free_batch_seconds else None
 
     @property
     def free_steps_per_s(self) -> float | None:
@@ -90,16 +101,29 @@ def bench_aec(make_env, name: str, players: int, seconds: float, seed: int = 0) 
     return BenchResult(name, players, steps, games, time.process_time() - cpu_start)
 
 
-def free_observation_env(make_env):
-    """``make_env()`` with its game's encoder replaced by a copy of one all-zero vector of
-    the observation's size (the game flow does not depend on it): what a step would cost
-    if building the observation were free. For ``plunder bench --observation-cost`` only;
-    never train on it."""
-    env = make_env()
-    game = env.unwrapped.game
+def free_observation(game) -> None:
+    """Replace ``game``'s encoder by a copy of one all-zero vector of the observation's size
+    (the game flow does not depend on it): what a step would cost if building the
+    observation were free. For ``plunder bench --observation-cost`` only; never train on
+    it."""
     zeros = np.zeros(game.layout.size, np.float32)
     game.encode = lambda view: zeros.copy()    # an instance attribute shadows the method
+
+
+def free_observation_env(make_env):
+    """``make_env()`` with a free observation (:func:`free_observation`)."""
+    env = make_env()
+    free_observation(env.unwrapped.game)
     return env
+
+
+def free_observation_batch(batch):
+    """A :class:`~plunder.envs.core.batch.GameBatch` whose games all have a free
+    observation (:func:`free_observation`); the views are still built, as an encoder
+    writing many games' observations at once would still read them."""
+    for game in batch.games:
+        free_observation(game)
+    return batch
 
 
 BATCH_GAMES = 16   # games per GameBatch: as many as one of the default training run's 2 workers
@@ -206,8 +230,8 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
     PettingZoo envs are measured through ``env()`` (with PettingZoo's wrappers, as users
     run them) and through ``raw_env()``; plunder's games also through the batched path
     (``GameBatch``, unless ``batched`` is false) and, with ``observation_cost``, through
-    ``env()`` with the encoding left out (:func:`free_observation_env`: how much of a step
-    building the observation takes). Each measurement gets ``seconds`` in
+    ``env()`` and the batched path with the encoding left out (:func:`free_observation`:
+    how much of a step building the observation takes). Each measurement gets ``seconds`` in
     all, split into ``rounds`` slices played in turn, so that a change in the machine's
     load during the run hits every entry alike.
     """
@@ -236,13 +260,17 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
         else:
             hearts = BenchResult("openspiel:hearts", 4, 0, 0, 0.0)
     totals = {(name, n): BenchResult(name, n, 0, 0, 0.0) for name, n, _, _ in entries}
-    batches = {}
+    batches, free_batches = {}, {}
     if batched:
         from plunder.envs import game_class
         from plunder.envs.core.batch import GameBatch
 
         batches = {(name, n): GameBatch(game_class(name), n, BATCH_GAMES, seed=0)
                    for name, n, _, _ in entries if name in ENV_IDS}
+        if observation_cost:
+            free_batches = {key: free_observation_batch(
+                GameBatch(game_class(key[0]), key[1], BATCH_GAMES, seed=0))
+                for key in batches}
     for _ in range(rounds):
         for name, n, wrapped, raw in entries:
             total = totals[name, n]
@@ -257,6 +285,10 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
                 part = bench_batch(batches[name, n], seconds / rounds)
                 total.batch_steps += part.steps
                 total.batch_seconds += part.seconds
+            if (name, n) in free_batches:
+                part = bench_batch(free_batches[name, n], seconds / rounds)
+                total.free_batch_steps += part.steps
+                total.free_batch_seconds += part.seconds
             if observation_cost and name in ENV_IDS:
                 part = bench_aec(lambda w=wrapped: free_observation_env(w), name, n,
                                  seconds / rounds)
@@ -277,14 +309,18 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
 def format_table(results: list[BenchResult]) -> str:
     """A Markdown table with the ratios to texas_holdem_v4 (same API form; the batched
     path's ratio is to texas through ``env()``), and, where measured, the ``env()`` rate
-    with a free observation and the share of a step that building it takes."""
+    with a free observation, the share of a step that building it takes, and the batched
+    path's rate with a free observation."""
     base = next((r for r in results if r.name == "texas_holdem_v4"), None)
     free = any(r.free_seconds for r in results)
+    free_batch = any(r.free_batch_seconds for r in results)
     rows = ["| env | players | env() agent-steps/s | x texas | raw_env() agent-steps/s "
             "| x texas raw | batched agent-steps/s per core | x texas | games/s "
             "| cloned state |" + (" env() with a free observation | x texas | the "
-                                  "observation's share of a step |" if free else ""),
-            "|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if free else "")]
+                                  "observation's share of a step |" if free else "")
+            + (" batched with a free observation | x texas |" if free_batch else ""),
+            "|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if free else "")
+            + ("---|---|" if free_batch else "")]
     for r in results:
         ratio = f"{r.steps_per_s / base.steps_per_s:.1f}x" if base else "-"
         raw = r.raw_steps_per_s
@@ -304,5 +340,11 @@ def format_table(results: list[BenchResult]) -> str:
             row += f" {rate:,.0f} | {free_ratio} | {1 - r.steps_per_s / rate:.0%} |"
         elif free:
             row += " - | - | - |"
+        rate = r.free_batch_steps_per_s
+        if rate:
+            row += f" {rate:,.0f} | {rate / base.steps_per_s:.1f}x |" if base else \
+                f" {rate:,.0f} | - |"
+        elif free_batch:
+            row += " - | - |"
         rows.append(row)
     return "\n".join(rows)

@@ -73,8 +73,9 @@ def play(game, seat, bots, players, seed):
               help="Only these player counts (repeatable; default: every supported count).")
 @click.option("--no-batched", is_flag=True, help="Skip the batched path (GameBatch).")
 @click.option("--observation-cost", is_flag=True,
-              help="Also play each game through env() with the observation's encoding left "
-                   "out (an all-zero vector), to show what share of a step it takes.")
+              help="Also play each game through env() (and the batched path) with the "
+                   "observation's encoding left out (an all-zero vector), to show what share "
+                   "of a step it takes.")
 def bench(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost):
     """Benchmark random legal play against PettingZoo and OpenSpiel yardsticks."""
     from .bench import format_table, run_bench
