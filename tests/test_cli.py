@@ -192,7 +192,8 @@ def test_bench_batched_free_observation_column_leaves_the_games_alone():
     assert "batched with a free observation" in out.output
     row, = [line.split(" | ") for line in out.output.splitlines()
             if line.startswith("| scallywags_v0")]
-    assert len(row) == 15 and float(row[13].replace(",", "")) > 0
+    assert len(row) == 17 and float(row[13].replace(",", "")) > 0
+    assert "rules and masks alone" in out.output and float(row[15].replace(",", "")) > 0
     # the same seed gives the same games, with zeros for observations
     from plunder.envs.core.batch import GameBatch
     from plunder.envs.scallywags_v0 import Game
@@ -208,6 +209,19 @@ def test_bench_batched_free_observation_column_leaves_the_games_alone():
         actions = masks.shape[1] - 1 - masks[:, ::-1].argmax(1)    # the last legal move
         r1, r2 = free.step(actions), real.step(actions)
         assert all((a == b).all() for a, b in zip(r1, r2))
+
+
+def test_bench_rules_only_plays_whole_games_without_a_view(monkeypatch):
+    from plunder.envs.shipshape.engine import ShipShapeState
+    from plunder.envs.shipshape_v0 import Game
+    from plunder.training.bench import RulesOnly
+
+    def no_view(self, player):
+        raise AssertionError("the rules-only bench built a view")
+
+    monkeypatch.setattr(ShipShapeState, "view", no_view)
+    steps, games, cpu = RulesOnly(Game, 4).run(0.3)
+    assert steps > 0 and games > 0 and cpu > 0
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

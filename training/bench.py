@@ -7,7 +7,7 @@ agent-steps/s and games/s with the ratio to ``texas_holdem_v4``, and the size of
 state; with ``--observation-cost`` also each game's ``env()`` rate with the observation's
 encoding left out, and the share of a step that encoding takes (and, beside the batched
 path, its rate with the encoding left out: the ceiling of observations built for many games
-at once). Rates are per second of
+at once; and the rules' moves and masks alone, with no view built). Rates are per second of
 this process's CPU time, so that other load on a shared machine does not skew the
 comparison. Numbers, never assertions: speed is not tested.
 """
@@ -38,6 +38,13 @@ class BenchResult:
     free_seconds: float = 0.0
     free_batch_steps: int = 0   # the same through GameBatch with the encoding left out
     free_batch_seconds: float = 0.0
+    rules_steps: int = 0        # decisions of the rules alone: mask, choice, move; no view
+    rules_seconds: float = 0.0
+
+    @property
+    def rules_steps_per_s(self) -> float | None:
+        """Decisions per second of the rules alone (no view, no observation), if measured."""
+        return self.rules_steps / self.rules_seconds if self.rules_seconds else None
 
     @property
     def free_batch_steps_per_s(self) -> float | None:
@@ -151,6 +158,40 @@ def bench_batch(batch, seconds: float, seed: int = 0) -> BenchResult:
                        time.process_time() - cpu_start)
 
 
+class RulesOnly:
+    """Random legal play on the engine alone: for each decider the mask, a uniform legal
+    choice, then the joint move; no view, no observation, no env. Its games carry on
+    between calls (:meth:`run`), as a batch's do."""
+
+    def __init__(self, game_cls, num_players: int, seed: int = 0):
+        self.game = game_cls(num_players)
+        self.max_turns = game_cls.default_max_turns
+        self.rng = np.random.default_rng(seed)
+        self.uniform = self.rng.random(1 << 16)
+        self.state = self.game.new_game(self.rng)
+
+    def run(self, seconds: float) -> tuple[int, int, float]:
+        """(decisions, finished games, CPU seconds) of ``seconds`` of play."""
+        uniform, u = self.uniform, int(self.rng.integers(1 << 16))
+        state = self.state
+        steps = games = 0
+        cpu_start = time.process_time()
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            joint = {}
+            for p in state.current_players():
+                legal = state.legal_actions_mask(p).nonzero()[0]
+                u = (u + 1) & 0xFFFF
+                joint[p] = int(legal[int(uniform[u] * len(legal))])
+            steps += len(joint)
+            state.apply_checked(joint)
+            if state.is_terminal() or state.turns >= self.max_turns:
+                state = self.game.new_game(self.rng)
+                games += 1
+        self.state = state
+        return steps, games, time.process_time() - cpu_start
+
+
 def bench_openspiel(game_name: str, seconds: float, seed: int = 0) -> BenchResult | None:
     """Random play in an OpenSpiel game with an observation (or info-state) tensor each decision."""
     try:
@@ -231,7 +272,8 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
     run them) and through ``raw_env()``; plunder's games also through the batched path
     (``GameBatch``, unless ``batched`` is false) and, with ``observation_cost``, through
     ``env()`` and the batched path with the encoding left out (:func:`free_observation`:
-    how much of a step building the observation takes). Each measurement gets ``seconds`` in
+    how much of a step building the observation takes) and the rules alone
+    (:class:`RulesOnly`: no view either). Each measurement gets ``seconds`` in
     all, split into ``rounds`` slices played in turn, so that a change in the machine's
     load during the run hits every entry alike.
     """
@@ -271,6 +313,12 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
             free_batches = {key: free_observation_batch(
                 GameBatch(game_class(key[0]), key[1], BATCH_GAMES, seed=0))
                 for key in batches}
+    rules = {}
+    if observation_cost:
+        from plunder.envs import game_class
+
+        rules = {(name, n): RulesOnly(game_class(name), n)
+                 for name, n, _, _ in entries if name in ENV_IDS}
     for _ in range(rounds):
         for name, n, wrapped, raw in entries:
             total = totals[name, n]
@@ -289,6 +337,10 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
                 part = bench_batch(free_batches[name, n], seconds / rounds)
                 total.free_batch_steps += part.steps
                 total.free_batch_seconds += part.seconds
+            if (name, n) in rules:
+                steps, _, cpu = rules[name, n].run(seconds / rounds)
+                total.rules_steps += steps
+                total.rules_seconds += cpu
             if observation_cost and name in ENV_IDS:
                 part = bench_aec(lambda w=wrapped: free_observation_env(w), name, n,
                                  seconds / rounds)
@@ -309,18 +361,20 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
 def format_table(results: list[BenchResult]) -> str:
     """A Markdown table with the ratios to texas_holdem_v4 (same API form; the batched
     path's ratio is to texas through ``env()``), and, where measured, the ``env()`` rate
-    with a free observation, the share of a step that building it takes, and the batched
-    path's rate with a free observation."""
+    with a free observation, the share of a step that building it takes, the batched
+    path's rate with a free observation and the rules' rate alone."""
     base = next((r for r in results if r.name == "texas_holdem_v4"), None)
     free = any(r.free_seconds for r in results)
     free_batch = any(r.free_batch_seconds for r in results)
+    rules_only = any(r.rules_seconds for r in results)
     rows = ["| env | players | env() agent-steps/s | x texas | raw_env() agent-steps/s "
             "| x texas raw | batched agent-steps/s per core | x texas | games/s "
             "| cloned state |" + (" env() with a free observation | x texas | the "
                                   "observation's share of a step |" if free else "")
-            + (" batched with a free observation | x texas |" if free_batch else ""),
+            + (" batched with a free observation | x texas |" if free_batch else "")
+            + (" rules and masks alone | x texas |" if rules_only else ""),
             "|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if free else "")
-            + ("---|---|" if free_batch else "")]
+            + ("---|---|" if free_batch else "") + ("---|---|" if rules_only else "")]
     for r in results:
         ratio = f"{r.steps_per_s / base.steps_per_s:.1f}x" if base else "-"
         raw = r.raw_steps_per_s
@@ -346,5 +400,11 @@ def format_table(results: list[BenchResult]) -> str:
                 f" {rate:,.0f} | - |"
         elif free_batch:
             row += " - | - |"
+        for rate, shown in ((r.rules_steps_per_s, rules_only),):
+            if rate:
+                row += f" {rate:,.0f} | {rate / base.steps_per_s:.1f}x |" if base else \
+                    f" {rate:,.0f} | - |"
+            elif shown:
+                row += " - | - |"
         rows.append(row)
     return "\n".join(rows)

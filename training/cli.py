@@ -75,7 +75,7 @@ def play(game, seat, bots, players, seed):
 @click.option("--observation-cost", is_flag=True,
               help="Also play each game through env() (and the batched path) with the "
                    "observation's encoding left out (an all-zero vector), to show what share "
-                   "of a step it takes.")
+                   "of a step it takes, and on the rules alone (masks and moves, no view).")
 def bench(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost):
     """Benchmark random legal play against PettingZoo and OpenSpiel yardsticks."""
     from .bench import format_table, run_bench
