@@ -56,17 +56,40 @@ def test_the_command_without_the_cli_extra_names_it():
     assert "pip install 'plunder[cli]'" in out.stderr
 
 
-def test_a_command_missing_another_extra_names_it():
-    """`plunder eval` on an install without the train extra: which extra, not a traceback."""
-    out = subprocess.run(
-        [sys.executable, "-c", BLOCKER.replace(repr(EXTRAS_ONLY), repr(("tqdm",))) +
+def _eval_without(modules: tuple[str, ...]) -> subprocess.CompletedProcess:
+    """`plunder eval` (heuristic against random) with ``modules`` unimportable."""
+    return subprocess.run(
+        [sys.executable, "-c", BLOCKER.replace(repr(EXTRAS_ONLY), repr(modules)) +
          "sys.argv = ['plunder', 'eval', 'scallywags', '--bots', 'heuristic,random',\n"
-         "            '--players', '2', '--games', '2']\n"
+         "            '--players', '2', '--games', '4', '--seed', '1', '--json']\n"
          "from plunder.training.command import main\nmain()\n"],
         capture_output=True, text=True)
+
+
+def test_a_command_missing_another_extra_names_it():
+    """`plunder play` of an ONNX bot without onnxruntime: which extra, not a traceback."""
+    out = subprocess.run(
+        [sys.executable, "-c", BLOCKER.replace(repr(EXTRAS_ONLY), repr(("onnxruntime",))) +
+         "sys.argv = ['plunder', 'play', 'scallywags', '--bots', 'pretrained']\n"
+         "from plunder.training.command import main\nmain()\n"],
+        capture_output=True, text=True, input="")
     assert out.returncode == 1
     assert out.stderr.strip().endswith(
-        "needs the 'train' extra (tqdm is not installed): pip install 'plunder[train]'")
+        "needs the 'onnx' extra (onnxruntime is not installed): pip install 'plunder[onnx]'")
+
+
+def test_eval_of_bots_needs_only_the_cli_extra_and_rates_only_with_openskill():
+    """Without the train extra, `plunder eval` plays and reports win shares; with no
+    openskill it gives no rating rather than the prior's 25 ± 8.3."""
+    import json
+
+    train_only = ("torch", "stable_baselines3", "sb3_contrib", "onnx", "onnxruntime",
+                  "openskill", "tensorboard")
+    out = _eval_without(train_only)
+    assert out.returncode == 0, out.stderr
+    bots = json.loads(out.stdout)["bots"]
+    assert [b["seat_games"] for b in bots] == [4, 4]
+    assert all(b["rating_mu"] is None and b["rating_ordinal"] is None for b in bots)
 
 
 def test_every_module_named_for_an_extra_names_a_real_extra():

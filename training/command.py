@@ -1,8 +1,8 @@
 """The ``plunder`` console script: the command line, or which extra it needs.
 
 The envs and bots install with numpy, gymnasium and pettingzoo alone; the command line
-(click) and the training configs (YAML) come with the ``cli`` extra, which the ``train``,
-``bench`` and ``web`` extras include.
+(click, with rich tables and tqdm progress) and the training configs (YAML) come with the
+``cli`` extra, which the ``train``, ``bench`` and ``web`` extras include.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ MISSING_EXTRA = ("plunder: this command needs the '{extra}' extra ({module} is n
 #: top-level module -> the extra that installs it (tests check the extras exist)
 EXTRA_OF_MODULE = {
     "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train", "onnx": "train",
-    "tensorboard": "train", "openskill": "train", "tqdm": "train", "filelock": "train",
-    "rich": "train",
+    "tensorboard": "train", "openskill": "train", "filelock": "train",
+    "tqdm": "cli", "rich": "cli",
     "onnxruntime": "onnx",          # bots from ONNX files (the train extra has it too)
     "rlcard": "bench", "pyspiel": "bench", "open_spiel": "bench",
     "starlette": "web", "uvicorn": "web",

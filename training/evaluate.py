@@ -80,6 +80,7 @@ class BotStats:
     reward_sum: float = 0.0
     mu: float = 25.0
     sigma: float = 25.0 / 3
+    rated: bool = False         # whether a rating model updated mu and sigma (openskill)
 
     @property
     def win_share(self) -> float:
@@ -113,8 +114,10 @@ class BotStats:
                 "win_share": round(self.win_share, 4), "ci95": [round(lo, 4), round(hi, 4)],
                 "mean_score": round(self.mean_score, 3),
                 "mean_rank_reward": round(self.mean_reward, 4),
-                "rating_mu": round(self.mu, 3), "rating_sigma": round(self.sigma, 3),
-                "rating_ordinal": round(self.ordinal, 3)}
+                # no rating without openskill (the train extra): None, not the prior
+                "rating_mu": round(self.mu, 3) if self.rated else None,
+                "rating_sigma": round(self.sigma, 3) if self.rated else None,
+                "rating_ordinal": round(self.ordinal, 3) if self.rated else None}
 
 
 @dataclass
@@ -282,6 +285,7 @@ def _rate(model, stats, lineup, keys) -> None:
     for b, updates in per_bot.items():
         stats[b].mu += float(np.mean([u[0] for u in updates]))
         stats[b].sigma = float(np.mean([u[1] for u in updates]))
+        stats[b].rated = True
 
 
 def bot_factories(specs: list[str], env_id: str, num_players: int,
@@ -314,7 +318,7 @@ def render_table(t: Tournament, title: str | None = None, console=None) -> None:
         lo, hi = b.ci95
         table.add_row(b.name, str(b.seat_games), f"{b.win_share:.1%}",
                       f"{lo:.1%}–{hi:.1%}", f"{b.mean_score:.2f}", f"{b.mean_reward:+.3f}",
-                      f"{b.mu:.1f} ± {b.sigma:.1f}")
+                      f"{b.mu:.1f} ± {b.sigma:.1f}" if b.rated else "-")
     console.print(table)
     if t.truncated:
         console.print(f"[yellow]{t.truncated} game(s) hit the turn limit[/yellow]")
