@@ -9,21 +9,22 @@ import sys
 EXTRAS_ONLY = ("yaml", "click", "torch", "stable_baselines3", "sb3_contrib", "onnxruntime",
                "onnx", "starlette", "rich", "tqdm")
 
-#: a subprocess in which the extras' modules cannot be imported (as on a core install)
-BLOCKER = (
-    "import sys\n"
-    "from importlib.abc import MetaPathFinder\n"
-    f"BLOCKED = {EXTRAS_ONLY!r}\n"
-    "class Block(MetaPathFinder):\n"
-    "    def find_spec(self, name, path=None, target=None):\n"
-    "        if name.split('.')[0] in BLOCKED:\n"
-    "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
-    "sys.meta_path.insert(0, Block())\n"
-)
+def blocker(modules: tuple[str, ...] = EXTRAS_ONLY) -> str:
+    """Code that makes ``modules`` unimportable in a subprocess (as on a core install)."""
+    return (
+        "import sys\n"
+        "from importlib.abc import MetaPathFinder\n"
+        f"BLOCKED = {modules!r}\n"
+        "class Block(MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in BLOCKED:\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+    )
 
 
 def _run(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", BLOCKER + code], capture_output=True,
+    return subprocess.run([sys.executable, "-c", blocker() + code], capture_output=True,
                           text=True)
 
 
@@ -59,7 +60,7 @@ def test_the_command_without_the_cli_extra_names_it():
 def _eval_without(modules: tuple[str, ...]) -> subprocess.CompletedProcess:
     """`plunder eval` (heuristic against random) with ``modules`` unimportable."""
     return subprocess.run(
-        [sys.executable, "-c", BLOCKER.replace(repr(EXTRAS_ONLY), repr(modules)) +
+        [sys.executable, "-c", blocker(modules) +
          "sys.argv = ['plunder', 'eval', 'scallywags', '--bots', 'heuristic,random',\n"
          "            '--players', '2', '--games', '4', '--seed', '1', '--json']\n"
          "from plunder.training.command import main\nmain()\n"],
@@ -69,7 +70,7 @@ def _eval_without(modules: tuple[str, ...]) -> subprocess.CompletedProcess:
 def test_a_command_missing_another_extra_names_it():
     """`plunder play` of an ONNX bot without onnxruntime: which extra, not a traceback."""
     out = subprocess.run(
-        [sys.executable, "-c", BLOCKER.replace(repr(EXTRAS_ONLY), repr(("onnxruntime",))) +
+        [sys.executable, "-c", blocker(("onnxruntime",)) +
          "sys.argv = ['plunder', 'play', 'scallywags', '--bots', 'pretrained']\n"
          "from plunder.training.command import main\nmain()\n"],
         capture_output=True, text=True, input="")

@@ -277,7 +277,7 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
     all, split into ``rounds`` slices played in turn, so that a change in the machine's
     load during the run hits every entry alike.
     """
-    from plunder.envs import ENV_IDS, env_module
+    from plunder.envs import ENV_IDS, env_module, game_class
 
     entries = []          # (name, players, wrapped factory or None, raw factory or None)
     if yardsticks:
@@ -304,7 +304,6 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
     totals = {(name, n): BenchResult(name, n, 0, 0, 0.0) for name, n, _, _ in entries}
     batches, free_batches = {}, {}
     if batched:
-        from plunder.envs import game_class
         from plunder.envs.core.batch import GameBatch
 
         batches = {(name, n): GameBatch(game_class(name), n, BATCH_GAMES, seed=0)
@@ -315,8 +314,6 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
                 for key in batches}
     rules = {}
     if observation_cost:
-        from plunder.envs import game_class
-
         rules = {(name, n): RulesOnly(game_class(name), n)
                  for name, n, _, _ in entries if name in ENV_IDS}
     for _ in range(rounds):
@@ -394,17 +391,16 @@ def format_table(results: list[BenchResult]) -> str:
             row += f" {rate:,.0f} | {free_ratio} | {1 - r.steps_per_s / rate:.0%} |"
         elif free:
             row += " - | - | - |"
-        rate = r.free_batch_steps_per_s
-        if rate:
-            row += f" {rate:,.0f} | {rate / base.steps_per_s:.1f}x |" if base else \
-                f" {rate:,.0f} | - |"
-        elif free_batch:
-            row += " - | - |"
-        for rate, shown in ((r.rules_steps_per_s, rules_only),):
-            if rate:
-                row += f" {rate:,.0f} | {rate / base.steps_per_s:.1f}x |" if base else \
-                    f" {rate:,.0f} | - |"
-            elif shown:
-                row += " - | - |"
+        if free_batch:
+            row += _rate_cells(r.free_batch_steps_per_s, base)
+        if rules_only:
+            row += _rate_cells(r.rules_steps_per_s, base)
         rows.append(row)
     return "\n".join(rows)
+
+
+def _rate_cells(rate: float | None, base: BenchResult | None) -> str:
+    """Two table cells: a rate and its ratio to texas through ``env()`` ("-" if unknown)."""
+    if not rate:
+        return " - | - |"
+    return f" {rate:,.0f} | {rate / base.steps_per_s:.1f}x |" if base else f" {rate:,.0f} | - |"
