@@ -116,7 +116,7 @@ def load_components(data: dict | None = None) -> Components:
     """Validated components from ``data`` (default: the packaged TOML)."""
     if data is None:
         data = load_game_data("anchors_aweigh")
-    where = "anchors_aweigh.toml"
+    where = "configs/games/anchors_aweigh.toml"
     check_keys(data, where, ["assets", "cargo", "chests", "parrots", "pirate_penalty_coins",
                              "round_mix", "cards"], ["open_ocean_custom_mix", "loading_cargo"])
     assets = data["assets"]

@@ -15,6 +15,8 @@ from plunder.benchmark.run import RESULT_SCHEMA_PATH, RESULT_SCHEMA_VERSION
 from plunder.envs.core import InvalidArgumentError, ModelFileError
 from plunder.policies.pretrained import pretrained_path
 
+from tests.import_blocker import blocker
+
 from .schema_check import validate
 
 pytest.importorskip("onnxruntime")
@@ -195,14 +197,9 @@ def test_cli_list_shows_every_task():
     assert [t["name"] for t in listed] == list(TASKS)
 
 
-BLOCK_TORCH = """
-import sys
-class Block:
-    def find_spec(self, name, path=None, target=None):
-        if name.split('.')[0] in ('torch', 'stable_baselines3', 'sb3_contrib', 'onnx', 'yaml',
-                                  'click', 'tqdm', 'rich'):
-            raise ImportError('blocked ' + name)
-sys.meta_path.insert(0, Block())
+#: the modules the evaluation path must not need: torch, SB3, onnx and the `cli` extra's
+NOT_NEEDED = ("torch", "stable_baselines3", "sb3_contrib", "onnx", "yaml", "click", "tqdm", "rich")
+EVALUATE = """
 from plunder.benchmark import evaluate
 r = evaluate('scallywags-2p-ladder', 'pretrained:final', games=4).to_dict()
 r2 = evaluate('shipshape-2p-heldout', {path!r}, games=2).to_dict()
@@ -214,7 +211,7 @@ print('OK', sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'sb3_c
 def test_evaluating_needs_no_torch():
     """The evaluation path in a fresh interpreter with torch, SB3, onnx and the `cli`
     extra's click and PyYAML unimportable."""
-    code = BLOCK_TORCH.format(path=str(pretrained_path("shipshape_v0", 2)))
+    code = blocker(NOT_NEEDED) + EVALUATE.format(path=str(pretrained_path("shipshape_v0", 2)))
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
