@@ -146,6 +146,11 @@ class PretrainConfig:
     epochs: int = _f(8, "passes over the imitation data (each fit)", low=1)
     batch_size: int = _f(256, "minibatch size of the imitation steps", low=1)
     learning_rate: float = _f(1e-3, "Adam step size of the imitation", low=0.0)
+    label_smoothing: float = _f(0.0, "share of each imitation target spread evenly over the "
+                                     "legal actions (0: the heuristic's action alone); keeps "
+                                     "the warm-started policy from becoming deterministic, "
+                                     "so that PPO still tries the other moves",
+                                low=0.0, high=0.999)
 
 
 @dataclass

@@ -68,8 +68,10 @@ def collect_heuristic_decisions(env_id: str, num_players: int, options: dict,
 
 
 def imitate(model, data, epochs: int, batch_size: int, learning_rate: float, seed: int,
-            echo: Callable[[str], None] = print) -> dict:
-    """Fit ``model.policy`` to the heuristic's actions and the value targets."""
+            echo: Callable[[str], None] = print, label_smoothing: float = 0.0) -> dict:
+    """Fit ``model.policy`` to the heuristic's actions and the value targets; with
+    ``label_smoothing`` e, each target is 1 - e on the heuristic's action plus e spread
+    evenly over the legal actions (the illegal ones stay impossible)."""
     import torch
 
     obs, masks, acts, targets = data
@@ -85,9 +87,15 @@ def imitate(model, data, epochs: int, batch_size: int, learning_rate: float, see
         tot_pi = tot_v = 0.0
         for start in range(0, n, batch_size):
             idx = order[start:start + batch_size]
-            values, log_prob, _ = policy.evaluate_actions(t_obs[idx], t_acts[idx],
-                                                          action_masks=masks[idx])
-            pi_loss = -log_prob.mean()
+            if label_smoothing:
+                values, log_prob, legal_mean = _smoothing_terms(policy, t_obs[idx],
+                                                                t_acts[idx], masks[idx])
+                pi_loss = -((1.0 - label_smoothing) * log_prob
+                            + label_smoothing * legal_mean).mean()
+            else:   # the plain loss, computed as the shipped runs were
+                values, log_prob, _ = policy.evaluate_actions(t_obs[idx], t_acts[idx],
+                                                              action_masks=masks[idx])
+                pi_loss = -log_prob.mean()
             v_loss = torch.nn.functional.mse_loss(values.flatten(), t_targets[idx])
             loss = pi_loss + 0.5 * v_loss
             opt.zero_grad()
@@ -105,6 +113,25 @@ def imitate(model, data, epochs: int, batch_size: int, learning_rate: float, see
     echo(f"pretrain: imitated {n:,} heuristic decisions for {epochs} epochs; "
          f"greedy agreement {agree:.0%}, value mse {stats['value_mse']:.3f}")
     return stats
+
+
+def _smoothing_terms(policy, obs, actions, masks):
+    """(values, log-probability of ``actions``, mean log-probability over the legal
+    actions) from one forward pass (MaskableActorCriticPolicy.evaluate_actions' path)."""
+    import torch
+
+    features = policy.extract_features(obs)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        latent_pi = policy.mlp_extractor.forward_actor(features[0])
+        latent_vf = policy.mlp_extractor.forward_critic(features[1])
+    dist = policy._get_action_dist_from_latent(latent_pi)
+    dist.apply_masking(masks)
+    legal = torch.as_tensor(masks, dtype=torch.float32)
+    log_probs = dist.distribution.logits      # normalised; illegal actions at -1e8
+    legal_mean = (log_probs * legal).sum(1) / legal.sum(1)
+    return policy.value_net(latent_vf), dist.log_prob(actions), legal_mean
 
 
 def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor,

@@ -521,7 +521,8 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
     try:
         data = collect(collect_heuristic_decisions, games, cfg.seed + 7)
         state["pretrain"] = imitate(model, data, pt.epochs, pt.batch_size,
-                                    pt.learning_rate, cfg.seed + 11, echo)
+                                    pt.learning_rate, cfg.seed + 11, echo,
+                                    pt.label_smoothing)
         for k in range(pt.dagger_rounds):
             actor = actor_from_policy(model.policy)
             more = collect(collect_dagger_decisions,
@@ -531,7 +532,8 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
                  f"{_agreement(actor, more):.0%} of its own decisions")
             data = concat(data, more)
             state["pretrain"] = imitate(model, data, pt.epochs, pt.batch_size,
-                                        pt.learning_rate, cfg.seed + 17 + k, echo)
+                                        pt.learning_rate, cfg.seed + 17 + k, echo,
+                                        pt.label_smoothing)
     finally:
         torch.set_num_threads(cfg.torch_threads)
     state["pretrain"]["seconds"] = round(time.perf_counter() - t0, 1)

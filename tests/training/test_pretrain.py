@@ -62,3 +62,92 @@ def test_parts_depend_on_their_count_not_on_the_workers():
     assert len(alone[0]) == 101 and _same(alone, side_by_side)
     one_part = collect_in_parts(collect_dagger_decisions, kwargs, 101, 9)
     assert len(one_part[0]) == 101 and not _same(alone, one_part)
+
+
+def _small_model(kind: str):
+    """A Scallywags 2-player model with a small network (built as a run builds it)."""
+    from plunder.training.config import load_config
+    from plunder.training.train import _make_model, make_pool, make_vec_env
+
+    cfg = load_config("scallywags_v0", overrides=[
+        "num_players=2", "n_envs=8", "vec_workers=1", "async_rollouts=false",
+        "ppo.n_steps=128", "ppo.batch_size=256", "tensorboard=false", "progress_bar=false",
+        f"policy.kind={kind}", "policy.net_arch=[32, 32]", "policy.entity_dim=8"])
+    vec = make_vec_env(cfg, make_pool(cfg), 0)
+    return _make_model(cfg, vec, None), vec
+
+
+@pytest.mark.parametrize("kind", ["mlp", "entity"])
+def test_smoothing_terms_are_the_policys_own(kind):
+    """The smoothed loss's forward pass gives evaluate_actions' values and log-probs, and
+    the mean log-probability over exactly the legal actions."""
+    import torch
+
+    from plunder.training.pretrain import _smoothing_terms
+
+    model, vec = _small_model(kind)
+    try:
+        obs, masks, acts, _ = collect_heuristic_decisions("scallywags_v0", 2, {}, 200, 3)
+        o, a = torch.as_tensor(obs), torch.as_tensor(acts)
+        with torch.no_grad():
+            v, lp, _ = model.policy.evaluate_actions(o, a, action_masks=masks)
+            v2, lp2, legal_mean = _smoothing_terms(model.policy, o, a, masks)
+            probs = model.policy.get_distribution(o, action_masks=masks).distribution.probs
+        assert torch.equal(v, v2) and torch.equal(lp, lp2)
+        logp = np.log(np.where(masks, probs.numpy().astype(np.float64), 1.0))
+        expected = [logp[i, masks[i]].mean() for i in range(len(acts))]
+        np.testing.assert_allclose(legal_mean.numpy(), expected, rtol=1e-4)
+    finally:
+        vec.close()
+
+
+def _fitted_probs(smoothing: float, data):
+    """Action probabilities after imitating ``data`` with ``smoothing``."""
+    import torch
+
+    from plunder.training.pretrain import imitate
+
+    model, vec = _small_model("mlp")
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)    # a tiny network: more threads only wait on each other
+    try:
+        imitate(model, data, epochs=100, batch_size=32, learning_rate=3e-3, seed=0,
+                echo=lambda _: None, label_smoothing=smoothing)
+        with torch.no_grad():
+            return model.policy.get_distribution(
+                torch.as_tensor(data[0]), action_masks=data[1]).distribution.probs.numpy()
+    finally:
+        torch.set_num_threads(threads)
+        vec.close()
+
+
+def test_label_smoothing_fits_the_smoothed_target():
+    """Fitted to one labelled decision per state, the policy approaches 1 - e on the label
+    plus e spread evenly over the legal moves (plain imitation: the label alone), and
+    keeps no probability on illegal moves."""
+    obs, masks, acts, values = collect_heuristic_decisions("scallywags_v0", 2, {}, 200, 4)
+    pick = [i for i in range(len(acts)) if masks[i].sum() >= 4][:3]   # real choices
+    data = tuple(np.repeat(x[pick], 32, axis=0) for x in (obs, masks, acts, values))
+    rows = np.arange(len(data[2]))
+    legal = data[1].sum(1)
+    plain = _fitted_probs(0.0, data)
+    assert plain[~data[1]].max() < 1e-6 and plain[rows, data[2]].min() > 0.9
+    smoothing = 0.3
+    probs = _fitted_probs(smoothing, data)
+    assert probs[~data[1]].max() < 1e-6
+    label = probs[rows, data[2]]
+    np.testing.assert_allclose(label, 1 - smoothing + smoothing / legal, atol=0.05)
+    others = np.where(data[1], probs, 0.0)
+    others[rows, data[2]] = 0.0
+    spread = np.where(data[1], smoothing / legal[:, None], 0.0)
+    spread[rows, data[2]] = 0.0
+    np.testing.assert_allclose(others, spread, atol=0.03)
+
+
+def test_label_smoothing_must_be_below_one():
+    from plunder.envs.core import ConfigError
+    from plunder.training.config import load_config
+
+    for bad in ("-0.1", "1.0"):
+        with pytest.raises(ConfigError, match="label_smoothing"):
+            load_config("scallywags_v0", overrides=[f"pretrain.label_smoothing={bad}"])
