@@ -91,21 +91,28 @@ class AllHandsCrewGame(Game):
                             for cb in self.combos]
         self.single_values = [self.comps.single_value(k) for k in range(NUM_KINDS)]
         self.enc = Encoder(self)
-        #: legal action masks of the frequent phases, on the fields they read
-        self.mask_memo: dict = {}
-        #: view memos: (player bit, one pile's knower masks) -> positions the player knows
-        self.known_positions: dict = {}
-        #: view memo: a stock's sources -> the stock as a view shows it face down
-        self.hidden_stocks: dict = {}
+        self._link_memos()
         #: view constants: per seat no card (crew knowledge, final_left), no combination
         self.no_card_rows = (NO_CARDS,) * n
         self.no_combos = ((),) * n
 
+    def _link_memos(self) -> None:
+        """Attach the process's memo tables for this game's parameters (below)."""
+        memos = _SHARED_MEMOS.get((self.num_players, self.open_stock))
+        if memos is None:
+            memos = _SHARED_MEMOS[(self.num_players, self.open_stock)] = ({}, {}, {})
+        #: legal action masks of the frequent phases, on the fields they read
+        self.mask_memo: dict = memos[0]
+        #: view memos: (player bit, one pile's knower masks) -> positions the player knows
+        self.known_positions: dict = memos[1]
+        #: view memo: a stock's sources -> the stock as a view shows it face down
+        self.hidden_stocks: dict = memos[2]
+
     # -- pickling (SuperSuit's vector envs, copy.deepcopy) -------------------------------
     def __getstate__(self) -> dict:
-        """The game without its process-wide singletons and memo tables (rebuilt on
-        loading: the packaged components and the partition solver, whose memo may hold a
-        million entries, are shared; the masks and view memos are caches)."""
+        """The game without its process-wide objects (relinked on loading: the packaged
+        components, the partition solver, whose memo may hold a million entries, and the
+        mask and view memos are the loading process's own)."""
         state = self.__dict__.copy()
         for key in _SHARED_OR_CACHED:
             del state[key]
@@ -117,9 +124,7 @@ class AllHandsCrewGame(Game):
         self.comps = load_components()
         self.partitioner = partitioner()
         self.combos = self.comps.combos
-        self.mask_memo = {}
-        self.known_positions = {}
-        self.hidden_stocks = {}
+        self._link_memos()
         self.no_card_rows = (NO_CARDS,) * self.num_players
         self.no_combos = ((),) * self.num_players
 
@@ -267,6 +272,12 @@ _EVENT_KINDS = ("draw", "hire", "lay", "snatch", "curse", "short_rations", "forf
 #: most events one round can record (draws, hires, lays and actions of 6 players)
 _MAX_EVENTS = 1000
 
+#: the mask and view memos of every game of one (player count, open_stock) in this
+#: process. Each entry is a pure function of its key, so games may share them, as they
+#: share the encoder tables; many games played side by side (a batch, a trainer's worker)
+#: then warm one memo instead of one each (docs/architecture.md, Performance notes).
+_SHARED_MEMOS: dict[tuple[int, bool], tuple[dict, dict, dict]] = {}
+
 #: game attributes a pickle leaves out (see AllHandsCrewGame.__getstate__)
 _SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions",
                      "hidden_stocks", "no_card_rows", "no_combos")
@@ -334,7 +345,7 @@ class AllHandsCrewState(GameState):
                           if keep[p] > s and len(stock[p]) > s])
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
-        # The frequent phases are memoised (per game) on exactly the fields their mask
+        # The frequent phases are memoised (per player count) on exactly the fields their mask
         # reads; the caller gets a copy it may modify.
         g = self.game
         ph = self.phase
