@@ -2,7 +2,7 @@
 
 The envs and bots install with numpy, gymnasium and pettingzoo alone; the command line
 (click, with rich tables and tqdm progress) and the training configs (YAML) come with the
-``cli`` extra, which the ``train``, ``bench`` and ``web`` extras include.
+``cli`` extra, which the ``train``, ``bench``, ``web`` and ``dev`` extras include.
 """
 
 from __future__ import annotations

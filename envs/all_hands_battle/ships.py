@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from plunder.envs.core.memo import remember
+from plunder.envs.core.memo import remember, shared_memos
 
 from .components import (
     ADMIRAL, BLACK_SPOT, CAPTAIN, COOK, CREW, DAUGHTER, LADY, NO_SUIT, PRIVATEER, RAIDER,
@@ -31,8 +31,6 @@ ATTACKER, DEFENDER, SINK, RAID = "attacker", "defender", "sink", "raid"
 
 _CREW_MEMO_MAX = 100_000       # memoised crew worths / best ships per deck (cleared when full)
 _MISSING = object()
-#: (crew worths, best ships) memos per (cards, alliance, crew size, prize crew)
-_SHARED_MEMOS: dict = {}
 
 # duel order classes: the Governor's Daughter duels first, Ladies last
 _FIRST, _MIDDLE, _LAST = 0, 1, 2
@@ -119,8 +117,7 @@ class ShipRules:
     def _attach_memos(self) -> None:
         """The memos of crew worths and best ships: pure functions of the deck and variant,
         so shared by every game of the same ones (a GameBatch has a game per table)."""
-        self._crew_worths, self._best_ships = _SHARED_MEMOS.setdefault(self._memo_key,
-                                                                       ({}, {}))
+        self._crew_worths, self._best_ships = shared_memos("ship_rules", self._memo_key, 2)
 
     def __getstate__(self) -> dict:
         """Pickled without the memos (attached again when unpickled)."""

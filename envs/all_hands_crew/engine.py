@@ -36,7 +36,7 @@ import numpy as np
 from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
-from plunder.envs.core.memo import remember
+from plunder.envs.core.memo import remember, shared_memos
 from plunder.envs.core.state_io import (
     check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
     check_list,
@@ -97,10 +97,10 @@ class AllHandsCrewGame(Game):
         self.no_combos = ((),) * n
 
     def _link_memos(self) -> None:
-        """Attach the process's memo tables for this game's parameters (below)."""
-        memos = _SHARED_MEMOS.get((self.num_players, self.open_stock))
-        if memos is None:
-            memos = _SHARED_MEMOS[(self.num_players, self.open_stock)] = ({}, {}, {})
+        """Attach the memo tables this process keeps for this game's parameters."""
+        # pure functions of their keys, so shared by the games of one player count and
+        # open_stock (docs/architecture.md, Performance notes)
+        memos = shared_memos("all_hands_crew", (self.num_players, self.open_stock), 3)
         #: legal action masks of the frequent phases, on the fields they read
         self.mask_memo: dict = memos[0]
         #: view memos: (player bit, one pile's knower masks) -> positions the player knows
@@ -271,12 +271,6 @@ class AllHandsCrewGame(Game):
 _EVENT_KINDS = ("draw", "hire", "lay", "snatch", "curse", "short_rations", "forfeit")
 #: most events one round can record (draws, hires, lays and actions of 6 players)
 _MAX_EVENTS = 1000
-
-#: the mask and view memos of every game of one (player count, open_stock) in this
-#: process. Each entry is a pure function of its key, so games may share them, as they
-#: share the encoder tables; many games played side by side (a batch, a trainer's worker)
-#: then warm one memo instead of one each (docs/architecture.md, Performance notes).
-_SHARED_MEMOS: dict[tuple[int, bool], tuple[dict, dict, dict]] = {}
 
 #: game attributes a pickle leaves out (see AllHandsCrewGame.__getstate__)
 _SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions",

@@ -20,4 +20,19 @@ def remember(memo: dict, key: Hashable, value: V, limit: int = MEMO_LIMIT) -> V:
     return value
 
 
-__all__ = ["MEMO_LIMIT", "remember"]
+#: (owner, key) -> memo tables shared in this process (see shared_memos)
+_SHARED: dict[tuple, tuple[dict, ...]] = {}
+
+
+def shared_memos(owner: str, key: Hashable, count: int) -> tuple[dict, ...]:
+    """``count`` memo tables shared by every caller in this process that passes the same
+    ``owner`` and ``key``. For memos whose entries are pure functions of their keys and
+    of the parameters in ``key``: the games of one kind played side by side (a
+    ``GameBatch``, a trainer's worker) then warm one memo instead of one each."""
+    tables = _SHARED.get((owner, key))
+    if tables is None:
+        tables = _SHARED[owner, key] = tuple({} for _ in range(count))
+    return tables
+
+
+__all__ = ["MEMO_LIMIT", "remember", "shared_memos"]
