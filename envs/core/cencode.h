@@ -1,0 +1,151 @@
+/* Shared helpers of the compiled observation encoders (envs/<game>/_cencode.c).
+ *
+ * Every accessor checks what it reads and sets a Python exception naming the field on a
+ * mismatch (returning -1 or NULL), so a wrong view is a clear error, never a crash.
+ * Header-only: each game's extension module includes it.
+ */
+#ifndef PLUNDER_CENCODE_H
+#define PLUNDER_CENCODE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+/* Acquire ``out`` as a writable C-contiguous float32 vector of exactly ``size`` values
+ * and zero it. Release with PyBuffer_Release. */
+static int ce_out(PyObject *out, Py_ssize_t size, Py_buffer *buf)
+{
+    if (PyObject_GetBuffer(out, buf, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (buf->itemsize != 4 || buf->format == NULL || strcmp(buf->format, "f") != 0
+            || buf->len != size * 4) {
+        PyErr_Format(PyExc_ValueError,
+                     "out must be a float32 vector of %zd values (got format %s, %zd bytes)",
+                     size, buf->format ? buf->format : "?", buf->len);
+        PyBuffer_Release(buf);
+        return -1;
+    }
+    memset(buf->buf, 0, (size_t)buf->len);
+    return 0;
+}
+
+/* Item ``i`` of a tuple (borrowed). */
+static PyObject *ce_item(PyObject *tuple, Py_ssize_t i, const char *name)
+{
+    if (!PyTuple_Check(tuple) || i >= PyTuple_GET_SIZE(tuple)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a tuple with an item %zd", name, i);
+        return NULL;
+    }
+    return PyTuple_GET_ITEM(tuple, i);
+}
+
+/* ``obj`` as a C long (ints, bools and anything with __index__). */
+static int ce_long(PyObject *obj, const char *name, long *v)
+{
+    if (PyFloat_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected an int, got a float", name);
+        return -1;
+    }
+    *v = PyLong_AsLong(obj);
+    if (*v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: expected an int, got %.100s", name,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Item ``i`` of a tuple as a C long. */
+static int ce_long_at(PyObject *tuple, Py_ssize_t i, const char *name, long *v)
+{
+    PyObject *item = ce_item(tuple, i, name);
+    return item == NULL ? -1 : ce_long(item, name, v);
+}
+
+/* ``obj`` as a tuple of ``len`` items (any length when ``len`` < 0); borrowed. */
+static PyObject *ce_tuple(PyObject *obj, Py_ssize_t len, const char *name)
+{
+    if (!PyTuple_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a tuple, got %.100s", name,
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    if (len >= 0 && PyTuple_GET_SIZE(obj) != len) {
+        PyErr_Format(PyExc_TypeError, "%s: expected %zd items, got %zd", name, len,
+                     PyTuple_GET_SIZE(obj));
+        return NULL;
+    }
+    return obj;
+}
+
+/* Item ``i`` of a tuple, itself a tuple of ``len`` items (any when ``len`` < 0). */
+static PyObject *ce_tuple_at(PyObject *tuple, Py_ssize_t i, Py_ssize_t len, const char *name)
+{
+    PyObject *item = ce_item(tuple, i, name);
+    return item == NULL ? NULL : ce_tuple(item, len, name);
+}
+
+/* The ``n`` items of a tuple of ints into ``dst`` (the tuple must hold exactly ``n``). */
+static int ce_longs(PyObject *obj, Py_ssize_t n, const char *name, long *dst)
+{
+    if (ce_tuple(obj, n, name) == NULL)
+        return -1;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (ce_long(PyTuple_GET_ITEM(obj, k), name, &dst[k]) < 0)
+            return -1;
+    return 0;
+}
+
+/* A constructor table: any sequence of numbers as a newly allocated array of doubles
+ * (free with PyMem_Free); its length in ``*n``. */
+static double *ce_doubles_new(PyObject *seq, const char *name, Py_ssize_t *n)
+{
+    PyObject *fast = PySequence_Fast(seq, name);
+    if (fast == NULL)
+        return NULL;
+    *n = PySequence_Fast_GET_SIZE(fast);
+    double *dst = PyMem_Malloc(sizeof(double) * (size_t)(*n > 0 ? *n : 1));
+    if (dst == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < *n; k++) {
+        dst[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
+        if (dst[k] == -1.0 && PyErr_Occurred()) {
+            PyMem_Free(dst);
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    return dst;
+}
+
+/* A constructor table: any sequence of ints as a newly allocated array of longs (free
+ * with PyMem_Free); its length in ``*n``. */
+static long *ce_longs_new(PyObject *seq, const char *name, Py_ssize_t *n)
+{
+    PyObject *fast = PySequence_Fast(seq, name);
+    if (fast == NULL)
+        return NULL;
+    *n = PySequence_Fast_GET_SIZE(fast);
+    long *dst = PyMem_Malloc(sizeof(long) * (size_t)(*n > 0 ? *n : 1));
+    if (dst == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < *n; k++) {
+        if (ce_long(PySequence_Fast_GET_ITEM(fast, k), name, &dst[k]) < 0) {
+            PyMem_Free(dst);
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    return dst;
+}
+
+#endif
