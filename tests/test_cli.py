@@ -134,6 +134,7 @@ def test_bench_prints_a_table():
                                     "--game", "scallywags"])
     assert out.exit_code == 0, out.output
     assert "agent-steps/s" in out.output and "scallywags_v0" in out.output
+    assert "observation encoders: compiled for" in out.output   # which encoders ran
 
 
 def test_bench_every_player_count_or_the_chosen_ones_with_the_batched_path():

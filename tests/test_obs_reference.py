@@ -2,6 +2,9 @@
 change them): random games at every player count and variant, every seat observed at
 every state in shuffled order, older states re-observed (tests/obs_reference.py).
 
+Run twice: with the encoders as installed (compiled where built, envs/core/compiled.py)
+and with the Python encoders alone (``PLUNDER_PURE_PYTHON=1``), so both stay exact.
+
 The reference digests in tests/data/obs_reference.json were written by the unchanged code
 of commit 189ffd6 (before issue 17's speed-ups). A layout or rules change that is meant
 to change observations rewrites them (``python -m tests.obs_reference``) in its own commit,
@@ -12,13 +15,17 @@ import json
 
 import pytest
 
+from plunder.envs.core.compiled import PURE_PYTHON_VAR
 from tests.obs_reference import REFERENCE, case_key, cases, digest_case
 
 _REF = json.loads(REFERENCE.read_text())
 
 
+@pytest.mark.parametrize("encoders", ["installed", "python"])
 @pytest.mark.parametrize("env_id,n,opts", cases(), ids=lambda x: str(x))
-def test_observations_and_masks_match_reference(env_id, n, opts):
+def test_observations_and_masks_match_reference(env_id, n, opts, encoders, monkeypatch):
+    if encoders == "python":
+        monkeypatch.setenv(PURE_PYTHON_VAR, "1")
     key = case_key(env_id, n, opts)
     assert key in _REF, f"no reference for {key}"
     got = digest_case(env_id, n, opts)

@@ -108,6 +108,19 @@ def bench_aec(make_env, name: str, players: int, seconds: float, seed: int = 0) 
     return BenchResult(name, players, steps, games, time.process_time() - cpu_start)
 
 
+def encoder_summary() -> str:
+    """Which games encode observations compiled (C) in this process, and which in Python."""
+    from plunder.envs.core import compiled
+
+    status = compiled.status()
+    c = [g for g, on in status.items() if on]
+    py = [g for g, on in status.items() if not on]
+    why = (f" ({compiled.PURE_PYTHON_VAR} is set)" if not compiled.enabled()
+           else " (not built: no C compiler at install?)" if py else "")
+    return ("observation encoders: compiled for " + (", ".join(c) or "no game")
+            + (f"; Python for {', '.join(py)}{why}" if py else ""))
+
+
 def free_observation(game) -> None:
     """Replace ``game``'s encoder by a copy of one all-zero vector of the observation's size
     (the game flow does not depend on it): what a step would cost if building the
@@ -115,6 +128,7 @@ def free_observation(game) -> None:
     it."""
     zeros = np.zeros(game.layout.size, np.float32)
     game.encode = lambda view: zeros.copy()    # an instance attribute shadows the method
+    game.encode_into = lambda view, out: out.fill(0.0)
 
 
 def free_observation_env(make_env):

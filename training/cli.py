@@ -78,12 +78,13 @@ def play(game, seat, bots, players, seed):
                    "of a step it takes, and on the rules alone (masks and moves, no view).")
 def bench(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost):
     """Benchmark random legal play against PettingZoo and OpenSpiel yardsticks."""
-    from .bench import format_table, run_bench
+    from .bench import encoder_summary, format_table, run_bench
 
     results = run_bench(seconds, [_env_id(g) for g in games] or None, not no_yardsticks,
                         players=list(players) or None, batched=not no_batched,
                         observation_cost=observation_cost)
     click.echo(format_table(results))
+    click.echo(encoder_summary())
     if not no_train:
         try:
             from .bench_train import bench_training

@@ -35,7 +35,7 @@ def observe_into(requests: Sequence[tuple[Game, GameState, int]], obs: np.ndarra
     """Write the observation and mask of each (game, state, seat) request into rows
     ``row``, ``row + 1``, ... of ``obs`` and ``masks`` (no intermediate stacking)."""
     for k, (game, state, seat) in enumerate(requests, row):
-        obs[k] = game.encode(state.view(seat))
+        game.encode_into(state.view(seat), obs[k])
         masks[k] = state.legal_actions_mask(seat)
 
 

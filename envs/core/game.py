@@ -109,6 +109,11 @@ class Game(ABC):
     def encode(self, view: Any) -> np.ndarray:
         """The observation vector of a player's view (reads nothing but the view)."""
 
+    def encode_into(self, view: Any, out: np.ndarray) -> None:
+        """Write ``encode(view)`` into ``out`` (a float32 vector of the layout's size, e.g. a
+        row of a batch array); a game with a compiled encoder writes it in place."""
+        out[:] = self.encode(view)
+
     @property
     def entity_groups(self) -> tuple[EntityGroup, ...]:
         """Interchangeable objects in the observation and actions (none by default).

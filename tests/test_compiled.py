@@ -1,0 +1,61 @@
+"""The compiled encoders' switch and availability (envs/core/compiled.py).
+
+Each game's own tests/<game>/test_compiled_encoder.py compares its compiled encoder with
+the Python one; tests/test_obs_reference.py runs the reference digests both ways.
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+from plunder.envs import ENV_IDS, game_class
+from plunder.envs.core import compiled
+
+#: CI sets this (.ci/run): there a C compiler is present, so every encoder must be built
+REQUIRE_VAR = "PLUNDER_REQUIRE_COMPILED"
+
+
+def _uses_compiled(game) -> bool:
+    """Whether ``game`` encodes through its compiled module (a C method, not Python's)."""
+    return type(game.encode_into).__name__ == "builtin_function_or_method"
+
+
+def test_the_switch_reads_the_environment(monkeypatch):
+    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
+    assert compiled.enabled()
+    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "0")
+    assert compiled.enabled()
+    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
+    assert not compiled.enabled()
+    assert all(g is None for g in map(compiled.load, compiled.GAME_PACKAGES))
+    assert not any(compiled.status().values())
+
+
+def test_every_game_package_is_listed():
+    assert sorted(compiled.GAME_PACKAGES) == sorted(
+        game_class(e).__module__.split(".")[2] for e in ENV_IDS)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_games_follow_the_switch(env_id, monkeypatch):
+    package = game_class(env_id).__module__.split(".")[2]
+    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
+    assert not _uses_compiled(game_class(env_id)(2))
+    monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
+    game = game_class(env_id)(2)
+    assert _uses_compiled(game) == (compiled.load(package) is not None)
+    # either way encode_into writes what encode returns
+    view = game.new_game(np.random.default_rng(0)).view(0)
+    rows = np.full((2, game.layout.size), 7.0, np.float32)
+    game.encode_into(view, rows[1])
+    assert rows[1].tobytes() == game.encode(view).tobytes()
+    assert (rows[0] == 7.0).all()
+
+
+@pytest.mark.skipif(not os.environ.get(REQUIRE_VAR), reason=f"{REQUIRE_VAR} not set")
+def test_every_encoder_is_built_where_required():
+    assert compiled.enabled(), f"{compiled.PURE_PYTHON_VAR} is set"
+    assert all(compiled.status().values()), compiled.status()
+    for env_id in ENV_IDS:
+        assert _uses_compiled(game_class(env_id)(2)), env_id
