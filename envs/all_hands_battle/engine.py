@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import bisect
 import copy
+from functools import partial
 from typing import Any
 
 import numpy as np
 
+from plunder.envs.core import compiled
 from plunder.envs.core.errors import ConfigError, InvalidArgumentError, InvalidStateError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
@@ -101,14 +103,34 @@ class AllHandsBattleGame(Game):
         self.actions = ActionIndex(self.num_cards, self.num_players, comp.ships_per_fleet)
         from . import observation  # late import: observation imports this module
         self._layout = observation.build_layout(self)
-        self._encode = observation.encode
+        self._bind_encoder()
+
+    def _bind_encoder(self) -> None:
+        """Choose the encoder: the compiled one (``_cencode.c``) when it is built and not
+        switched off (``PLUNDER_PURE_PYTHON``), else the Python one (whose memo tables are
+        then built as it is used, never with the compiled one)."""
+        from . import observation
+        module = compiled.load("all_hands_battle")
+        if module is None:
+            self._encode = partial(observation.encode, self)
+            return
+        self.__dict__.pop("_obs_tables", None)  # a Python encoder's, unpickled with the game
+        # the C method itself as the instance's encode_into (no Python frame in between)
+        self._encode, self.encode_into = compiled.bind(
+            module, self._layout.size, *observation.compiled_params(self, module))
 
     def __getstate__(self) -> dict:
         """Pickled without the encoder's memo tables (a cache of up to ~700 observation
-        blocks, rebuilt as it is used)."""
+        blocks, rebuilt as it is used) and without the bound encoder functions (a compiled
+        encoder does not pickle); __setstate__ binds them again."""
         state = self.__dict__.copy()
-        state.pop("_obs_tables", None)
+        for name in ("_obs_tables", "_encode", "encode_into"):
+            state.pop(name, None)
         return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind_encoder()
 
     @classmethod
     def validate_options(cls, values: dict[str, Any]) -> None:
@@ -162,7 +184,7 @@ class AllHandsBattleGame(Game):
 
     def encode(self, view: AllHandsBattleView) -> np.ndarray:
         """Observation vector of a view."""
-        return self._encode(self, view)
+        return self._encode(view)
 
     @property
     def entity_groups(self) -> tuple[EntityGroup, ...]:

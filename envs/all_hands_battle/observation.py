@@ -315,3 +315,46 @@ def unseen_cards(game, view: AllHandsBattleView) -> list[int]:
         located.add(view.launch_master)
     located.update(view.launch_crew)
     return [c for c in range(game.num_cards) if c not in located]
+
+
+def compiled_params(game, module) -> tuple:
+    """The constructor arguments of the compiled encoder ``module.Encoder`` (_cencode.c)
+    for ``game``: its sizes, the layout blocks as (start, stop) in ``module.LAYOUT_FIELDS``
+    order, the per-card tables in ``module.CARD_COLUMNS`` order and the ship rules' crew
+    sets per shipmaster in ``module.MASTER_SETS`` order (all computed here, so the C code
+    holds no layout offsets or card data of its own)."""
+    from .components import BLACK_SPOT, DAUGHTER
+
+    layout, rules = game.layout, game.rules
+    C = game.num_cards
+    comp = game.components
+    columns = {               # suit and rank as in _tables, then ShipRules' tables
+        "suit": [4 if c.suit == NO_SUIT else c.suit for c in game.cards],
+        "rank": [0 if c.kind == ADMIRAL else 1 if c.kind == CAPTAIN else 2
+                 for c in game.cards],
+        "value": rules.value, "is_master": rules.is_master,
+        "sails": rules.rank, "defend_level": rules._defend_level,
+        "ruth_bonus": rules._ruth_bonus, "duelling": rules._duelling, "lady": rules._lady,
+        "black_spot": [k == BLACK_SPOT for k in rules.kind],
+        "daughter": [k == DAUGHTER for k in rules.kind],
+    }
+
+    def cards_of(mask: int) -> tuple[int, ...]:
+        return tuple(c for c in range(C) if mask >> c & 1)
+
+    none = ((), ())
+    sets = {
+        "elig": [tuple(sorted(rules.elig[m] - {m})) if m in rules.elig else ()
+                 for m in range(C)],
+        "pool": [cards_of(rules._pool[m]) if m in rules._pool else () for m in range(C)],
+        "caps": [tuple(sorted(rules.prize_parts.get(m, none)[0])) for m in range(C)],
+        "cooks": [tuple(sorted(rules.prize_parts.get(m, none)[1])) for m in range(C)],
+    }
+    return (game.num_players, comp.ships_per_fleet, comp.crew_per_ship, layout.size,
+            game.target_score, 1.0 + 600.0 / game.target_score, ROUND_SCALE,
+            tuple((layout.slice(f).start, layout.slice(f).stop) for f in module.LAYOUT_FIELDS),
+            DECISIONS, PHASES, CLAIM,
+            tuple(tuple(int(v) for v in columns[k]) for k in module.CARD_COLUMNS),
+            tuple(tuple(sets[k]) for k in module.MASTER_SETS),
+            tuple(int(m in rules.prize_parts) for m in range(C)))
+

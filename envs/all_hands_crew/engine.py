@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from plunder.envs.core import compiled
 from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
@@ -43,7 +44,7 @@ from plunder.envs.core.state_io import (
 )
 
 from .components import NO_CARDS, NUM_CREW, NUM_KINDS, TARGETED, load_components, partitioner
-from .observation import Encoder, build_layout, encode_view
+from .observation import Encoder, build_layout, compiled_params, encode_view
 from .view import CrewView, describe_view
 
 PHASES = ("draw", "spyglass", "hire", "lay", "target", "over")
@@ -90,7 +91,7 @@ class AllHandsCrewGame(Game):
         self.combo_parts = [tuple((k, c) for k, c in enumerate(cb.counts) if c)
                             for cb in self.combos]
         self.single_values = [self.comps.single_value(k) for k in range(NUM_KINDS)]
-        self.enc = Encoder(self)
+        self._use_encoder(None)
         self._link_memos()
         #: view constants: per seat no card (crew knowledge, final_left), no combination
         self.no_card_rows = (NO_CARDS,) * n
@@ -108,14 +109,30 @@ class AllHandsCrewGame(Game):
         #: view memo: a stock's sources -> the stock as a view shows it face down
         self.hidden_stocks: dict = memos[2]
 
+    def _use_encoder(self, enc: Encoder | None) -> None:
+        """Encode with the compiled encoder when this process has it (envs/core/
+        compiled.py): ``encode`` and ``encode_into`` then become instance attributes that
+        call C directly, and the Python encoder (and its caches) is not built. Otherwise
+        the Python encoder: ``enc`` (an unpickled one) or a new one."""
+        module = compiled.load("all_hands_crew")
+        if module is None:
+            self.enc = enc if enc is not None else Encoder(self)
+            return
+        self.enc = None
+        self.encode, self.encode_into = compiled.bind(module, self._layout.size,
+                                                      *compiled_params(self, module))
+
     # -- pickling (SuperSuit's vector envs, copy.deepcopy) -------------------------------
     def __getstate__(self) -> dict:
         """The game without its process-wide objects (relinked on loading: the packaged
         components, the partition solver, whose memo may hold a million entries, and the
-        mask and view memos are the loading process's own)."""
+        mask and view memos are the loading process's own) and without the compiled
+        encoder (a C object: rebuilt on loading, if the loading process has it)."""
         state = self.__dict__.copy()
         for key in _SHARED_OR_CACHED:
             del state[key]
+        for key in _COMPILED:
+            state.pop(key, None)
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -127,6 +144,7 @@ class AllHandsCrewGame(Game):
         self._link_memos()
         self.no_card_rows = (NO_CARDS,) * self.num_players
         self.no_combos = ((),) * self.num_players
+        self._use_encoder(state.get("enc"))
 
     # -- spaces -------------------------------------------------------------------------
     @property
@@ -275,6 +293,8 @@ _MAX_EVENTS = 1000
 #: game attributes a pickle leaves out (see AllHandsCrewGame.__getstate__)
 _SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions",
                      "hidden_stocks", "no_card_rows", "no_combos")
+#: instance attributes of a game with a compiled encoder (see _use_encoder)
+_COMPILED = ("encode", "encode_into")
 
 _FIELDS = ("piles", "pile_known", "out", "stock", "stock_src", "crew", "crew_known",
            "crew_maybe_gone", "laid",

@@ -655,3 +655,30 @@ def _seat_laid(game, laid, final, left, curses):
                     points += single[k] * left[k]
     return (_part(lc), points / 60, caps / 10, curses / 6,
             (points + game.comps.curse * curses) / 60, tuple(cards) if any(cards) else None)
+
+
+def compiled_params(game, module) -> tuple:
+    """The constants of ``game``'s compiled encoder, ``module.Encoder(*params)``
+    (``_cencode.c``): sizes, the layout's field starts in ``module.LAYOUT_FIELDS`` order
+    (the encoder checks each field's width), the one-hot names, ACC5, the cards in the
+    game, the combinations (flattened counts per kind, points, captains), leftover and
+    curse scores, and the partition solver's tables (kind order, same-kind group values,
+    candidate combinations per kind) for my_crew_value."""
+    from .components import _ORDER
+
+    part = game.partitioner
+    cand_combos, cand_start = [], [0]
+    for k in range(NUM_KINDS):
+        cand_combos += [ci for _, _, ci in part._cands[k]]
+        cand_start.append(len(cand_combos))
+    return (game.num_players, NUM_KINDS, NUM_CREW, TOP_DEPTH, game.max_stock,
+            game.layout.size,
+            tuple(game.layout_starts[name] for name in module.LAYOUT_FIELDS),
+            tuple(sorted(PHASE_INDEX, key=PHASE_INDEX.get)),
+            tuple(sorted(PENDING_INDEX, key=PENDING_INDEX.get)),
+            tuple(ACC5), tuple(game.copies),
+            tuple(c for cb in game.combos for c in cb.counts),
+            tuple(cb.points for cb in game.combos), tuple(game.combo_captains),
+            tuple(game.single_values), game.comps.curse, tuple(_ORDER),
+            tuple(x for row in part._groupv for x in row),
+            tuple(cand_combos), tuple(cand_start))

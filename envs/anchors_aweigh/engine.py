@@ -123,6 +123,10 @@ def action_name(a: int) -> str:
     return f"action {a} (out of range)"
 
 
+#: game attributes that hold the compiled encoder (see AnchorsAweighGame._bind_encoder)
+_COMPILED_ATTRS = ("encode", "encode_into", "_cencoder")
+
+
 class AnchorsAweighGame(Game):
     """Anchors Aweigh! for 2-4 players.
 
@@ -151,6 +155,8 @@ class AnchorsAweighGame(Game):
     }
 
     _components: Components | None = None
+    #: the compiled encoder object (None: the Python encoder; see _bind_encoder)
+    _cencoder = None
 
     def __init__(self, num_players: int = 2, **options: Any):
         super().__init__(num_players, **options)
@@ -214,6 +220,39 @@ class AnchorsAweighGame(Game):
         # bound once here: an import statement inside encode() costs about 1.5 us a call
         from .observation import encode as encode_view
         self._encode_view = encode_view
+        self._bind_encoder()
+
+    def _bind_encoder(self) -> None:
+        """Choose the encoder: the compiled one (``_cencode.c``) when it is built and not
+        switched off (``PLUNDER_PURE_PYTHON``), else the Python one (the class's
+        ``encode``), whose tables and caches are then built on its first call only.
+        Compiled, ``encode`` and ``encode_into`` are instance attributes: the bound
+        functions of ``compiled.bind``, ``encode_into`` the C method itself."""
+        from plunder.envs.core import compiled
+        for name in _COMPILED_ATTRS:
+            self.__dict__.pop(name, None)
+        module = compiled.load("anchors_aweigh")
+        if module is None:
+            return
+        from .observation import compiled_params
+        # a Python encoder's tables and caches unpickled with the game are of no use now
+        for name in [k for k in self.__dict__ if k.startswith("_obs_")]:
+            del self.__dict__[name]
+        self.encode, self.encode_into = compiled.bind(
+            module, self.layout.size, *compiled_params(self, module))
+        self._cencoder = self.encode_into.__self__
+
+    def __getstate__(self) -> dict:
+        """Pickled without the compiled encoder (a C object does not pickle);
+        __setstate__ binds it again."""
+        state = dict(self.__dict__)
+        for name in _COMPILED_ATTRS:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind_encoder()
 
     @classmethod
     def components(cls) -> Components:
@@ -279,6 +318,8 @@ class AnchorsAweighGame(Game):
         return self._layout
 
     def encode(self, view: AnchorsAweighView) -> np.ndarray:
+        """The observation vector of ``view`` (the Python encoder; with the compiled one
+        the instance attribute set by _bind_encoder stands in for this method)."""
         return self._encode_view(self, view)
 
     # -- states -------------------------------------------------------------------------------

@@ -675,3 +675,33 @@ class _SeatTable:
         vec[self.cargo_at:self.cargo_at + NUM_COLOURS] = cargo
         vec[self.assets_at:self.assets_at + NUM_KINDS] = tiles
         return vec
+
+
+def compiled_params(game, module) -> tuple:
+    """The constructor arguments of the compiled encoder ``module.Encoder`` (``_cencode.c``)
+    for ``game``: everything it needs besides the view, computed here from the layout and
+    the components (the C code hard-codes no offset). Built from a throwaway ``_Tables``,
+    so the rows are the Python encoder's own; nothing is kept on the game."""
+    tables = _Tables(game)
+    layout = game.layout
+    fields = tuple((layout.slice(name).start, layout.slice(name).stop - layout.slice(name).start)
+                   for name in module.LAYOUT_FIELDS)
+    round_cards = layout.slice("round_cards")
+    dims = (NUM_PHASES, NUM_SPACES, NUM_ABOVE, NUM_KINDS, NUM_COLOURS, NUM_BACKS, NUM_CELLS,
+            SF, HF, CF, BF, NUM_OUTCOMES, SPACE_FEATURES.index(f"{COLOURS[0]} on storage"),
+            (round_cards.stop - round_cards.start) // CF)
+    cell_cargo = [-1] * NUM_CELLS
+    for c in range(NUM_COLOURS):
+        cell_cargo[CELL_CARGO + c] = c
+    pirates = [c for c in game.cards if c.type == PIRATES]
+    rules = (int(game.rough_seas), game.comp.pirate_penalty_coins, ENCOUNTER,
+             BACKS.index("pirates 1"), RETURNS_SCALE, RETURNS_CAP)
+    return (dims, game.num_players, layout.size, fields,
+            tables.cards.ravel().tolist(),
+            tables.card_asset_needs.astype(int).ravel().tolist(),
+            tables.card_cargo_needs.astype(int).ravel().tolist(),
+            tables.cell.ravel().tolist(), tables.hand.ravel().tolist(),
+            tables.cell_kind.tolist(), cell_cargo, (CELL_UNKNOWN, CELL_TILE),
+            tables.pirate_id_list, [c.strength for c in pirates],
+            tables.pirate_needs.astype(int).ravel().tolist(),
+            tables.pirate_reward.astype(int).tolist(), rules)

@@ -13,7 +13,7 @@
 
 /* Acquire ``out`` as a writable C-contiguous float32 vector of exactly ``size`` values
  * and zero it. Release with PyBuffer_Release. */
-static int ce_out(PyObject *out, Py_ssize_t size, Py_buffer *buf)
+static inline int ce_out(PyObject *out, Py_ssize_t size, Py_buffer *buf)
 {
     if (PyObject_GetBuffer(out, buf, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return -1;
@@ -30,7 +30,7 @@ static int ce_out(PyObject *out, Py_ssize_t size, Py_buffer *buf)
 }
 
 /* Item ``i`` of a tuple (borrowed). */
-static PyObject *ce_item(PyObject *tuple, Py_ssize_t i, const char *name)
+static inline PyObject *ce_item(PyObject *tuple, Py_ssize_t i, const char *name)
 {
     if (!PyTuple_Check(tuple) || i >= PyTuple_GET_SIZE(tuple)) {
         PyErr_Format(PyExc_TypeError, "%s: expected a tuple with an item %zd", name, i);
@@ -40,7 +40,7 @@ static PyObject *ce_item(PyObject *tuple, Py_ssize_t i, const char *name)
 }
 
 /* ``obj`` as a C long (ints, bools and anything with __index__). */
-static int ce_long(PyObject *obj, const char *name, long *v)
+static inline int ce_long(PyObject *obj, const char *name, long *v)
 {
     if (PyFloat_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s: expected an int, got a float", name);
@@ -57,14 +57,14 @@ static int ce_long(PyObject *obj, const char *name, long *v)
 }
 
 /* Item ``i`` of a tuple as a C long. */
-static int ce_long_at(PyObject *tuple, Py_ssize_t i, const char *name, long *v)
+static inline int ce_long_at(PyObject *tuple, Py_ssize_t i, const char *name, long *v)
 {
     PyObject *item = ce_item(tuple, i, name);
     return item == NULL ? -1 : ce_long(item, name, v);
 }
 
 /* ``obj`` as a tuple of ``len`` items (any length when ``len`` < 0); borrowed. */
-static PyObject *ce_tuple(PyObject *obj, Py_ssize_t len, const char *name)
+static inline PyObject *ce_tuple(PyObject *obj, Py_ssize_t len, const char *name)
 {
     if (!PyTuple_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s: expected a tuple, got %.100s", name,
@@ -80,14 +80,15 @@ static PyObject *ce_tuple(PyObject *obj, Py_ssize_t len, const char *name)
 }
 
 /* Item ``i`` of a tuple, itself a tuple of ``len`` items (any when ``len`` < 0). */
-static PyObject *ce_tuple_at(PyObject *tuple, Py_ssize_t i, Py_ssize_t len, const char *name)
+static inline PyObject *ce_tuple_at(PyObject *tuple, Py_ssize_t i, Py_ssize_t len,
+                                     const char *name)
 {
     PyObject *item = ce_item(tuple, i, name);
     return item == NULL ? NULL : ce_tuple(item, len, name);
 }
 
 /* The ``n`` items of a tuple of ints into ``dst`` (the tuple must hold exactly ``n``). */
-static int ce_longs(PyObject *obj, Py_ssize_t n, const char *name, long *dst)
+static inline int ce_longs(PyObject *obj, Py_ssize_t n, const char *name, long *dst)
 {
     if (ce_tuple(obj, n, name) == NULL)
         return -1;
@@ -99,7 +100,7 @@ static int ce_longs(PyObject *obj, Py_ssize_t n, const char *name, long *dst)
 
 /* A constructor table: any sequence of numbers as a newly allocated array of doubles
  * (free with PyMem_Free); its length in ``*n``. */
-static double *ce_doubles_new(PyObject *seq, const char *name, Py_ssize_t *n)
+static inline double *ce_doubles_new(PyObject *seq, const char *name, Py_ssize_t *n)
 {
     PyObject *fast = PySequence_Fast(seq, name);
     if (fast == NULL)
@@ -125,7 +126,7 @@ static double *ce_doubles_new(PyObject *seq, const char *name, Py_ssize_t *n)
 
 /* A constructor table: any sequence of ints as a newly allocated array of longs (free
  * with PyMem_Free); its length in ``*n``. */
-static long *ce_longs_new(PyObject *seq, const char *name, Py_ssize_t *n)
+static inline long *ce_longs_new(PyObject *seq, const char *name, Py_ssize_t *n)
 {
     PyObject *fast = PySequence_Fast(seq, name);
     if (fast == NULL)

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from plunder.envs.core import compiled
 from plunder.envs.core.game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -87,7 +88,33 @@ class ScallywagsGame(Game):
         self.actions = ActionIndex(self.num_coins)
         from . import observation  # late import: observation imports this module
         self._layout = observation.build_layout(self)
-        self._encode = observation.encoder(self).encode
+        self._bind_encoder()
+
+    def _bind_encoder(self) -> None:
+        """Choose the encoder: the compiled one (``_cencode.c``) when it is built and not
+        switched off (``PLUNDER_PURE_PYTHON``), else the memoising Python one, whose caches
+        are then built only here."""
+        from . import observation
+        module = compiled.load("scallywags")
+        if module is None:
+            self._encode = observation.encoder(self).encode
+            return
+        self.__dict__.pop("_encoder", None)     # a Python encoder unpickled with the game
+        # the C method itself as the instance's encode_into (no Python frame in between)
+        self._encode, self.encode_into = compiled.bind(
+            module, self._layout.size, *observation.compiled_params(self, module))
+
+    def __getstate__(self) -> dict:
+        """Pickled without the bound encoder functions (a compiled encoder does not
+        pickle); __setstate__ binds them again."""
+        state = dict(self.__dict__)
+        state.pop("_encode", None)
+        state.pop("encode_into", None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind_encoder()
 
     # -- spaces -------------------------------------------------------------------------
     @property

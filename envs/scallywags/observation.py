@@ -68,6 +68,18 @@ def encode(game, view) -> np.ndarray:
     return encoder(game).encode(view)
 
 
+def compiled_params(game, module) -> tuple:
+    """The arguments of the compiled ``module.Encoder`` (``_cencode.c``) for ``game``: the
+    (start, stop) of every layout field it writes, in ``module.LAYOUT_FIELDS`` order, then
+    the counts and tables the Python encoder below computes from the game's components."""
+    lay, comp = game.layout, game.components
+    slices = tuple((lay.slice(f).start, lay.slice(f).stop) for f in module.LAYOUT_FIELDS)
+    return (lay.size, slices, game.num_coins, SEATS, NUM_CARDS, comp.distinct_values,
+            game.take_limit, comp.hand_size, sum(comp.coin_values),
+            max(sum(comp.card_copies), 1), tuple(1.0 / max(c, 1) for c in comp.card_copies),
+            PHASES, BLOW, YO_HO)
+
+
 def encoder(game) -> "Encoder":
     """The encoder of ``game`` (built once per game instance)."""
     enc = game.__dict__.get("_encoder")

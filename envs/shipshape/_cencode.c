@@ -1,8 +1,962 @@
+/* ShipShape's compiled observation encoder: the C twin of envs/shipshape/observation.py.
+ *
+ * ``Encoder(...)`` holds the game's constants, computed in Python from the game's layout
+ * and components (observation.compiled_params: layout spans, crate cells, the tables of
+ * the cell features and totals, the scales); ``encode_into(view, out)`` writes the whole
+ * observation of a ShipShapeView into a float32 vector, bit for bit what the Python
+ * encoder writes (tests/shipshape/test_compiled_encoder.py compares them). It reads
+ * nothing but the view and its own constants, and needs no cache: computing the whole
+ * vector (placement outcomes included) is a few thousand integer operations.
+ *
+ * The view and its public table are frozen dataclasses, read by attribute name:
+ * VIEW_FIELDS and TABLE_FIELDS list the names in the order of this file's indices (a test
+ * checks that they are the dataclasses' fields). Every value read is checked: a wrong
+ * type, length or index raises TypeError or ValueError naming the field, and every index
+ * computed from view data is checked against its block before anything is written.
+ *
+ * Floats, as the Python encoder computes them: the seat numbers and the current voyage
+ * score are a small int divided by a Python float (double), then stored in float32:
+ * ``(float)(x / 27.0)``; the placement outcomes are numpy float32 quotients:
+ * ``(float)x / 27.0f``. The cell features come from the Python table itself.
+ */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include "cencode.h"
 
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_cencode", "skeleton", -1, NULL,
+#define MAX_SEATS 8       /* ShipShape has 3-6 seats */
+#define MAX_STACK 32      /* crates in a group's stack (3 turns x group size) */
+#define MAX_CODES 16      /* cell codes (the game has 11) */
+#define ORIENTATIONS 8
+#define CELLS 9
+#define CELL_FEATURES 5
+#define TILE (CELLS * CELL_FEATURES)
+#define CARDS 10
+#define OUTCOME_FEATURES 6
+#define VOYAGES 3
+
+/* ---- field names ------------------------------------------------------------------------- */
+
+enum { V_PLAYER, V_DECISION, V_TABLE, N_VIEW };
+static const char *const VIEW_NAMES[N_VIEW] = {"player", "decision", "table"};
+
+enum {
+    T_ACTING, T_VOYAGE, T_TURN, T_TURNS, T_DONE, T_HANDS, T_DISCARDS, T_COINS,
+    T_HOLD_HISTORY, T_PLACED, T_VISIBLE, T_STACKS, T_UNUSED, T_NEED, T_STAGE, T_PLACING,
+    T_BIDS, T_VOYAGE_SCORES, N_TABLE
+};
+static const char *const TABLE_NAMES[N_TABLE] = {
+    "acting", "voyage", "turn", "turns", "done", "hands", "discards", "coins",
+    "hold_history", "placed", "visible", "stacks", "unused", "need", "stage", "placing",
+    "bids", "voyage_scores",
+};
+/* the table fields the encoder reads */
+static const int TABLE_READ[] = {
+    T_VOYAGE, T_TURN, T_DONE, T_HANDS, T_COINS, T_HOLD_HISTORY, T_PLACED, T_VISIBLE,
+    T_STACKS, T_NEED, T_STAGE, T_PLACING, T_BIDS,
+};
+#define N_TABLE_READ ((int)(sizeof(TABLE_READ) / sizeof(TABLE_READ[0])))
+
+/* The layout fields whose (start, stop) the constructor takes, in this order (-1, -1 for
+ * a field the layout lacks: other_stack and other_stack_present below six seats). */
+enum {
+    L_VOYAGE, L_TURN, L_DECISION, L_REBID, L_MY_HAND, L_PENDING_CRATE, L_STACK,
+    L_STACK_PRESENT, L_OTHER_STACK, L_OTHER_STACK_PRESENT, L_SCORE_NOW, L_PLACE_OUTCOMES,
+    L_STACK_OUTCOMES, L_SEAT_IS_CAPN, L_SEAT_IN_MY_GROUP, L_SEAT_COINS, L_SEAT_HOLD,
+    L_SEAT_HAND, L_SEAT_VISIBLE, L_SEAT_TOTALS, L_SEAT_CRATES, L_SEAT_STATUS, L_SEAT_BIDS,
+    N_LAYOUT
+};
+static const char *const LAYOUT_NAMES[N_LAYOUT] = {
+    "voyage", "turn", "decision", "rebid", "my_hand", "pending_crate", "stack",
+    "stack_present", "other_stack", "other_stack_present", "score_now", "place_outcomes",
+    "stack_outcomes", "seat_is_capn", "seat_in_my_group", "seat_coins", "seat_hold",
+    "seat_hand", "seat_visible", "seat_totals", "seat_crates", "seat_status", "seat_bids",
 };
 
-PyMODINIT_FUNC PyInit__cencode(void) { return PyModule_Create(&module); }
+/* ---- the encoder object ------------------------------------------------------------------ */
+
+/* A crate placed on a hold, as the outcomes need it: the packed totals of its own cells
+ * and the cells it leaves showing the hold (its holes). */
+typedef struct {
+    unsigned long own;
+    unsigned int holes;                 /* bit i: cell i is a hole */
+} Placement;
+
+typedef struct {
+    PyObject_HEAD
+    long seats, stack_size, capn;       /* capn: -1 when there is none */
+    int six_seat;                       /* two groups: other_stack, seat_in_my_group */
+    long group_index[VOYAGES][MAX_SEATS];
+    Py_ssize_t size;
+    Py_ssize_t at[N_LAYOUT];            /* each layout field's start (-1: absent) */
+    long num_crates, num_codes;
+    /* lying[(crate * 8 + o) * 9 + i]: crate ``crate`` as it lies in orientation o (crate
+     * 0: none, all holes); placements[(crate * 8 + o) * 8 + a]: that crate placed in the
+     * action orientation a (geometry.orient twice) */
+    unsigned char *lying;
+    Placement *placements;
+    float cell_features[MAX_CODES][CELL_FEATURES];   /* observation._CELL_TABLE */
+    long cell_totals[MAX_CODES][5];     /* gold, cannons, contraband, rats, shows a good */
+    /* the same packed in one int, 6 bits each (observation._PACKED): a sum over a tile's 9
+     * cells (each total at most 27) never carries from one field into the next */
+    unsigned long cell_packed[MAX_CODES];
+    float out_scale[OUTCOME_FEATURES];  /* observation._OUT_SCALE */
+    double coin_scale, score_scale;
+    long no_low;                        /* lowest cannons when no other seat scores */
+    PyObject *view_names[N_VIEW];       /* interned attribute names */
+    PyObject *table_names[N_TABLE];
+} Encoder;
+
+static void Encoder_dealloc(Encoder *self)
+{
+    PyMem_Free(self->lying);
+    PyMem_Free(self->placements);
+    for (int i = 0; i < N_VIEW; i++)
+        Py_XDECREF(self->view_names[i]);
+    for (int i = 0; i < N_TABLE; i++)
+        Py_XDECREF(self->table_names[i]);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* A constructor table of exactly ``n`` ints / doubles. */
+static long *table_longs(PyObject *seq, Py_ssize_t n, const char *name)
+{
+    Py_ssize_t got;
+    long *t = ce_longs_new(seq, name, &got);
+    if (t != NULL && got != n) {
+        PyErr_Format(PyExc_ValueError, "Encoder: %s must have %zd values, got %zd", name, n,
+                     got);
+        PyMem_Free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static double *table_doubles(PyObject *seq, Py_ssize_t n, const char *name)
+{
+    Py_ssize_t got;
+    double *t = ce_doubles_new(seq, name, &got);
+    if (t != NULL && got != n) {
+        PyErr_Format(PyExc_ValueError, "Encoder: %s must have %zd values, got %zd", name, n,
+                     got);
+        PyMem_Free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The layout spans: every field's width must be what the code below writes there. */
+static int init_layout(Encoder *self, PyObject *spans_seq)
+{
+    long *spans = table_longs(spans_seq, 2 * N_LAYOUT, "layout spans");
+    if (spans == NULL)
+        return -1;
+    const long S = self->seats, L = self->stack_size;
+    const long width[N_LAYOUT] = {
+        3, 3, 2, 1, CARDS, TILE, L * TILE, L, L * TILE, L, 1, ORIENTATIONS * OUTCOME_FEATURES,
+        L * OUTCOME_FEATURES, S, S, S, S, S * CARDS, S * TILE, S * 5, S, S * 3, S * 2,
+    };
+    for (int f = 0; f < N_LAYOUT; f++) {
+        long start = spans[2 * f], stop = spans[2 * f + 1];
+        int optional = f == L_OTHER_STACK || f == L_OTHER_STACK_PRESENT;
+        if (start == -1 && stop == -1 && optional && !self->six_seat) {
+            self->at[f] = -1;
+            continue;
+        }
+        if (start < 0 || stop - start != width[f] || stop > self->size) {
+            PyErr_Format(PyExc_ValueError, "Encoder: layout field %s spans [%ld, %ld), "
+                         "expected %ld values within %zd", LAYOUT_NAMES[f], start, stop,
+                         width[f], self->size);
+            PyMem_Free(spans);
+            return -1;
+        }
+        self->at[f] = start;
+    }
+    PyMem_Free(spans);
+    return 0;
+}
+
+/* The crates as they lie and as they are placed, from their cells and geometry.PERMS. */
+static int init_crates(Encoder *self, PyObject *cells_seq, PyObject *perms_seq)
+{
+    Py_ssize_t n;
+    long *cells = ce_longs_new(cells_seq, "crate cells", &n);
+    if (cells == NULL)
+        return -1;
+    long *perms = table_longs(perms_seq, ORIENTATIONS * CELLS, "perms");
+    int rc = -1;
+    if (perms == NULL)
+        goto done;
+    if (n % CELLS != 0) {
+        PyErr_SetString(PyExc_ValueError, "Encoder: crate cells must be 9 per crate");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (cells[i] < 0 || cells[i] >= self->num_codes) {
+            PyErr_Format(PyExc_ValueError, "Encoder: crate cell code %ld out of range",
+                         cells[i]);
+            goto done;
+        }
+    for (int i = 0; i < ORIENTATIONS * CELLS; i++)
+        if (perms[i] < 0 || perms[i] >= CELLS) {
+            PyErr_SetString(PyExc_ValueError, "Encoder: perms must index 9 cells");
+            goto done;
+        }
+    self->num_crates = (long)(n / CELLS);
+    size_t tiles = (size_t)(self->num_crates + 1) * ORIENTATIONS;
+    self->lying = PyMem_Calloc(tiles * CELLS, 1);
+    self->placements = PyMem_Calloc(tiles * ORIENTATIONS, sizeof(Placement));
+    if (self->lying == NULL || self->placements == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* orient(cells, k)[i] = cells[PERMS[k][i]] */
+    for (long c = 1; c <= self->num_crates; c++)
+        for (int o = 0; o < ORIENTATIONS; o++) {
+            unsigned char *lying = self->lying + ((size_t)c * ORIENTATIONS + o) * CELLS;
+            for (int i = 0; i < CELLS; i++)
+                lying[i] = (unsigned char)cells[(c - 1) * CELLS + perms[o * CELLS + i]];
+            for (int a = 0; a < ORIENTATIONS; a++) {
+                Placement *pl = self->placements
+                    + ((size_t)c * ORIENTATIONS + o) * ORIENTATIONS + a;
+                for (int i = 0; i < CELLS; i++) {
+                    unsigned char code = lying[perms[a * CELLS + i]];
+                    pl->own += self->cell_packed[code];
+                    if (code == 0)
+                        pl->holes |= 1u << i;
+                }
+            }
+        }
+    rc = 0;
+done:
+    PyMem_Free(cells);
+    PyMem_Free(perms);
+    return rc;
+}
+
+/* The per-code tables: cell features (floats) and totals (ints). */
+static int init_cells(Encoder *self, PyObject *features_seq, PyObject *totals_seq)
+{
+    Py_ssize_t n;
+    double *features = ce_doubles_new(features_seq, "cell features", &n);
+    if (features == NULL)
+        return -1;
+    long *totals = NULL;
+    int rc = -1;
+    if (n % CELL_FEATURES != 0 || n / CELL_FEATURES < 2 || n / CELL_FEATURES > MAX_CODES) {
+        PyErr_SetString(PyExc_ValueError, "Encoder: cell features must be 5 per code");
+        goto done;
+    }
+    self->num_codes = (long)(n / CELL_FEATURES);
+    totals = table_longs(totals_seq, n, "cell totals");
+    if (totals == NULL)
+        goto done;
+    for (long c = 0; c < self->num_codes; c++)
+        for (int f = 0; f < 5; f++) {
+            self->cell_features[c][f] = (float)features[c * CELL_FEATURES + f];
+            self->cell_totals[c][f] = totals[c * 5 + f];
+            if (totals[c * 5 + f] < 0 || totals[c * 5 + f] > 3) {
+                PyErr_SetString(PyExc_ValueError, "Encoder: cell totals must be 0-3");
+                goto done;
+            }
+            self->cell_packed[c] |= (unsigned long)totals[c * 5 + f] << (6 * f);
+        }
+    rc = 0;
+done:
+    PyMem_Free(features);
+    PyMem_Free(totals);
+    return rc;
+}
+
+static PyObject *Encoder_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {
+        "seats", "stack_size", "capn", "six_seat", "group_index", "size", "layout_spans",
+        "crate_cells", "perms", "cell_features", "cell_totals", "out_scale", "coin_scale",
+        "score_scale", "no_low", NULL,
+    };
+    long seats, stack_size, capn, no_low;
+    int six_seat;
+    Py_ssize_t size;
+    double coin_scale, score_scale;
+    PyObject *group_index, *spans, *crate_cells, *perms, *features, *totals, *out_scale;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "lllpOnOOOOOOddl", kwlist, &seats,
+                                     &stack_size, &capn, &six_seat, &group_index, &size,
+                                     &spans, &crate_cells, &perms, &features, &totals,
+                                     &out_scale, &coin_scale, &score_scale, &no_low))
+        return NULL;
+    if (seats < 2 || seats > MAX_SEATS || stack_size < 1 || stack_size > MAX_STACK
+            || capn < -1 || capn >= seats || size < 1) {
+        PyErr_SetString(PyExc_ValueError, "Encoder: seats, stack_size, capn or size out of "
+                        "range");
+        return NULL;
+    }
+    Encoder *self = (Encoder *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->seats = seats;
+    self->stack_size = stack_size;
+    self->capn = capn;
+    self->six_seat = six_seat;
+    self->size = size;
+    self->coin_scale = coin_scale;
+    self->score_scale = score_scale;
+    self->no_low = no_low;
+
+    long *groups = table_longs(group_index, VOYAGES * seats, "group_index");
+    if (groups == NULL)
+        goto fail;
+    for (int v = 0; v < VOYAGES; v++)
+        for (long s = 0; s < seats; s++) {
+            long g = groups[v * seats + s];
+            if (g < 0 || g > (six_seat ? 1 : 0)) {
+                PyErr_SetString(PyExc_ValueError, "Encoder: group_index must be 0 (or 1 "
+                                "with six seats)");
+                PyMem_Free(groups);
+                goto fail;
+            }
+            self->group_index[v][s] = g;
+        }
+    PyMem_Free(groups);
+
+    double *scale = table_doubles(out_scale, OUTCOME_FEATURES, "out_scale");
+    if (scale == NULL)
+        goto fail;
+    for (int f = 0; f < OUTCOME_FEATURES; f++)
+        self->out_scale[f] = (float)scale[f];
+    PyMem_Free(scale);
+
+    if (init_layout(self, spans) < 0 || init_cells(self, features, totals) < 0
+            || init_crates(self, crate_cells, perms) < 0)
+        goto fail;
+    for (int i = 0; i < N_VIEW; i++)
+        if ((self->view_names[i] = PyUnicode_InternFromString(VIEW_NAMES[i])) == NULL)
+            goto fail;
+    for (int i = 0; i < N_TABLE; i++)
+        if ((self->table_names[i] = PyUnicode_InternFromString(TABLE_NAMES[i])) == NULL)
+            goto fail;
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+/* ---- reading the view -------------------------------------------------------------------- */
+
+enum { DECIDE_NONE, DECIDE_BID, DECIDE_PLACE, DECIDE_OTHER };
+
+/* What the writers share: the view's attributes (owned references) and the facts read
+ * from them that several blocks use. */
+typedef struct {
+    PyObject *view_attr[N_VIEW];
+    PyObject *f[N_TABLE];               /* NULL for fields not read */
+    long player;
+    int decision;                       /* DECIDE_*: "" / "bid" / "place" / other text */
+    long voyage, turn;                  /* as in the table */
+    long v;                             /* min(voyage, 2): the index of the groups */
+    long group;                         /* the player's group this voyage */
+    int done;
+    unsigned char visible[MAX_SEATS][CELLS];   /* every seat's hold, top-down codes */
+    long tot[MAX_SEATS][5];             /* its gold, cannons, contraband, rats, goods */
+} View;
+
+static void view_release(View *V)
+{
+    for (int i = 0; i < N_VIEW; i++)
+        Py_XDECREF(V->view_attr[i]);
+    for (int i = 0; i < N_TABLE; i++)
+        Py_XDECREF(V->f[i]);
+}
+
+/* ``obj.name`` (new reference); a missing attribute is a TypeError naming it. */
+static PyObject *get_attr(PyObject *obj, PyObject *name, const char *what)
+{
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (value == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: no attribute %U in a %.100s (expected a "
+                     "ShipShapeView and its PublicTable)", what, name, Py_TYPE(obj)->tp_name);
+    }
+    return value;
+}
+
+/* An int field within [lo, hi] (a plain int read directly: most of the view's values). */
+static int long_in(PyObject *obj, const char *name, long lo, long hi, long *v)
+{
+    if (PyLong_CheckExact(obj)) {
+        int overflow;
+        *v = PyLong_AsLongAndOverflow(obj, &overflow);
+        if (overflow) {
+            PyErr_Format(PyExc_ValueError, "%s: %R is out of range [%ld, %ld]", name, obj,
+                         lo, hi);
+            return -1;
+        }
+    }
+    else if (ce_long(obj, name, v) < 0)
+        return -1;
+    if (*v < lo || *v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s: %ld is out of range [%ld, %ld]", name, *v, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+static int long_at_in(PyObject *tuple, Py_ssize_t i, const char *name, long lo, long hi,
+                      long *v)
+{
+    PyObject *item = ce_item(tuple, i, name);
+    return item == NULL ? -1 : long_in(item, name, lo, hi, v);
+}
+
+/* A tuple of at most ``max`` items (``max`` < 0: any). */
+static PyObject *tuple_upto(PyObject *obj, Py_ssize_t max, const char *name)
+{
+    if (ce_tuple(obj, -1, name) == NULL)
+        return NULL;
+    if (max >= 0 && PyTuple_GET_SIZE(obj) > max) {
+        PyErr_Format(PyExc_ValueError, "%s: at most %zd items, got %zd", name, max,
+                     PyTuple_GET_SIZE(obj));
+        return NULL;
+    }
+    return obj;
+}
+
+/* The player, the decision, the voyage and turn, and every seat's hold and its totals. */
+static int read_view(const Encoder *e, PyObject *view, View *V)
+{
+    for (int i = 0; i < N_VIEW; i++)
+        if ((V->view_attr[i] = get_attr(view, e->view_names[i], "view")) == NULL)
+            return -1;
+    PyObject *table = V->view_attr[V_TABLE];
+    for (int i = 0; i < N_TABLE_READ; i++) {
+        int t = TABLE_READ[i];
+        if ((V->f[t] = get_attr(table, e->table_names[t], "view.table")) == NULL)
+            return -1;
+    }
+    const long S = e->seats;
+    if (long_in(V->view_attr[V_PLAYER], "view.player", 0, S - 1, &V->player) < 0)
+        return -1;
+    PyObject *decision = V->view_attr[V_DECISION];
+    if (!PyUnicode_Check(decision)) {
+        PyErr_Format(PyExc_TypeError, "view.decision: expected a str, got %.100s",
+                     Py_TYPE(decision)->tp_name);
+        return -1;
+    }
+    if (PyUnicode_GET_LENGTH(decision) == 0)
+        V->decision = DECIDE_NONE;
+    else if (PyUnicode_CompareWithASCIIString(decision, "bid") == 0)
+        V->decision = DECIDE_BID;
+    else if (PyUnicode_CompareWithASCIIString(decision, "place") == 0)
+        V->decision = DECIDE_PLACE;
+    else
+        V->decision = DECIDE_OTHER;    /* the Python encoder flags it as a bid */
+    if (long_in(V->f[T_VOYAGE], "table.voyage", 0, LONG_MAX, &V->voyage) < 0
+            || long_in(V->f[T_TURN], "table.turn", 0, LONG_MAX, &V->turn) < 0)
+        return -1;
+    V->v = V->voyage < VOYAGES - 1 ? V->voyage : VOYAGES - 1;
+    V->group = e->group_index[V->v][V->player];
+    V->done = PyObject_IsTrue(V->f[T_DONE]);
+    if (V->done < 0)
+        return -1;
+
+    PyObject *visible = ce_tuple(V->f[T_VISIBLE], S, "table.visible");
+    if (visible == NULL)
+        return -1;
+    for (long s = 0; s < S; s++) {
+        PyObject *cells = ce_tuple_at(visible, s, CELLS, "table.visible[seat]");
+        if (cells == NULL)
+            return -1;
+        for (int f = 0; f < 5; f++)
+            V->tot[s][f] = 0;
+        for (int i = 0; i < CELLS; i++) {
+            long code;
+            if (long_at_in(cells, i, "table.visible[seat][cell]", 0, e->num_codes - 1,
+                           &code) < 0)
+                return -1;
+            V->visible[s][i] = (unsigned char)code;
+            for (int f = 0; f < 5; f++)
+                V->tot[s][f] += e->cell_totals[code][f];
+        }
+    }
+    return 0;
+}
+
+/* A stack entry (crate id, orientation as it lies). */
+static int read_crate(const Encoder *e, PyObject *obj, const char *name, long *crate, long *o)
+{
+    if (ce_tuple(obj, 2, name) == NULL)
+        return -1;
+    return long_at_in(obj, 0, name, 1, e->num_crates, crate) < 0
+        || long_at_in(obj, 1, name, 0, ORIENTATIONS - 1, o) < 0 ? -1 : 0;
+}
+
+/* A placing entry (seat, crate id, orientation as it lay in the stack). */
+static int read_taken(const Encoder *e, PyObject *obj, const char *name, long *seat,
+                      long *crate, long *o)
+{
+    if (ce_tuple(obj, 3, name) == NULL)
+        return -1;
+    return long_at_in(obj, 0, name, 0, e->seats - 1, seat) < 0
+        || long_at_in(obj, 1, name, 1, e->num_crates, crate) < 0
+        || long_at_in(obj, 2, name, 0, ORIENTATIONS - 1, o) < 0 ? -1 : 0;
+}
+
+/* Group ``k``'s entry of a per-group field (placing, stacks): a tuple of at most ``max``. */
+static PyObject *group_entry(PyObject *field, long k, Py_ssize_t max, const char *name)
+{
+    PyObject *item = ce_item(field, k, name);
+    return item == NULL ? NULL : tuple_upto(item, max, name);
+}
+
+/* ---- the blocks -------------------------------------------------------------------------- */
+
+/* A crate's 45 features as it lies: the cell features of each of its 9 cells. */
+static void write_tile(const Encoder *e, const unsigned char *codes, float *dst)
+{
+    for (int i = 0; i < CELLS; i++)
+        memcpy(dst + i * CELL_FEATURES, e->cell_features[codes[i]],
+               sizeof(float) * CELL_FEATURES);
+}
+
+static const unsigned char *lying_codes(const Encoder *e, long crate, long o)
+{
+    return e->lying + ((size_t)crate * ORIENTATIONS + (size_t)o) * CELLS;
+}
+
+/* voyage, turn, decision, rebid: one-hots of min(voyage, 2) and min(turn, 2); the
+ * decision [bid, place] (any other non-empty text counts as a bid, as in Python); rebid
+ * when bidding at stage 2. */
+static int write_voyage_turn_decision_rebid(const Encoder *e, const View *V, float *out)
+{
+    out[e->at[L_VOYAGE] + V->v] = 1.0f;
+    out[e->at[L_TURN] + (V->turn < 2 ? V->turn : 2)] = 1.0f;
+    if (V->decision != DECIDE_NONE)
+        out[e->at[L_DECISION] + (V->decision == DECIDE_PLACE)] = 1.0f;
+    if (V->decision == DECIDE_BID) {
+        long stage;
+        if (ce_long_at(V->f[T_STAGE], V->group, "table.stage", &stage) < 0)
+            return -1;
+        if (stage == 2)
+            out[e->at[L_REBID]] = 1.0f;
+    }
+    return 0;
+}
+
+/* The 10 crew-card flags of a hand (cards 1-10). */
+static int write_hand(PyObject *hand, const char *name, float *dst)
+{
+    if (ce_tuple(hand, -1, name) == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hand); i++) {
+        long card;
+        if (long_at_in(hand, i, name, 1, CARDS, &card) < 0)
+            return -1;
+        dst[card - 1] = 1.0f;
+    }
+    return 0;
+}
+
+/* my_hand: the player's crew cards. */
+static int write_my_hand(const Encoder *e, const View *V, float *out)
+{
+    PyObject *hands = ce_tuple(V->f[T_HANDS], e->seats, "table.hands");
+    if (hands == NULL)
+        return -1;
+    return write_hand(PyTuple_GET_ITEM(hands, V->player), "table.hands[seat]",
+                      out + e->at[L_MY_HAND]);
+}
+
+/* pending_crate: when placing, the crate the player took, as it lay in the stack. */
+static int write_pending_crate(const Encoder *e, const View *V, float *out)
+{
+    if (V->decision != DECIDE_PLACE)
+        return 0;
+    PyObject *placing = group_entry(V->f[T_PLACING], V->group, -1, "table.placing[group]");
+    if (placing == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(placing); i++) {
+        long seat, crate, o;
+        if (read_taken(e, PyTuple_GET_ITEM(placing, i), "table.placing[group][i]", &seat,
+                       &crate, &o) < 0)
+            return -1;
+        if (seat == V->player)
+            write_tile(e, lying_codes(e, crate, o), out + e->at[L_PENDING_CRATE]);
+    }
+    return 0;
+}
+
+/* One group's stack into a stack field and its present flags (top first). */
+static int write_one_stack(const Encoder *e, PyObject *stacks, long k, float *crates,
+                           float *present)
+{
+    PyObject *stack = group_entry(stacks, k, e->stack_size, "table.stacks[group]");
+    if (stack == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(stack); i++) {
+        long crate, o;
+        if (read_crate(e, PyTuple_GET_ITEM(stack, i), "table.stacks[group][i]", &crate,
+                       &o) < 0)
+            return -1;
+        write_tile(e, lying_codes(e, crate, o), crates + i * TILE);
+        present[i] = 1.0f;
+    }
+    return 0;
+}
+
+/* stack, stack_present (the player's group); six seats: other_stack,
+ * other_stack_present (the other group's). All zero when the table has no stacks. */
+static int write_stacks(const Encoder *e, const View *V, float *out)
+{
+    PyObject *stacks = ce_tuple(V->f[T_STACKS], -1, "table.stacks");
+    if (stacks == NULL)
+        return -1;
+    if (PyTuple_GET_SIZE(stacks) == 0)
+        return 0;
+    if (write_one_stack(e, stacks, V->group, out + e->at[L_STACK],
+                        out + e->at[L_STACK_PRESENT]) < 0)
+        return -1;
+    if (e->six_seat)
+        return write_one_stack(e, stacks, 1 - V->group, out + e->at[L_OTHER_STACK],
+                               out + e->at[L_OTHER_STACK_PRESENT]);
+    return 0;
+}
+
+/* observation._score: the voyage score of a hold with totals ``tot`` when the others'
+ * lowest cannons and highest contraband are ``low`` and ``high``: gold - rats, cannons
+ * above the lowest, contraband unless not below the highest, 8 for a full ship. */
+static long voyage_score(const long tot[5], long low, long high)
+{
+    long gold = tot[0], cannons = tot[1], contraband = tot[2], rats = tot[3], goods = tot[4];
+    return gold - rats + cannons - (cannons < low ? cannons : low)
+        + (contraband < high ? contraband : 0) + (goods >= 9 ? 8 : 0);
+}
+
+/* One placement: the hold's totals once the crate ``pl`` lies on the hold whose cells'
+ * packed totals are ``hold`` (its own cells, plus the hold's under its holes, as the
+ * Python encoder's matrix product adds them), and the voyage score then. */
+static long place_totals(const Placement *pl, const unsigned long hold[CELLS], long low,
+                         long high, long tot[5])
+{
+    unsigned long packed = pl->own;
+    for (int i = 0; i < CELLS; i++)
+        if (pl->holes >> i & 1)
+            packed += hold[i];
+    for (int f = 0; f < 5; f++)
+        tot[f] = (long)(packed >> (6 * f) & 63);
+    return voyage_score(tot, low, high);
+}
+
+/* The placements of crate ``crate`` lying in orientation ``o``: 8, one per action
+ * orientation. */
+static const Placement *placements_of(const Encoder *e, long crate, long o)
+{
+    return e->placements + ((size_t)crate * ORIENTATIONS + (size_t)o) * ORIENTATIONS;
+}
+
+/* The 6 outcome numbers: totals and score over observation._OUT_SCALE (float32
+ * quotients, as numpy's float32 division). */
+static void write_outcome(const Encoder *e, const long tot[5], long score, float *dst)
+{
+    for (int f = 0; f < 5; f++)
+        dst[f] = (float)tot[f] / e->out_scale[f];
+    dst[5] = (float)score / e->out_scale[5];
+}
+
+/* score_now, place_outcomes, stack_outcomes: the player's voyage score now; when placing,
+ * the outcome of each action orientation of the crate taken; per crate of the group's
+ * stack, the outcome of its best orientation (highest score, then most cells showing
+ * goods, then the first). The context (the others' lowest cannons and highest
+ * contraband) is the current one for every placement, as in Python. */
+static int write_score_now_place_stack_outcomes(const Encoder *e, const View *V, float *out)
+{
+    const long S = e->seats, p = V->player;
+    long low = e->no_low, high = 0;
+    int first = 1;
+    for (long s = 0; s < S; s++) {
+        if (s == p)
+            continue;
+        if (first || V->tot[s][1] < low)
+            low = V->tot[s][1];
+        if (first || V->tot[s][2] > high)
+            high = V->tot[s][2];
+        first = 0;
+    }
+    unsigned long hold[CELLS];
+    for (int i = 0; i < CELLS; i++)
+        hold[i] = e->cell_packed[V->visible[p][i]];
+    /* double division, then float32 (as Python's score / SCORE_SCALE stored in float32) */
+    out[e->at[L_SCORE_NOW]] = (float)((double)voyage_score(V->tot[p], low, high)
+                                      / e->score_scale);
+
+    long tot[5], score;
+    PyObject *placing_all = ce_tuple(V->f[T_PLACING], -1, "table.placing");
+    if (placing_all == NULL)
+        return -1;
+    if (PyTuple_GET_SIZE(placing_all) > 0) {
+        PyObject *placing = group_entry(placing_all, V->group, -1, "table.placing[group]");
+        if (placing == NULL)
+            return -1;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(placing); i++) {
+            long seat, crate, o;
+            if (read_taken(e, PyTuple_GET_ITEM(placing, i), "table.placing[group][i]", &seat,
+                           &crate, &o) < 0)
+                return -1;
+            if (seat != p || V->decision != DECIDE_PLACE)
+                continue;
+            float *dst = out + e->at[L_PLACE_OUTCOMES];
+            const Placement *pl = placements_of(e, crate, o);
+            for (int a = 0; a < ORIENTATIONS; a++) {
+                score = place_totals(&pl[a], hold, low, high, tot);
+                write_outcome(e, tot, score, dst + a * OUTCOME_FEATURES);
+            }
+        }
+    }
+
+    PyObject *stacks = ce_tuple(V->f[T_STACKS], -1, "table.stacks");
+    if (stacks == NULL)
+        return -1;
+    if (PyTuple_GET_SIZE(stacks) == 0)
+        return 0;
+    PyObject *stack = group_entry(stacks, V->group, e->stack_size, "table.stacks[group]");
+    if (stack == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(stack); i++) {
+        long crate, o, best_tot[5] = {0}, best_score = 0, best_key = 0;
+        if (read_crate(e, PyTuple_GET_ITEM(stack, i), "table.stacks[group][i]", &crate,
+                       &o) < 0)
+            return -1;
+        const Placement *pl = placements_of(e, crate, o);
+        for (int a = 0; a < ORIENTATIONS; a++) {
+            score = place_totals(&pl[a], hold, low, high, tot);
+            long key = score * 16 + tot[4];     /* goods <= 9 < 16: score first */
+            if (a == 0 || key > best_key) {
+                best_key = key;
+                best_score = score;
+                memcpy(best_tot, tot, sizeof(tot));
+            }
+        }
+        write_outcome(e, best_tot, best_score,
+                      out + e->at[L_STACK_OUTCOMES] + i * OUTCOME_FEATURES);
+    }
+    return 0;
+}
+
+/* Per absolute seat: the status flags (still to get a crate, placing now, tied) and this
+ * turn's revealed bids (stage 1, stage 2) / 10, as observation._derive sets them. */
+static int seat_status_and_bids(const Encoder *e, const View *V, float status[][3],
+                                float bids[][2])
+{
+    const long S = e->seats;
+    if (!V->done) {
+        PyObject *need = ce_tuple(V->f[T_NEED], -1, "table.need");
+        PyObject *placing = ce_tuple(V->f[T_PLACING], -1, "table.placing");
+        if (need == NULL || placing == NULL)
+            return -1;
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(need); k++) {
+            PyObject *grp = group_entry(need, (long)k, -1, "table.need[group]");
+            if (grp == NULL)
+                return -1;
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(grp); i++) {
+                long s, stage;
+                if (long_at_in(grp, i, "table.need[group][i]", 0, S - 1, &s) < 0
+                        || ce_long_at(V->f[T_STAGE], k, "table.stage", &stage) < 0)
+                    return -1;
+                status[s][0] = 1.0f;
+                if (stage == 2)
+                    status[s][2] = 1.0f;
+            }
+        }
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(placing); k++) {
+            PyObject *grp = group_entry(placing, (long)k, -1, "table.placing[group]");
+            if (grp == NULL)
+                return -1;
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(grp); i++) {
+                PyObject *taken = ce_tuple_at(grp, i, -1, "table.placing[group][i]");
+                long s;
+                if (taken == NULL || long_at_in(taken, 0, "table.placing[group][i]", 0,
+                                                S - 1, &s) < 0)
+                    return -1;
+                status[s][1] = 1.0f;
+            }
+        }
+    }
+    /* the bids of this voyage and turn, newest first (the older ones are written last) */
+    PyObject *all = ce_tuple(V->f[T_BIDS], -1, "table.bids");
+    if (all == NULL)
+        return -1;
+    for (Py_ssize_t i = PyTuple_GET_SIZE(all) - 1; i >= 0; i--) {
+        long bid[5];        /* voyage, turn, stage, seat, card */
+        if (ce_longs(PyTuple_GET_ITEM(all, i), 5, "table.bids[i]", bid) < 0)
+            return -1;
+        if (bid[0] != V->voyage || bid[1] != V->turn)
+            break;
+        const long stage = bid[2], seat = bid[3], card = bid[4];
+        if (stage < 1 || stage > 2 || seat < 0 || seat >= S) {
+            PyErr_Format(PyExc_ValueError, "table.bids[i]: stage %ld or seat %ld out of "
+                         "range", stage, seat);
+            return -1;
+        }
+        bids[seat][stage - 1] = (float)((double)card / 10.0);
+    }
+    return 0;
+}
+
+/* The seat_* fields: per seat slot (0 = the player, then round the table, seat
+ * (player + j) % seats), field after field. */
+static int write_seats(const Encoder *e, const View *V, float *out)
+{
+    const long S = e->seats, p = V->player;
+    float status[MAX_SEATS][3] = {{0}}, bids[MAX_SEATS][2] = {{0}};
+    if (seat_status_and_bids(e, V, status, bids) < 0)
+        return -1;
+    PyObject *hands = ce_tuple(V->f[T_HANDS], S, "table.hands");
+    PyObject *coins = ce_tuple(V->f[T_COINS], S, "table.coins");
+    PyObject *placed = ce_tuple(V->f[T_PLACED], S, "table.placed");
+    PyObject *history = ce_tuple(V->f[T_HOLD_HISTORY], -1, "table.hold_history");
+    if (hands == NULL || coins == NULL || placed == NULL || history == NULL)
+        return -1;
+    if (PyTuple_GET_SIZE(history) == 0) {
+        PyErr_SetString(PyExc_ValueError, "table.hold_history: empty");
+        return -1;
+    }
+    PyObject *holds = ce_tuple_at(history, PyTuple_GET_SIZE(history) - 1, S,
+                                  "table.hold_history[-1]");
+    if (holds == NULL)
+        return -1;
+    const long *my_groups = e->group_index[V->v];
+    for (long j = 0; j < S; j++) {
+        const long s = (p + j) % S;
+        long coin, hold;
+        PyObject *crates = ce_tuple_at(placed, s, -1, "table.placed[seat]");
+        if (crates == NULL || ce_long_at(coins, s, "table.coins[seat]", &coin) < 0
+                || ce_long_at(holds, s, "table.hold_history[-1][seat]", &hold) < 0
+                || write_hand(PyTuple_GET_ITEM(hands, s), "table.hands[seat]",
+                              out + e->at[L_SEAT_HAND] + j * CARDS) < 0)
+            return -1;
+        out[e->at[L_SEAT_IS_CAPN] + j] = s == e->capn ? 1.0f : 0.0f;
+        /* one group: every seat bids with the player; six seats: those of its group */
+        out[e->at[L_SEAT_IN_MY_GROUP] + j] =
+            !e->six_seat || my_groups[s] == my_groups[p] ? 1.0f : 0.0f;
+        out[e->at[L_SEAT_COINS] + j] = (float)((double)coin / e->coin_scale);
+        out[e->at[L_SEAT_HOLD] + j] = (float)((double)hold / 18.0);
+        write_tile(e, V->visible[s], out + e->at[L_SEAT_VISIBLE] + j * TILE);
+        float *tot = out + e->at[L_SEAT_TOTALS] + j * 5;
+        tot[0] = (float)((double)V->tot[s][0] / 27.0);
+        tot[1] = (float)((double)V->tot[s][1] / 27.0);
+        tot[2] = (float)((double)V->tot[s][2] / 27.0);
+        tot[3] = (float)((double)V->tot[s][3] / 9.0);
+        tot[4] = (float)((double)V->tot[s][4] / 9.0);
+        out[e->at[L_SEAT_CRATES] + j] = (float)((double)PyTuple_GET_SIZE(crates) / 3.0);
+        memcpy(out + e->at[L_SEAT_STATUS] + j * 3, status[s], sizeof(status[s]));
+        memcpy(out + e->at[L_SEAT_BIDS] + j * 2, bids[s], sizeof(bids[s]));
+    }
+    return 0;
+}
+
+/* ---- encode_into ------------------------------------------------------------------------- */
+
+static PyObject *Encoder_encode_into(Encoder *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "encode_into(view, out) takes 2 arguments, got %zd",
+                     nargs);
+        return NULL;
+    }
+    Py_buffer buf;
+    if (ce_out(args[1], self->size, &buf) < 0)
+        return NULL;
+    float *out = (float *)buf.buf;
+    View V;
+    memset(&V, 0, sizeof(V));
+    int rc = read_view(self, args[0], &V);
+    if (rc == 0)
+        rc = write_voyage_turn_decision_rebid(self, &V, out) < 0
+            || write_my_hand(self, &V, out) < 0
+            || write_pending_crate(self, &V, out) < 0
+            || write_stacks(self, &V, out) < 0
+            || write_score_now_place_stack_outcomes(self, &V, out) < 0
+            || write_seats(self, &V, out) < 0 ? -1 : 0;
+    view_release(&V);
+    PyBuffer_Release(&buf);
+    if (rc < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Encoder_methods[] = {
+    {"encode_into", (PyCFunction)(void (*)(void))Encoder_encode_into, METH_FASTCALL,
+     "encode_into(view, out): write the observation of a ShipShapeView into out (a "
+     "writable C-contiguous float32 vector of the layout's size); returns None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EncoderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "plunder.envs.shipshape._cencode.Encoder",
+    .tp_basicsize = sizeof(Encoder),
+    .tp_dealloc = (destructor)Encoder_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Encoder(seats, stack_size, capn, six_seat, group_index, size, layout_spans, "
+              "crate_cells, perms, cell_features, cell_totals, out_scale, coin_scale, "
+              "score_scale, no_low): ShipShape's compiled observation encoder "
+              "(observation.compiled_params computes the arguments).",
+    .tp_methods = Encoder_methods,
+    .tp_new = Encoder_new,
+};
+
+/* ---- module ------------------------------------------------------------------------------ */
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_cencode",
+    "ShipShape's compiled observation encoder (see envs/shipshape/_cencode.c).", -1, NULL,
+    NULL, NULL, NULL, NULL,
+};
+
+/* A tuple of str from a C array of names. */
+static PyObject *names_tuple(const char *const *names, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *s = PyUnicode_FromString(names[i]);
+        if (s == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, s);
+    }
+    return t;
+}
+
+/* Module attribute ``attr``: the names as a tuple of str. */
+static int add_names(PyObject *m, const char *attr, const char *const *names, int n)
+{
+    PyObject *t = names_tuple(names, n);
+    if (t == NULL)
+        return -1;
+    int rc = PyModule_AddObjectRef(m, attr, t);
+    Py_DECREF(t);
+    return rc;
+}
+
+PyMODINIT_FUNC PyInit__cencode(void)
+{
+    if (PyType_Ready(&EncoderType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&EncoderType);
+    if (PyModule_AddObject(m, "Encoder", (PyObject *)&EncoderType) < 0) {
+        Py_DECREF(&EncoderType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (add_names(m, "VIEW_FIELDS", VIEW_NAMES, N_VIEW) < 0
+            || add_names(m, "TABLE_FIELDS", TABLE_NAMES, N_TABLE) < 0
+            || add_names(m, "LAYOUT_FIELDS", LAYOUT_NAMES, N_LAYOUT) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

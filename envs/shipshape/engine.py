@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from plunder.envs.core import compiled
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -51,6 +52,9 @@ GROUP_SCHEDULE = (
     ((0, 1, 3), (2, 4, 5)),
     ((0, 2, 4), (1, 3, 5)),
 )
+
+#: the game's compiled-encoder attributes (left out of a pickle, rebuilt on unpickle)
+_COMPILED_ATTRS = ("_cencode", "encode_into")
 
 
 class ShipShapeGame(Game):
@@ -84,6 +88,31 @@ class ShipShapeGame(Game):
         self._layout = None
         self._oriented_cells: dict[tuple[int, int], tuple[int, ...]] = {}
         self._mask_cache: dict[tuple, np.ndarray] = {}
+        self._bind_encoder()
+
+    # -- pickling: the compiled encoder is not pickled, it is rebuilt on unpickle --------
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        for key in _COMPILED_ATTRS:
+            state.pop(key, None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind_encoder()
+
+    def _bind_encoder(self) -> None:
+        """Use the compiled observation encoder (envs/shipshape/_cencode.c) when it is built
+        and switched on (envs/core/compiled.py), else the Python one (``observation``):
+        they write the same vector, bit for bit."""
+        module = compiled.load("shipshape")
+        self._cencode = None
+        self.__dict__.pop("encode_into", None)
+        if module is not None:
+            from .observation import compiled_params
+            # the C method itself as the instance's encode_into (no Python frame in between)
+            self._cencode, self.encode_into = compiled.bind(
+                module, self.layout.size, *compiled_params(self, module))
 
     # -- structure ----------------------------------------------------------------------
     def groups(self, voyage: int) -> tuple[tuple[int, ...], ...]:
@@ -139,6 +168,9 @@ class ShipShapeGame(Game):
         return self._layout
 
     def encode(self, view: ShipShapeView) -> np.ndarray:
+        fast = self._cencode
+        if fast is not None:
+            return fast(view)
         from .observation import encode
         return encode(self, view)
 

@@ -502,3 +502,25 @@ def encode(game, view) -> np.ndarray:
     if game.six_seat:     # two groups: whose seats share p's
         obs[T.at_in_group:T.at_in_group + game.num_seats] = T.in_group[voyage][p]
     return obs
+
+
+def compiled_params(game, module) -> tuple:
+    """The arguments of the compiled ``module.Encoder`` (envs/shipshape/_cencode.c) for
+    ``game``: its seats, the layout's spans of the fields the C code names
+    (``module.LAYOUT_FIELDS``; -1, -1 for one the layout lacks), the crates' cells and the
+    orientations (geometry.PERMS), and this module's tables and scales. Builds none of the
+    Python encoder's tables or caches."""
+    from .geometry import PERMS
+
+    layout = game.layout
+    names = set(layout.names())
+    spans = []
+    for name in module.LAYOUT_FIELDS:
+        sl = layout.slice(name) if name in names else slice(-1, -1)
+        spans += (sl.start, sl.stop)
+    return (game.num_seats, game.stack_size, -1 if game.capn is None else game.capn,
+            game.six_seat, tuple(g for row in game.group_index for g in row), layout.size,
+            tuple(spans), tuple(c for cells in game.components.crates for c in cells),
+            tuple(i for perm in PERMS for i in perm), tuple(_CELL_TABLE.ravel().tolist()),
+            tuple(int(x) for x in _CELL_TOTALS.ravel()), tuple(_OUT_SCALE.tolist()),
+            COIN_SCALE, SCORE_SCALE, _NO_LOW)

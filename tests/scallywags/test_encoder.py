@@ -11,8 +11,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from plunder.envs.core import compiled
 from plunder.envs.scallywags import observation
 from plunder.envs.scallywags.engine import ScallywagsGame
+
+
+@pytest.fixture(autouse=True)
+def python_encoder(monkeypatch):
+    """These tests are about the Python encoder's memos: the games built here use it even
+    where the compiled encoder is built (test_compiled_encoder.py compares the two)."""
+    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
 
 
 _FRESH: dict[int, observation.Encoder] = {}

@@ -1,0 +1,275 @@
+"""The compiled Anchors Aweigh! encoder (envs/anchors_aweigh/_cencode.c) against the Python
+one (observation.encode): the same float32 vector, bit for bit, over random games of
+every player count and variant of tests/obs_reference.py; encode_into; clear errors on
+a malformed view or output buffer; the PLUNDER_PURE_PYTHON switch; pickling."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+cencode = pytest.importorskip("plunder.envs.anchors_aweigh._cencode")
+if not hasattr(cencode, "Encoder"):          # the empty skeleton module
+    pytest.skip("the compiled encoder is not built", allow_module_level=True)
+
+from plunder.envs.anchors_aweigh.engine import PHASES, AnchorsAweighGame  # noqa: E402
+from plunder.envs.anchors_aweigh.view import (  # noqa: E402
+    AnchorsAweighView, BelowDeck, PublicView,
+)
+from plunder.envs.core import compiled  # noqa: E402
+from tests.obs_reference import VARIANTS  # noqa: E402
+
+ENV_ID = "anchors_aweigh_v0"
+#: states compared per player count (shared by its variants), each observed by every seat
+STATES_PER_COUNT = 5000
+
+
+def _variants(n):
+    out = []
+    for opts in VARIANTS[ENV_ID]:
+        try:
+            AnchorsAweighGame(n, **opts)
+        except Exception:                      # a variant not offered at this count
+            continue
+        out.append(opts)
+    return out
+
+
+def _python_game(monkeypatch, n, **opts):
+    """A game that encodes with the Python encoder."""
+    with monkeypatch.context() as m:
+        m.setenv(compiled.PURE_PYTHON_VAR, "1")
+        game = AnchorsAweighGame(n, **opts)
+    assert game._cencoder is None
+    return game
+
+
+def _compiled_game(monkeypatch, n, **opts):
+    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
+    game = AnchorsAweighGame(n, **opts)
+    assert game._cencoder is not None
+    return game
+
+
+def _differs(game, a, b) -> str:
+    """The layout fields where two vectors differ (for the failure message)."""
+    bad = np.flatnonzero(a.view(np.uint32) != b.view(np.uint32))
+    names = sorted({name for name in game.layout.names()
+                    for i in bad if i in range(*game.layout.slice(name).indices(len(a)))})
+    return f"fields {names}, positions {bad[:10].tolist()}"
+
+
+def _assert_same(game, a, b, where):
+    assert a.dtype == b.dtype == np.float32 and a.shape == b.shape, where
+    assert a.tobytes() == b.tobytes(), f"{where}: {_differs(game, a, b)}"
+
+
+def _random_states(game, rng, count):
+    """Random play from new games: yields (state, older state or None), ``count`` states."""
+    done, old = 0, []
+    while done < count:
+        s = game.new_game(rng)
+        while done < count:
+            past = old[int(rng.integers(len(old)))] if old and rng.random() < 0.1 else None
+            yield s, past
+            done += 1
+            if s.is_terminal():
+                break
+            if rng.random() < 0.05:
+                old.append(s.clone())
+            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                           for p in s.current_players()})
+
+
+def test_field_names_match_the_view_types():
+    assert cencode.VIEW_FIELDS == AnchorsAweighView._fields
+    assert cencode.PUBLIC_FIELDS == PublicView._fields
+    assert cencode.BELOW_FIELDS == BelowDeck._fields
+    assert set(cencode.LAYOUT_FIELDS) == set(AnchorsAweighGame(2).layout.names())
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_compiled_matches_python_bit_for_bit(n, monkeypatch):
+    variants = _variants(n)
+    phases = set()
+    compared = 0
+    for v, opts in enumerate(variants):
+        py = _python_game(monkeypatch, n, **opts)
+        c = _compiled_game(monkeypatch, n, **opts)
+        rng = np.random.default_rng(1000 * n + v)
+        for s, past in _random_states(c, rng, STATES_PER_COUNT // len(variants)):
+            phases.add(s.phase)
+            for p in rng.permutation(n).tolist():       # shuffled: the Python caches
+                view = s.view(p)
+                _assert_same(c, c.encode(view), py.encode(view),
+                             f"{n}p {opts} turn {s.turns} phase {s.phase} seat {p}")
+                compared += 1
+            if past is not None:
+                p = int(rng.integers(n))
+                view = past.view(p)
+                _assert_same(c, c.encode(view), py.encode(view), f"{n}p {opts} older state")
+                compared += 1
+    assert compared >= STATES_PER_COUNT * n
+    assert phases == set(range(len(PHASES))), phases       # every phase, at every count
+
+
+def _edited(view, rng):
+    """``view`` with its counts redrawn at random within what the rules allow and beyond
+    what random play reaches (long queues, many returns, big piles and purses)."""
+    n = view.pub.num_players
+    draw = lambda hi, k: tuple(int(x) for x in rng.integers(0, hi + 1, k))  # noqa: E731
+    below = tuple(b._replace(looks=draw(2, 20), unknown=int(rng.integers(0, 4)),
+                             cargo=draw(3, 4)) for b in view.pub.below)
+    pub = view.pub._replace(
+        queue=draw(3, int(rng.integers(0, 14))), coins=draw(150, n), chests=draw(20, n),
+        parrots=draw(3, n), returns=draw(40, n), pile_up=draw(12, 20),
+        pile_down=int(rng.integers(0, 100)), supply=draw(16, 4), backs_left=draw(13, 9),
+        chest_supply=int(rng.integers(0, 19)), parrot_supply=int(rng.integers(0, 4)),
+        cargo_queue=tuple((int(rng.integers(n)), int(rng.integers(5)))
+                          for _ in range(int(rng.integers(0, 9)))),
+        below=below)
+    return view._replace(pub=pub)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_compiled_matches_python_on_edited_views(n, monkeypatch):
+    py = _python_game(monkeypatch, n)
+    c = _compiled_game(monkeypatch, n)
+    rng = np.random.default_rng(77 + n)
+    for s, _ in _random_states(c, rng, 300):
+        for p in range(n):
+            view = _edited(s.view(p), rng)
+            _assert_same(c, c.encode(view), py.encode(view), f"{n}p edited view {view}")
+
+
+def test_encode_into_writes_what_encode_returns(monkeypatch):
+    py = _python_game(monkeypatch, 3)
+    c = _compiled_game(monkeypatch, 3)
+    rng = np.random.default_rng(5)
+    size = c.layout.size
+    for s, _ in _random_states(c, rng, 60):
+        for game in (c, py):
+            view = s.view(int(rng.integers(3)))
+            want = game.encode(view)
+            out = np.full(size, 7.0, np.float32)
+            assert game.encode_into(view, out) is None
+            assert out.tobytes() == want.tobytes()
+            rows = np.full((3, size), 7.0, np.float32)
+            game.encode_into(view, rows[1])
+            assert rows[1].tobytes() == want.tobytes()
+            assert (rows[0] == 7.0).all() and (rows[2] == 7.0).all()
+
+
+def _view(game):
+    s = game.new_game(np.random.default_rng(2))
+    for _ in range(40):
+        s.apply_joint({p: int(np.flatnonzero(s.legal_actions_mask(p))[-1])
+                       for p in s.current_players()})
+    return s.view(0)
+
+
+@pytest.mark.parametrize("change", [
+    lambda v: v._replace(player="0"),
+    lambda v: v._replace(player=7),
+    lambda v: v._replace(own_ship=v.own_ship[:-1]),
+    lambda v: v._replace(own_ship=(99,) + v.own_ship[1:]),
+    lambda v: v._replace(own_ship=[0] * 14),
+    lambda v: v._replace(own_storage=None),
+    lambda v: v._replace(own_hand=1.5),
+    lambda v: v._replace(own_secret=(False,) * 3),
+    lambda v: v._replace(pub=None),
+    lambda v: v._replace(pub=tuple(v.pub)[:-1]),
+    lambda v: v._replace(pub=v.pub._replace(num_players=5)),
+    lambda v: v._replace(pub=v.pub._replace(phase=8)),
+    lambda v: v._replace(pub=v.pub._replace(round="1")),
+    lambda v: v._replace(pub=v.pub._replace(acting=[0])),
+    lambda v: v._replace(pub=v.pub._replace(acting=(9,))),
+    lambda v: v._replace(pub=v.pub._replace(captain=4)),
+    lambda v: v._replace(pub=v.pub._replace(above=v.pub.above[:1])),
+    lambda v: v._replace(pub=v.pub._replace(above=((30,) * 8,) * 2)),
+    lambda v: v._replace(pub=v.pub._replace(above_storage=(((5,),) * 8,) * 2)),
+    lambda v: v._replace(pub=v.pub._replace(below=(None, None))),
+    lambda v: v._replace(pub=v.pub._replace(below=(v.pub.below[0][:2],) * 2)),
+    lambda v: v._replace(pub=v.pub._replace(
+        below=(v.pub.below[0]._replace(unknown=40),) * 2)),
+    lambda v: v._replace(pub=v.pub._replace(hands=(0, 27))),
+    lambda v: v._replace(pub=v.pub._replace(coins=(1.0, 2.0))),
+    lambda v: v._replace(pub=v.pub._replace(pile_up=(0,) * 19)),
+    lambda v: v._replace(pub=v.pub._replace(supply=(1, 2, 3))),
+    lambda v: v._replace(pub=v.pub._replace(fronts=tuple(range(14)))),
+    lambda v: v._replace(pub=v.pub._replace(fronts=(52,))),
+    lambda v: v._replace(pub=v.pub._replace(fronts=[1, 2])),
+    lambda v: v._replace(pub=v.pub._replace(backs_left=(1,) * 8)),
+    lambda v: v._replace(pub=v.pub._replace(queue=(4,))),
+    lambda v: v._replace(pub=v.pub._replace(current=52)),
+    lambda v: v._replace(pub=v.pub._replace(current_back=9)),
+    lambda v: v._replace(pub=v.pub._replace(used=(60,))),
+    lambda v: v._replace(pub=v.pub._replace(used=(-1,))),
+    lambda v: v._replace(pub=v.pub._replace(encounter=(1,))),
+    lambda v: v._replace(pub=v.pub._replace(outcome=(0, 6))),
+    lambda v: v._replace(pub=v.pub._replace(cargo_queue=((0,),))),
+    lambda v: v._replace(pub=v.pub._replace(cargo_queue=((0, 5),))),
+    lambda v: v._replace(pub=v.pub._replace(unit_colour=4)),
+    lambda v: v._replace(pub=v.pub._replace(full=(True,))),
+    lambda v: v._replace(pub=v.pub._replace(returns=(0, None))),
+], ids=lambda f: "")
+def test_a_malformed_view_is_a_clear_error(change, monkeypatch):
+    game = _compiled_game(monkeypatch, 2)
+    view = _view(game)
+    game.encode(view)                            # the unchanged view encodes
+    with pytest.raises((TypeError, ValueError)):
+        game.encode(change(view))
+
+
+def test_a_wrong_view_or_output_is_a_clear_error(monkeypatch):
+    game = _compiled_game(monkeypatch, 2)
+    view = _view(game)
+    size = game.layout.size
+    for bad in (None, 3, list(view), tuple(view)[:-1]):
+        with pytest.raises(TypeError):
+            game.encode(bad)
+    for out in (np.zeros(size, np.float64), np.zeros(size - 1, np.float32),
+                np.zeros(size + 1, np.float32), np.zeros((size, 2), np.float32)[:, 0],
+                b"\0" * (4 * size)):
+        with pytest.raises((TypeError, ValueError, BufferError)):
+            game.encode_into(view, out)
+    with pytest.raises(TypeError):
+        game.encode_into(view)
+    # an encoder of another player count refuses this game's views
+    with pytest.raises(ValueError):
+        _compiled_game(monkeypatch, 3).encode(view)
+
+
+def test_pure_python_switch(monkeypatch):
+    game = _python_game(monkeypatch, 2)
+    assert "encode" not in game.__dict__ and "encode_into" not in game.__dict__
+    assert type(game.encode_into).__name__ == "method"
+    game.encode(_view(game))
+    assert "_obs_tables" in game.__dict__        # the Python encoder's own tables
+
+
+def test_compiled_game_builds_no_python_caches(monkeypatch):
+    game = _compiled_game(monkeypatch, 2)
+    assert type(game.encode_into).__name__ == "builtin_function_or_method"
+    game.encode(_view(game))
+    assert not [k for k in game.__dict__ if k.startswith("_obs_")]
+
+
+def test_a_pickled_game_encodes_the_same(monkeypatch):
+    game = _compiled_game(monkeypatch, 4, rough_seas=True)
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy._cencoder is not None and copy._cencoder is not game._cencoder
+    rng = np.random.default_rng(9)
+    for s, _ in _random_states(game, rng, 100):
+        view = s.view(int(rng.integers(4)))
+        assert copy.encode(view).tobytes() == game.encode(view).tobytes()
+    # a Python game pickled after encoding, loaded where the compiled encoder is on
+    py = _python_game(monkeypatch, 2)
+    view = _view(py)
+    want = py.encode(view)
+    loaded = pickle.loads(pickle.dumps(py))
+    assert loaded._cencoder is not None
+    assert not [k for k in loaded.__dict__ if k.startswith("_obs_")]
+    assert loaded.encode(view).tobytes() == want.tobytes()

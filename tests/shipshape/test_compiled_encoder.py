@@ -1,0 +1,288 @@
+"""ShipShape's compiled observation encoder (envs/shipshape/_cencode.c) writes the Python
+encoder's vector bit for bit, reads the view's fields by the names it declares, rejects a
+malformed view or output buffer with a clear error, and is switched off by
+PLUNDER_PURE_PYTHON (the game then uses the Python encoder and builds no compiled object).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import numpy as np
+import pytest
+
+from plunder.envs.shipshape.engine import ShipShapeGame
+from plunder.envs.shipshape.view import PublicTable, ShipShapeView
+from tests.obs_reference import VARIANTS
+
+cencode = pytest.importorskip("plunder.envs.shipshape._cencode")
+
+COUNTS = range(ShipShapeGame.min_players, ShipShapeGame.max_players + 1)
+CASES = [(n, opts) for n in COUNTS for opts in VARIANTS["shipshape_v0"]]
+MIN_VIEWS = 6000          # views compared per case (every seat at every state, and more)
+
+
+def _pure_game(monkeypatch, n, opts):
+    monkeypatch.setenv("PLUNDER_PURE_PYTHON", "1")
+    game = ShipShapeGame(n, **opts)
+    monkeypatch.delenv("PLUNDER_PURE_PYTHON")
+    assert game._cencode is None
+    return game
+
+
+def _compiled_game(monkeypatch, n, opts=None):
+    monkeypatch.delenv("PLUNDER_PURE_PYTHON", raising=False)
+    game = ShipShapeGame(n, **(opts or {}))
+    assert game._cencode is not None
+    return game
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return (a.dtype == b.dtype == np.float32 and a.shape == b.shape
+            and a.tobytes() == b.tobytes())
+
+
+def _random_step(state, rng):
+    state.apply_joint({p: int(rng.choice(np.flatnonzero(state.legal_actions_mask(p))))
+                       for p in state.current_players()})
+
+
+def _a_view(game, seed=0, steps=7, want="place"):
+    """A view along a random game, after ``steps`` decisions, of a seat deciding ``want``
+    if there is one (the placing phase has every field in use)."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state(np.random.default_rng(seed))
+    for _ in range(steps):
+        _random_step(state, rng)
+    for p in range(game.num_seats):
+        if state.decision(p) == want:
+            return state.view(p)
+    return state.view(0)
+
+
+def test_field_names_are_the_views():
+    assert cencode.VIEW_FIELDS == tuple(f.name for f in dataclasses.fields(ShipShapeView))
+    assert cencode.TABLE_FIELDS == tuple(f.name for f in dataclasses.fields(PublicTable)
+                                         if f.name != "derived")
+    six = set(ShipShapeGame(6).layout.names())
+    assert set(cencode.LAYOUT_FIELDS) == six, "the C code writes every layout field"
+    for n in COUNTS:
+        names = set(ShipShapeGame(n).layout.names())
+        assert names <= six and six - names <= {"other_stack", "other_stack_present"}
+
+
+@pytest.mark.parametrize("n,opts", CASES, ids=lambda x: str(x))
+def test_compiled_matches_python_bit_for_bit(monkeypatch, n, opts):
+    pure = _pure_game(monkeypatch, n, opts)
+    fast = _compiled_game(monkeypatch, n, opts)
+    rng = np.random.default_rng(1000 + n)
+    compared, states, phases = 0, 0, set()
+    old = []
+    while compared < MIN_VIEWS:
+        state = fast.new_initial_state(np.random.default_rng(int(rng.integers(2**31))))
+        while True:
+            for p in rng.permutation(fast.num_seats).tolist():   # the Cap'n's view too
+                view = state.view(p)
+                phases.add((view.table.voyage, view.table.turn, view.decision,
+                            view.table.done))
+                a, b = fast.encode(view), pure.encode(view)
+                assert _same(a, b), (f"{n}p seat {p} ({view.decision or 'waiting'}): "
+                                     f"{_diff_fields(fast, a, b)} differ")
+                compared += 1
+            states += 1
+            if old and rng.random() < 0.1:      # a view of an older state
+                past = old[int(rng.integers(len(old)))]
+                view = past.view(int(rng.integers(fast.num_seats)))
+                assert _same(fast.encode(view), pure.encode(view)), f"{n}p: an older state"
+                compared += 1
+            if rng.random() < 0.05:
+                old.append(state.clone())
+            if state.is_terminal():
+                break
+            _random_step(state, rng)
+    # every voyage and turn, bids, re-bids, placements and the end were seen
+    assert {(v, t) for v, t, _, _ in phases} >= {(v, t) for v in range(3) for t in range(3)}
+    assert {d for _, _, d, _ in phases} == {"bid", "place", ""}
+    assert any(done for *_, done in phases)
+    assert states >= 300
+
+
+def _diff_fields(game, a, b) -> list[str]:
+    diff = set(np.flatnonzero(a != b).tolist())
+    layout = game.layout
+    return [name for name in layout.names()
+            if diff & set(range(*layout.slice(name).indices(layout.size)))]
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_encode_into_writes_what_encode_returns(monkeypatch, n):
+    fast = _compiled_game(monkeypatch, n)
+    pure = _pure_game(monkeypatch, n, {})
+    size = fast.layout.size
+    for seed in range(4):
+        view = _a_view(fast, seed, steps=seed * 3)
+        want = fast.encode(view)
+        for game in (fast, pure):
+            out = np.full(size, np.nan, np.float32)
+            assert game.encode_into(view, out) is None
+            assert _same(out, want)
+            batch = np.full((3, size), 7.0, np.float32)
+            game.encode_into(view, batch[1])
+            assert _same(batch[1], want)
+            assert (batch[0] == 7.0).all() and (batch[2] == 7.0).all()
+
+
+def test_pure_python_switch(monkeypatch):
+    monkeypatch.setenv("PLUNDER_PURE_PYTHON", "1")
+    game = ShipShapeGame(4)
+    assert game._cencode is None and "encode_into" not in vars(game)
+    view = _a_view(game)
+    obs = game.encode(view)
+    assert obs.dtype == np.float32 and obs.shape == (game.layout.size,)
+    assert "_obs_tables" in game.__dict__ and view.table.derived      # the Python encoder
+    monkeypatch.setenv("PLUNDER_PURE_PYTHON", "0")
+    assert pickle.loads(pickle.dumps(game))._cencode is not None      # rebuilt on unpickle
+
+
+def test_compiled_builds_no_python_cache(monkeypatch):
+    game = _compiled_game(monkeypatch, 5)
+    view = _a_view(game)
+    game.encode(view)
+    game.encode_into(view, np.empty(game.layout.size, np.float32))
+    assert "_obs_tables" not in game.__dict__ and view.table.derived == {}
+
+
+def test_pickled_game_encodes_identically(monkeypatch):
+    game = _compiled_game(monkeypatch, 6)
+    views = [_a_view(game, seed, steps=seed) for seed in range(6)]
+    before = [game.encode(v) for v in views]
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy._cencode is not None and copy._cencode is not game._cencode
+    for view, want in zip(views, before):
+        assert _same(copy.encode(view), want)
+
+
+# -- malformed views and buffers: clear errors, never a crash ---------------------------
+
+def _with_table(view, **fields):
+    table = view.table
+    values = {f.name: getattr(table, f.name) for f in dataclasses.fields(PublicTable)
+              if f.name != "derived"}
+    values.update(fields)
+    return ShipShapeView(view.player, view.decision, PublicTable.make(**values))
+
+
+@pytest.fixture
+def placing(monkeypatch):
+    """(compiled game, a view of a seat placing a crate)."""
+    game = _compiled_game(monkeypatch, 4)
+    view = _a_view(game, seed=3, steps=1)
+    assert view.decision == "place"
+    return game, view
+
+
+def test_bad_views_raise(placing):
+    game, view = placing
+    t = view.table
+    S = game.num_seats
+    bad = [
+        # wrong types
+        (TypeError, ShipShapeView("0", view.decision, t)),
+        (TypeError, ShipShapeView(view.player, None, t)),
+        (TypeError, ShipShapeView(view.player, view.decision, None)),
+        (TypeError, _with_table(view, voyage=1.5)),
+        (TypeError, _with_table(view, hands=list(t.hands))),
+        (TypeError, _with_table(view, coins=tuple(str(c) for c in t.coins))),
+        (TypeError, _with_table(view, stacks=(None,))),
+        (TypeError, _with_table(view, bids=t.bids + ((0, 0, 1, 0, "3"),))),
+        # wrong lengths
+        (TypeError, _with_table(view, hands=t.hands[:-1])),
+        (TypeError, _with_table(view, visible=t.visible[:1] + ((0,) * 8,) + t.visible[2:])),
+        (TypeError, _with_table(view, placing=(t.placing[0] + ((view.player, 1),),))),
+        (TypeError, _with_table(view, stacks=(((1, 0, 0),),))),
+        (TypeError, _with_table(view, bids=((0, 0, 1),))),
+        (TypeError, _with_table(view, hold_history=((1,) * (S + 1),))),
+        (ValueError, _with_table(view, hold_history=())),
+        (ValueError, _with_table(view, stacks=(((1, 0),) * (game.stack_size + 1),))),
+        # indices out of range
+        (ValueError, ShipShapeView(S, view.decision, t)),
+        (ValueError, ShipShapeView(-1, view.decision, t)),
+        (ValueError, _with_table(view, hands=((11,),) + t.hands[1:])),
+        (ValueError, _with_table(view, hands=((0,),) + t.hands[1:])),
+        (ValueError, _with_table(view, visible=((11,) * 9,) + t.visible[1:])),
+        (ValueError, _with_table(view, visible=((-1,) * 9,) + t.visible[1:])),
+        (ValueError, _with_table(view, stacks=(((0, 0),),))),
+        (ValueError, _with_table(view, stacks=(((len(game.components.crates) + 1, 0),),))),
+        (ValueError, _with_table(view, stacks=(((1, 8),),))),
+        (ValueError, _with_table(view, placing=(((view.player, 1, -1),),))),
+        (ValueError, _with_table(view, placing=(((S, 1, 0),),))),
+        (ValueError, _with_table(view, need=((S,),))),
+        (ValueError, _with_table(view, voyage=-1)),
+        (ValueError, _with_table(view, bids=((t.voyage, t.turn, 3, 0, 5),))),
+        (ValueError, _with_table(view, bids=((t.voyage, t.turn, 1, S, 5),))),
+    ]
+    out = np.empty(game.layout.size, np.float32)
+    for error, v in bad:
+        with pytest.raises(error):
+            game.encode(v)
+        with pytest.raises(error):
+            game.encode_into(v, out)
+
+
+def test_non_views_raise(placing):
+    game, view = placing
+    out = np.empty(game.layout.size, np.float32)
+    for v in (None, 3, (view.player, view.decision, view.table), view.table):
+        with pytest.raises(TypeError):
+            game.encode_into(v, out)
+    with pytest.raises(TypeError):
+        game.encode_into(view)
+
+
+def test_bad_outputs_raise(placing):
+    game, view = placing
+    size = game.layout.size
+    for out in (np.empty(size, np.float64), np.empty(size - 1, np.float32),
+                np.empty(size + 1, np.float32), np.empty(2 * size, np.float32)[::2],
+                np.empty(size, np.int32), bytearray(4 * size)):
+        with pytest.raises((TypeError, ValueError)):
+            game.encode_into(view, out)
+    frozen = np.empty(size, np.float32)
+    frozen.setflags(write=False)
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        game.encode_into(view, frozen)
+    with pytest.raises(TypeError):
+        game.encode_into(view, [0.0] * size)
+
+
+def test_fuzzed_tables_raise_or_encode(placing):
+    """Any field, or an item deep inside one, replaced by junk: a TypeError, a ValueError
+    or a vector, never a crash, and nothing written outside ``out``."""
+    game, view = placing
+    rng = np.random.default_rng(5)
+    junk = [None, -1, 0, 3, 99, 2**70, -2**70, 1.0, True, "x", (), ((),), ((-1,),),
+            ((1, 2, 3),), ((0,) * 9,) * 9, (((1, 0),),) * 3, (((0, 1, 0),),) * 3,
+            ((0, 0, 1, 0, 1),) * 2, np.int64(2), [1, 2]]
+    size = game.layout.size
+    batch = np.full((3, size), 7.0, np.float32)
+    names = [f.name for f in dataclasses.fields(PublicTable) if f.name != "derived"]
+
+    def spoil(value):
+        """``value`` with junk at a random place (itself, or an item of a tuple)."""
+        if isinstance(value, tuple) and value and rng.random() < 0.7:
+            i = int(rng.integers(len(value)))
+            return value[:i] + (spoil(value[i]),) + value[i + 1:]
+        return junk[int(rng.integers(len(junk)))]
+
+    for _ in range(2000):
+        fields = {name: spoil(getattr(view.table, name))
+                  for name in rng.choice(names, size=int(rng.integers(1, 4)), replace=False)}
+        v = _with_table(view, **fields)
+        if rng.random() < 0.2:
+            v = ShipShapeView(spoil(v.player), spoil(v.decision), v.table)
+        try:
+            game.encode_into(v, batch[1])
+        except (TypeError, ValueError):
+            pass
+        assert (batch[0] == 7.0).all() and (batch[2] == 7.0).all()
