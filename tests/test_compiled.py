@@ -4,6 +4,7 @@ Each game's own tests/<game>/test_compiled_encoder.py compares its compiled enco
 the Python one; tests/test_obs_reference.py runs the reference digests both ways.
 """
 
+import dataclasses
 import os
 
 import numpy as np
@@ -59,3 +60,59 @@ def test_every_encoder_is_built_where_required():
     assert all(compiled.status().values()), compiled.status()
     for env_id in ENV_IDS:
         assert _uses_compiled(game_class(env_id)(2)), env_id
+
+
+_BAD_VALUES = [None, -5, 10**30, 3.5, (), (1, 2, 3), ((1,),), "x", (None,) * 14,
+               tuple(range(200))]
+
+
+def _malformed(view):
+    """Copies of ``view`` with one field (or one item of a tuple field, or a field of a
+    nested view) replaced by a value of the wrong type, length or range."""
+    if dataclasses.is_dataclass(view):
+        fields = [f.name for f in dataclasses.fields(view)]
+
+        def replace(**kw):
+            return dataclasses.replace(view, **kw)
+    else:
+        fields, replace = list(view._fields), view._replace
+    for name in fields:
+        for bad in _BAD_VALUES:
+            yield replace(**{name: bad})
+        inner = getattr(view, name)
+        if dataclasses.is_dataclass(inner) or hasattr(inner, "_fields"):
+            for w in _malformed(inner):
+                yield replace(**{name: w})
+        elif isinstance(inner, tuple) and inner:
+            for bad in _BAD_VALUES[:4]:
+                yield replace(**{name: (bad,) + inner[1:]})
+                yield replace(**{name: inner[:-1] + (bad,)})
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_malformed_views_raise_or_encode_within_the_row(env_id):
+    """Every field of real views replaced in turn by junk: the compiled encoder raises
+    TypeError or ValueError or writes a vector, and never touches memory outside its row
+    (a crash would end the test run; CI's build runs these too)."""
+    package = game_class(env_id).__module__.split(".")[2]
+    if compiled.load(package) is None:
+        pytest.skip("the compiled encoder is not built")
+    cls = game_class(env_id)
+    for n in (cls.min_players, cls.max_players):
+        game = cls(n)
+        rng = np.random.default_rng(5)
+        state, views = game.new_game(rng), []
+        for _ in range(120):
+            if state.is_terminal():
+                state = game.new_game(rng)
+            views.append(state.view(int(rng.integers(n))))
+            state.apply_joint({p: int(rng.choice(np.flatnonzero(state.legal_actions_mask(p))))
+                               for p in state.current_players()})
+        rows = np.full((3, game.layout.size), 7.0, np.float32)
+        for view in views[::40]:
+            for bad in _malformed(view):
+                try:
+                    game.encode_into(bad, rows[1])
+                except (TypeError, ValueError):
+                    pass
+        assert (rows[0] == 7.0).all() and (rows[2] == 7.0).all()
