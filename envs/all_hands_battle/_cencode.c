@@ -908,22 +908,6 @@ static PyTypeObject EncoderType = {
 
 /* ---- the module ---------------------------------------------------------------------- */
 
-static PyObject *names_tuple(const char *const *names, int count)
-{
-    PyObject *t = PyTuple_New(count);
-    if (t == NULL)
-        return NULL;
-    for (int k = 0; k < count; k++) {
-        PyObject *s = PyUnicode_InternFromString(names[k]);
-        if (s == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, k, s);
-    }
-    return t;
-}
-
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_cencode",
     "Compiled observation encoder of All Hands On Deck (battles): the C twin of "
@@ -932,31 +916,12 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__cencode(void)
 {
-    if (PyType_Ready(&EncoderType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    struct { const char *name; const char *const *names; int count; } attrs[] = {
+    static const ce_names names[] = {
         {"VIEW_FIELDS", VIEW_NAMES, NUM_VIEW_FIELDS},
         {"SHIP_FIELDS", SHIP_NAMES, NUM_SHIP_FIELDS},
         {"LAYOUT_FIELDS", LAYOUT_NAMES, NUM_BLOCKS},
         {"CARD_COLUMNS", CARD_NAMES, NUM_COLUMNS},
         {"MASTER_SETS", MASTER_SET_NAMES, NUM_MASTER_SETS},
     };
-    for (size_t k = 0; k < sizeof attrs / sizeof attrs[0]; k++) {
-        PyObject *t = names_tuple(attrs[k].names, attrs[k].count);
-        if (t == NULL || PyModule_AddObject(m, attrs[k].name, t) < 0) {
-            Py_XDECREF(t);
-            Py_DECREF(m);
-            return NULL;
-        }
-    }
-    Py_INCREF(&EncoderType);
-    if (PyModule_AddObject(m, "Encoder", (PyObject *)&EncoderType) < 0) {
-        Py_DECREF(&EncoderType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return ce_module(&module, &EncoderType, names, 5);
 }

@@ -959,22 +959,6 @@ static PyTypeObject EncoderType = {
 };
 
 /* ---- the module ---------------------------------------------------------------------- */
-static PyObject *names(const char *const *list, Py_ssize_t count)
-{
-    PyObject *t = PyTuple_New(count);
-    if (t == NULL)
-        return NULL;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *s = PyUnicode_InternFromString(list[i]);
-        if (s == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, s);
-    }
-    return t;
-}
-
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_cencode",
     "Compiled observation encoder of All Hands on Deck (see observation.py).", -1, NULL,
@@ -983,28 +967,9 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__cencode(void)
 {
-    if (PyType_Ready(&EncoderType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&EncoderType);
-    if (PyModule_AddObject(m, "Encoder", (PyObject *)&EncoderType) < 0) {
-        Py_DECREF(&EncoderType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    PyObject *view = names(VIEW_NAMES, NUM_VIEW_FIELDS);
-    if (view == NULL || PyModule_AddObject(m, "VIEW_FIELDS", view) < 0) {
-        Py_XDECREF(view);
-        Py_DECREF(m);
-        return NULL;
-    }
-    PyObject *layout = names(LAYOUT_NAMES, NUM_LAYOUT_FIELDS);
-    if (layout == NULL || PyModule_AddObject(m, "LAYOUT_FIELDS", layout) < 0) {
-        Py_XDECREF(layout);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    static const ce_names names[] = {
+        {"VIEW_FIELDS", VIEW_NAMES, NUM_VIEW_FIELDS},
+        {"LAYOUT_FIELDS", LAYOUT_NAMES, NUM_LAYOUT_FIELDS},
+    };
+    return ce_module(&module, &EncoderType, names, 2);
 }

@@ -972,46 +972,13 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL, NULL,
 };
 
-/* A tuple of ``n`` names as a module attribute. */
-static int add_names(PyObject *m, const char *attr, const char **names, Py_ssize_t n)
-{
-    PyObject *t = PyTuple_New(n);
-    if (t == NULL)
-        return -1;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *s = PyUnicode_FromString(names[k]);
-        if (s == NULL) {
-            Py_DECREF(t);
-            return -1;
-        }
-        PyTuple_SET_ITEM(t, k, s);
-    }
-    if (PyModule_AddObject(m, attr, t) < 0) {
-        Py_DECREF(t);
-        return -1;
-    }
-    return 0;
-}
-
 PyMODINIT_FUNC PyInit__cencode(void)
 {
-    if (PyType_Ready(&EncoderType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&EncoderType);
-    if (PyModule_AddObject(m, "Encoder", (PyObject *)&EncoderType) < 0) {
-        Py_DECREF(&EncoderType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (add_names(m, "VIEW_FIELDS", VIEW_NAMES, V_COUNT) < 0
-            || add_names(m, "PUBLIC_FIELDS", PUBLIC_NAMES, P_COUNT) < 0
-            || add_names(m, "BELOW_FIELDS", BELOW_NAMES, B_COUNT) < 0
-            || add_names(m, "LAYOUT_FIELDS", LAYOUT_NAMES, F_COUNT) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    static const ce_names names[] = {
+        {"VIEW_FIELDS", VIEW_NAMES, V_COUNT},
+        {"PUBLIC_FIELDS", PUBLIC_NAMES, P_COUNT},
+        {"BELOW_FIELDS", BELOW_NAMES, B_COUNT},
+        {"LAYOUT_FIELDS", LAYOUT_NAMES, F_COUNT},
+    };
+    return ce_module(&module, &EncoderType, names, 4);
 }

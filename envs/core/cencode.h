@@ -149,4 +149,64 @@ static inline long *ce_longs_new(PyObject *seq, const char *name, Py_ssize_t *n)
     return dst;
 }
 
+/* Module set-up: ready ``type`` and add it to ``module`` as ``name``. */
+static inline int ce_add_type(PyObject *module, const char *name, PyTypeObject *type)
+{
+    if (PyType_Ready(type) < 0)
+        return -1;
+    Py_INCREF(type);
+    if (PyModule_AddObject(module, name, (PyObject *)type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
+/* Module set-up: the ``count`` strings ``names`` as a tuple, module attribute ``attr``
+ * (the field lists a module reads by position, e.g. VIEW_FIELDS, which tests compare with
+ * the Python types). */
+static inline int ce_add_names(PyObject *module, const char *attr, const char *const *names,
+                               Py_ssize_t count)
+{
+    PyObject *t = PyTuple_New(count);
+    if (t == NULL)
+        return -1;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *s = PyUnicode_InternFromString(names[k]);
+        if (s == NULL) {
+            Py_DECREF(t);
+            return -1;
+        }
+        PyTuple_SET_ITEM(t, k, s);
+    }
+    if (PyModule_AddObject(module, attr, t) < 0) {
+        Py_DECREF(t);
+        return -1;
+    }
+    return 0;
+}
+
+/* Module set-up: create ``def``'s module with the type ``Encoder`` and the ``count``
+ * name tuples of ``attrs`` (attribute name, names, number of names). */
+typedef struct { const char *attr; const char *const *names; Py_ssize_t count; } ce_names;
+
+static inline PyObject *ce_module(PyModuleDef *def, PyTypeObject *encoder,
+                                  const ce_names *attrs, int count)
+{
+    PyObject *m = PyModule_Create(def);
+    if (m == NULL)
+        return NULL;
+    if (ce_add_type(m, "Encoder", encoder) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    for (int k = 0; k < count; k++) {
+        if (ce_add_names(m, attrs[k].attr, attrs[k].names, attrs[k].count) < 0) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    }
+    return m;
+}
+
 #endif

@@ -515,20 +515,6 @@ static PyTypeObject EncoderType = {
 
 /* -- the module -------------------------------------------------------------------------- */
 
-static PyObject *names_tuple(const char *const *names, Py_ssize_t n)
-{
-    PyObject *t = PyTuple_New(n);
-    for (Py_ssize_t i = 0; t != NULL && i < n; i++) {
-        PyObject *s = PyUnicode_FromString(names[i]);
-        if (s == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, i, s);
-    }
-    return t;
-}
-
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_cencode",
     "Scallywags observation encoder in C (the twin of plunder.envs.scallywags.observation).",
@@ -537,18 +523,9 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__cencode(void)
 {
-    if (PyType_Ready(&EncoderType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&EncoderType);
-    if (PyModule_AddObject(m, "Encoder", (PyObject *)&EncoderType) < 0
-            || PyModule_AddObject(m, "VIEW_FIELDS", names_tuple(VIEW_FIELDS, V_COUNT)) < 0
-            || PyModule_AddObject(m, "LAYOUT_FIELDS",
-                                  names_tuple(LAYOUT_FIELDS, L_COUNT)) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    static const ce_names names[] = {
+        {"VIEW_FIELDS", VIEW_FIELDS, V_COUNT},
+        {"LAYOUT_FIELDS", LAYOUT_FIELDS, L_COUNT},
+    };
+    return ce_module(&module, &EncoderType, names, 2);
 }

@@ -911,52 +911,12 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-/* A tuple of str from a C array of names. */
-static PyObject *names_tuple(const char *const *names, int n)
-{
-    PyObject *t = PyTuple_New(n);
-    if (t == NULL)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *s = PyUnicode_FromString(names[i]);
-        if (s == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, s);
-    }
-    return t;
-}
-
-/* Module attribute ``attr``: the names as a tuple of str. */
-static int add_names(PyObject *m, const char *attr, const char *const *names, int n)
-{
-    PyObject *t = names_tuple(names, n);
-    if (t == NULL)
-        return -1;
-    int rc = PyModule_AddObjectRef(m, attr, t);
-    Py_DECREF(t);
-    return rc;
-}
-
 PyMODINIT_FUNC PyInit__cencode(void)
 {
-    if (PyType_Ready(&EncoderType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    Py_INCREF(&EncoderType);
-    if (PyModule_AddObject(m, "Encoder", (PyObject *)&EncoderType) < 0) {
-        Py_DECREF(&EncoderType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (add_names(m, "VIEW_FIELDS", VIEW_NAMES, N_VIEW) < 0
-            || add_names(m, "TABLE_FIELDS", TABLE_NAMES, N_TABLE) < 0
-            || add_names(m, "LAYOUT_FIELDS", LAYOUT_NAMES, N_LAYOUT) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    static const ce_names names[] = {
+        {"VIEW_FIELDS", VIEW_NAMES, N_VIEW},
+        {"TABLE_FIELDS", TABLE_NAMES, N_TABLE},
+        {"LAYOUT_FIELDS", LAYOUT_NAMES, N_LAYOUT},
+    };
+    return ce_module(&module, &EncoderType, names, 3);
 }
