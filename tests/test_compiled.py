@@ -12,14 +12,10 @@ import pytest
 
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import compiled
+from tests.compiled_encoders import uses_compiled
 
 #: CI sets this (.ci/run): there a C compiler is present, so every encoder must be built
 REQUIRE_VAR = "PLUNDER_REQUIRE_COMPILED"
-
-
-def _uses_compiled(game) -> bool:
-    """Whether ``game`` encodes through its compiled module (a C method, not Python's)."""
-    return type(game.encode_into).__name__ == "builtin_function_or_method"
 
 
 def test_the_switch_reads_the_environment(monkeypatch):
@@ -42,10 +38,10 @@ def test_every_game_package_is_listed():
 def test_games_follow_the_switch(env_id, monkeypatch):
     package = game_class(env_id).__module__.split(".")[2]
     monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-    assert not _uses_compiled(game_class(env_id)(2))
+    assert not uses_compiled(game_class(env_id)(2))
     monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
     game = game_class(env_id)(2)
-    assert _uses_compiled(game) == (compiled.load(package) is not None)
+    assert uses_compiled(game) == (compiled.load(package) is not None)
     # either way encode_into writes what encode returns
     view = game.new_game(np.random.default_rng(0)).view(0)
     rows = np.full((2, game.layout.size), 7.0, np.float32)
@@ -59,7 +55,7 @@ def test_every_encoder_is_built_where_required():
     assert compiled.enabled(), f"{compiled.PURE_PYTHON_VAR} is set"
     assert all(compiled.status().values()), compiled.status()
     for env_id in ENV_IDS:
-        assert _uses_compiled(game_class(env_id)(2)), env_id
+        assert uses_compiled(game_class(env_id)(2)), env_id
 
 
 _BAD_VALUES = [None, -5, 10**30, 3.5, (), (1, 2, 3), ((1,),), "x", (None,) * 14,
@@ -116,3 +112,26 @@ def test_malformed_views_raise_or_encode_within_the_row(env_id):
                 except (TypeError, ValueError):
                     pass
         assert (rows[0] == 7.0).all() and (rows[2] == 7.0).all()
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_a_bad_out_raises_a_clear_error(env_id, monkeypatch):
+    """``encode_into`` takes only a writable C-contiguous float32 vector of the layout's
+    size (a row of a batch array is one)."""
+    package = game_class(env_id).__module__.split(".")[2]
+    if compiled.load(package) is None:
+        pytest.skip("the compiled encoder is not built")
+    game = game_class(env_id)(2)
+    view = game.new_game(np.random.default_rng(0)).view(0)
+    size = game.layout.size
+    read_only = np.zeros(size, np.float32)
+    read_only.flags.writeable = False
+    for out in (np.zeros(size, np.float64), np.zeros(size, np.int32),
+                np.zeros(size - 1, np.float32), np.zeros(size + 1, np.float32),
+                np.zeros((size, 2), np.float32)[:, 0], read_only, [0.0] * size,
+                bytearray(4 * size), None):
+        with pytest.raises((TypeError, ValueError, BufferError)):
+            game.encode_into(view, out)
+    rows = np.zeros((2, size), np.float32)
+    game.encode_into(view, rows.reshape(-1)[size:])          # a contiguous slice is fine
+    assert rows[1].tobytes() == game.encode(view).tobytes() and not rows[0].any()

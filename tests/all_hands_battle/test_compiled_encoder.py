@@ -27,15 +27,15 @@ from plunder.envs.all_hands_battle.engine import (                         # noq
 from plunder.envs.all_hands_battle.observation import PHASES              # noqa: E402
 from plunder.envs.all_hands_battle.view import AllHandsBattleView, ShipView  # noqa: E402
 from plunder.envs.core import compiled                                     # noqa: E402
+from tests.compiled_encoders import (                          # noqa: E402
+    compiled_game, python_game, same_bytes, uses_compiled,
+)
 from tests.obs_reference import VARIANTS                                   # noqa: E402
 
 ENV_ID = "all_hands_battle_v0"
 STATES = 3000            # states per player count and variant (every seat's view of each)
 COUNTS = range(AllHandsBattleGame.min_players, AllHandsBattleGame.max_players + 1)
 
-
-def _uses_compiled(game) -> bool:
-    return type(game.encode_into).__name__ == "builtin_function_or_method"
 
 
 @pytest.fixture(autouse=True)
@@ -49,18 +49,10 @@ def compiled_on(monkeypatch):
 def games(monkeypatch):
     """``make(n, **opts)`` -> (Python game, compiled game)."""
     def make(n, **opts):
-        monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-        py = game_class(ENV_ID)(n, **opts)
-        monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
-        c = game_class(ENV_ID)(n, **opts)
-        assert not _uses_compiled(py) and _uses_compiled(c)
-        return py, c
+        return (python_game(monkeypatch, game_class(ENV_ID), n, **opts),
+                compiled_game(monkeypatch, game_class(ENV_ID), n, **opts))
     return make
 
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    return (a.dtype == b.dtype == np.float32 and a.shape == b.shape
-            and a.tobytes() == b.tobytes())
 
 
 def test_field_names_match_the_views_and_the_layout():
@@ -88,12 +80,12 @@ def test_compiled_and_python_vectors_are_bit_identical(games, n, opts):
             for p in rng.permutation(n).tolist():
                 view = s.view(p)
                 a = c.encode(view)
-                assert _same(py.encode(view), a), (states, p, view)
+                assert same_bytes(py.encode(view), a), (states, p, view)
                 outlooks += bool(a[sl].any())
             if old and rng.random() < 0.1:                # an older state's view
                 past = old[int(rng.integers(len(old)))]
                 view = past.view(int(rng.integers(n)))
-                assert _same(py.encode(view), c.encode(view)), (states, view)
+                assert same_bytes(py.encode(view), c.encode(view)), (states, view)
             if rng.random() < 0.05:
                 old.append(s.clone())
             if s.is_terminal() or states >= STATES:
@@ -119,7 +111,7 @@ def test_game_ends_are_bit_identical(games, n):
         for p in range(n):
             view = s.view(p)
             assert view.phase == view.decision == "over"
-            assert _same(py.encode(view), c.encode(view)), view
+            assert same_bytes(py.encode(view), c.encode(view)), view
 
 
 @pytest.mark.parametrize("opts", VARIANTS[ENV_ID], ids=str)
@@ -136,7 +128,7 @@ def test_claim_outlooks_of_random_hands_are_bit_identical(games, opts):
         view = base._replace(decision=CLAIM, actor=0, hand=tuple(sorted(cards[:k])),
                              discard=(cards[k],))
         a = c.encode(view)
-        assert _same(py.encode(view), a), view
+        assert same_bytes(py.encode(view), a), view
         found += bool(a[sl][4])                         # the discard joins the best ship
     assert found > 100
 
@@ -193,7 +185,7 @@ def test_random_views_are_bit_identical(games, n):
         view = _random_view(c, rng)
         if rng.random() < 0.3:                  # ask the viewer Aargh! on the top discard
             view = view._replace(decision=CLAIM, actor=view.player)
-        assert _same(py.encode(view), c.encode(view)), view
+        assert same_bytes(py.encode(view), c.encode(view)), view
 
 
 @pytest.mark.parametrize("pure", [False, True], ids=["compiled", "python"])
@@ -201,7 +193,7 @@ def test_encode_into_writes_what_encode_returns(pure, monkeypatch):
     if pure:
         monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
     game = AllHandsBattleGame(4)
-    assert _uses_compiled(game) != pure
+    assert uses_compiled(game) != pure
     rng = np.random.default_rng(5)
     s = game.new_game(rng)
     rows = np.full((3, game.layout.size), 7.0, np.float32)
@@ -210,7 +202,7 @@ def test_encode_into_writes_what_encode_returns(pure, monkeypatch):
             view = s.view(p)
             out = np.full(game.layout.size, 3.0, np.float32)
             assert game.encode_into(view, out) is None
-            assert _same(out, game.encode(view))
+            assert same_bytes(out, game.encode(view))
             game.encode_into(view, rows[1])
             assert rows[1].tobytes() == game.encode(view).tobytes()
         p = s.current_players()[0]
@@ -274,7 +266,7 @@ def _bad_changes(view, C, S):
 
 def test_a_malformed_view_raises_a_clear_error():
     game, view = _view()
-    assert _uses_compiled(game)
+    assert uses_compiled(game)
     out = np.zeros(game.layout.size, np.float32)
     claim = view._replace(decision=CLAIM, actor=view.player)
     for change in _bad_changes(view, game.num_cards, game.components.ships_per_fleet):
@@ -283,7 +275,7 @@ def test_a_malformed_view_raises_a_clear_error():
                 game.encode_into(v._replace(**change), out)
             with pytest.raises((TypeError, ValueError)):
                 game.encode(v._replace(**change))
-    assert _same(game.encode(view), game.encode(view))      # still fine afterwards
+    assert same_bytes(game.encode(view), game.encode(view))      # still fine afterwards
 
 
 def test_a_view_of_the_wrong_shape_raises_a_clear_error():
@@ -293,23 +285,8 @@ def test_a_view_of_the_wrong_shape_raises_a_clear_error():
         with pytest.raises(TypeError):
             game.encode_into(bad, out)
     game.encode_into(tuple(view), out)                       # a plain tuple is fine
-    assert _same(out, game.encode(view))
+    assert same_bytes(out, game.encode(view))
 
-
-def test_a_bad_out_raises_a_clear_error():
-    game, view = _view()
-    size = game.layout.size
-    rows = np.zeros((2, size), np.float32)
-    read_only = np.zeros(size, np.float32)
-    read_only.flags.writeable = False
-    for out in (np.zeros(size, np.float64), np.zeros(size, np.int32),
-                np.zeros(size - 1, np.float32), np.zeros(size + 1, np.float32),
-                np.zeros((size, 2), np.float32)[:, 0], read_only, [0.0] * size,
-                bytearray(4 * size), None):
-        with pytest.raises((TypeError, ValueError, BufferError)):
-            game.encode_into(view, out)
-    game.encode_into(view, rows.reshape(-1)[size:])          # a contiguous slice is fine
-    assert _same(rows[1], game.encode(view))
 
 
 def test_bad_constants_raise_a_clear_error():
@@ -329,12 +306,12 @@ def test_the_switch_gives_the_python_encoder(monkeypatch):
     monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
     game = AllHandsBattleGame(3)
     view = game.new_game(np.random.default_rng(0)).view(0)
-    assert not _uses_compiled(game)
+    assert not uses_compiled(game)
     game.encode(view)
     assert "_obs_tables" in game.__dict__                    # the memoising Python encoder
     monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
     game = AllHandsBattleGame(3)
-    assert _uses_compiled(game)
+    assert uses_compiled(game)
     game.encode(view)
     assert "_obs_tables" not in game.__dict__                # its caches are never built
 
@@ -349,9 +326,9 @@ def test_a_pickled_or_copied_compiled_game_encodes_identically():
         p = s.current_players()[0]
         s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
     for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
-        assert _uses_compiled(twin)
+        assert uses_compiled(twin)
         for view in views:
-            assert _same(twin.encode(view), game.encode(view))
+            assert same_bytes(twin.encode(view), game.encode(view))
 
 
 def test_a_game_pickled_with_the_python_encoder_unpickles_compiled(monkeypatch):
@@ -363,5 +340,5 @@ def test_a_game_pickled_with_the_python_encoder_unpickles_compiled(monkeypatch):
     data = pickle.dumps(game)
     monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
     twin = pickle.loads(data)
-    assert _uses_compiled(twin) and "_obs_tables" not in twin.__dict__
-    assert _same(twin.encode(view), expected)
+    assert uses_compiled(twin) and "_obs_tables" not in twin.__dict__
+    assert same_bytes(twin.encode(view), expected)

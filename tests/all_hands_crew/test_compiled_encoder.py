@@ -16,6 +16,7 @@ from plunder.envs.all_hands_crew.observation import PHASE_INDEX  # noqa: E402
 from plunder.envs.all_hands_crew.view import CrewView  # noqa: E402
 from plunder.envs.all_hands_crew_v0 import Game  # noqa: E402
 from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
+from tests.compiled_encoders import compiled_game, python_game, same_bytes  # noqa: E402
 from tests.obs_reference import VARIANTS  # noqa: E402
 
 STATES = 2000        # states per player count and variant (every seat's view of each)
@@ -25,10 +26,8 @@ STATES = 2000        # states per player count and variant (every seat's view of
 def pair(monkeypatch):
     """``make(n, **opts)`` -> (Python-encoder game, compiled-encoder game)."""
     def make(n, **opts):
-        monkeypatch.setenv(PURE_PYTHON_VAR, "1")
-        python = Game(n, **opts)
-        monkeypatch.delenv(PURE_PYTHON_VAR)
-        fast = Game(n, **opts)
+        python = python_game(monkeypatch, Game, n, **opts)
+        fast = compiled_game(monkeypatch, Game, n, **opts)
         assert python.enc is not None and fast.enc is None
         return python, fast
     return make
@@ -57,10 +56,6 @@ def _play(game, rng, states):
     return out
 
 
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    return (a.dtype == b.dtype == np.float32 and a.shape == b.shape
-            and a.tobytes() == b.tobytes())
-
 
 def test_field_names_match_the_view_and_the_layout():
     assert cencode.VIEW_FIELDS == CrewView._fields
@@ -81,11 +76,11 @@ def test_compiled_matches_python_bit_for_bit(n, opts, pair):
         phases.add(s.phase)
         for p in rng.permutation(n).tolist():
             v = s.view(p)
-            assert _same(fast.encode(v), python.encode(v)), (n, opts, i, p, s.phase)
+            assert same_bytes(fast.encode(v), python.encode(v)), (n, opts, i, p, s.phase)
         if i and rng.random() < 0.1:              # now and then a view of an older state
             old = states[int(rng.integers(i))]
             v = old.view(int(rng.integers(n)))
-            assert _same(fast.encode(v), python.encode(v)), (n, opts, i, "old")
+            assert same_bytes(fast.encode(v), python.encode(v)), (n, opts, i, "old")
     assert phases == set(PHASE_INDEX), phases - set(PHASE_INDEX)
 
 
@@ -102,7 +97,7 @@ def test_crew_values_of_large_crews_match(n, pair):
     huge = [tuple(python.copies[:6]) + (0, 0, 0), (5,) * 6 + (min(5, python.copies[6]),) * 3]
     for crew in crews + huge + crews[:20]:
         v = view._replace(my_crew=crew)
-        assert _same(fast.encode(v), python.encode(v)), crew
+        assert same_bytes(fast.encode(v), python.encode(v)), crew
 
 
 def test_encode_into_writes_what_encode_returns(pair):
@@ -184,7 +179,7 @@ def test_wrong_views_and_outputs_raise_clear_errors(pair):
         with pytest.raises((TypeError, ValueError, BufferError)):
             fast.encode_into(v, out)
     # a good call after the errors still works
-    assert _same(fast.encode(v), fast.encode(v))
+    assert same_bytes(fast.encode(v), fast.encode(v))
 
 
 def test_error_names_the_field(pair):
@@ -218,15 +213,15 @@ def test_pickled_game_encodes_identically(pair, monkeypatch):
     assert type(copy.encode_into).__name__ == "builtin_function_or_method"
     for s in states[::5]:
         v = s.view(int(rng.integers(5)))
-        assert _same(copy.encode(v), fast.encode(v))
-        assert _same(copy.encode(v), python.encode(v))
+        assert same_bytes(copy.encode(v), fast.encode(v))
+        assert same_bytes(copy.encode(v), python.encode(v))
     # a compiled game loaded where compiled encoders are off uses the Python encoder
     monkeypatch.setenv(PURE_PYTHON_VAR, "1")
     plain = pickle.loads(pickle.dumps(fast))
     assert plain.enc is not None and "encode" not in vars(plain)
     v = states[-1].view(2)
-    assert _same(plain.encode(v), fast.encode(v))
+    assert same_bytes(plain.encode(v), fast.encode(v))
     # and a Python-encoder game loaded with compiled encoders on uses the compiled one
     monkeypatch.delenv(PURE_PYTHON_VAR)
     back = pickle.loads(pickle.dumps(python))
-    assert back.enc is None and _same(back.encode(v), python.encode(v))
+    assert back.enc is None and same_bytes(back.encode(v), python.encode(v))

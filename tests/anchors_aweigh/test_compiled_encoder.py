@@ -18,7 +18,7 @@ from plunder.envs.anchors_aweigh.engine import PHASES, AnchorsAweighGame  # noqa
 from plunder.envs.anchors_aweigh.view import (  # noqa: E402
     AnchorsAweighView, BelowDeck, PublicView,
 )
-from plunder.envs.core import compiled  # noqa: E402
+from tests.compiled_encoders import compiled_game, python_game  # noqa: E402
 from tests.obs_reference import VARIANTS  # noqa: E402
 
 ENV_ID = "anchors_aweigh_v0"
@@ -39,16 +39,13 @@ def _variants(n):
 
 def _python_game(monkeypatch, n, **opts):
     """A game that encodes with the Python encoder."""
-    with monkeypatch.context() as m:
-        m.setenv(compiled.PURE_PYTHON_VAR, "1")
-        game = AnchorsAweighGame(n, **opts)
+    game = python_game(monkeypatch, AnchorsAweighGame, n, **opts)
     assert game._cencoder is None
     return game
 
 
 def _compiled_game(monkeypatch, n, **opts):
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
-    game = AnchorsAweighGame(n, **opts)
+    game = compiled_game(monkeypatch, AnchorsAweighGame, n, **opts)
     assert game._cencoder is not None
     return game
 

@@ -14,6 +14,7 @@ import pytest
 
 from plunder.envs.shipshape.engine import ShipShapeGame
 from plunder.envs.shipshape.view import PublicTable, ShipShapeView
+from tests.compiled_encoders import compiled_game, python_game, same_bytes
 from tests.obs_reference import VARIANTS
 
 cencode = pytest.importorskip("plunder.envs.shipshape._cencode")
@@ -24,23 +25,16 @@ MIN_VIEWS = 6000          # views compared per case (every seat at every state, 
 
 
 def _pure_game(monkeypatch, n, opts):
-    monkeypatch.setenv("PLUNDER_PURE_PYTHON", "1")
-    game = ShipShapeGame(n, **opts)
-    monkeypatch.delenv("PLUNDER_PURE_PYTHON")
+    game = python_game(monkeypatch, ShipShapeGame, n, **opts)
     assert game._cencode is None
     return game
 
 
 def _compiled_game(monkeypatch, n, opts=None):
-    monkeypatch.delenv("PLUNDER_PURE_PYTHON", raising=False)
-    game = ShipShapeGame(n, **(opts or {}))
+    game = compiled_game(monkeypatch, ShipShapeGame, n, **(opts or {}))
     assert game._cencode is not None
     return game
 
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    return (a.dtype == b.dtype == np.float32 and a.shape == b.shape
-            and a.tobytes() == b.tobytes())
 
 
 def _random_step(state, rng):
@@ -87,14 +81,14 @@ def test_compiled_matches_python_bit_for_bit(monkeypatch, n, opts):
                 phases.add((view.table.voyage, view.table.turn, view.decision,
                             view.table.done))
                 a, b = fast.encode(view), pure.encode(view)
-                assert _same(a, b), (f"{n}p seat {p} ({view.decision or 'waiting'}): "
+                assert same_bytes(a, b), (f"{n}p seat {p} ({view.decision or 'waiting'}): "
                                      f"{_diff_fields(fast, a, b)} differ")
                 compared += 1
             states += 1
             if old and rng.random() < 0.1:      # a view of an older state
                 past = old[int(rng.integers(len(old)))]
                 view = past.view(int(rng.integers(fast.num_seats)))
-                assert _same(fast.encode(view), pure.encode(view)), f"{n}p: an older state"
+                assert same_bytes(fast.encode(view), pure.encode(view)), f"{n}p: an older state"
                 compared += 1
             if rng.random() < 0.05:
                 old.append(state.clone())
@@ -126,10 +120,10 @@ def test_encode_into_writes_what_encode_returns(monkeypatch, n):
         for game in (fast, pure):
             out = np.full(size, np.nan, np.float32)
             assert game.encode_into(view, out) is None
-            assert _same(out, want)
+            assert same_bytes(out, want)
             batch = np.full((3, size), 7.0, np.float32)
             game.encode_into(view, batch[1])
-            assert _same(batch[1], want)
+            assert same_bytes(batch[1], want)
             assert (batch[0] == 7.0).all() and (batch[2] == 7.0).all()
 
 
@@ -160,7 +154,7 @@ def test_pickled_game_encodes_identically(monkeypatch):
     copy = pickle.loads(pickle.dumps(game))
     assert copy._cencode is not None and copy._cencode is not game._cencode
     for view, want in zip(views, before):
-        assert _same(copy.encode(view), want)
+        assert same_bytes(copy.encode(view), want)
 
 
 # -- malformed views and buffers: clear errors, never a crash ---------------------------
