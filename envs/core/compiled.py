@@ -1,11 +1,12 @@
 """Compiled observation encoders: optional C twins of the games' Python encoders.
 
-Each game may ship ``envs/<game>/_cencode.c``, built at install time into the extension
+Each game ships ``envs/<game>/_cencode.c``, built at install time into the extension
 module ``plunder.envs.<game>._cencode`` (optional: without a C compiler the install
 succeeds and every game uses its Python encoder). A compiled encoder writes the same
-float32 vector as the game's Python encoder, bit for bit (tests/test_compiled.py compares
-them over random states of every game, player count and variant), and reads nothing but
-the view it is given. Set the environment variable ``PLUNDER_PURE_PYTHON=1`` before a
+float32 vector as the game's Python encoder, bit for bit (tests/<game>/
+test_compiled_encoder.py compares them over random states of every player count and
+variant), and reads nothing but the view it is given (docs/architecture.md, Compiled
+encoders). Set the environment variable ``PLUNDER_PURE_PYTHON=1`` before a
 game is built to use the Python encoders only (for debugging, or to compare speeds).
 """
 
