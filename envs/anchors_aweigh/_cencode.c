@@ -758,32 +758,15 @@ static PyObject *Encoder_encode_into(Encoder *self, PyObject *args)
 
 /* ---- construction ------------------------------------------------------------------- */
 
-/* A constructor table of exactly ``len`` ints (newly allocated into *dst). */
+/* A constructor table of exactly ``len`` ints / numbers into *dst (cencode.h). */
 static int table_longs(PyObject *seq, Py_ssize_t len, const char *name, long **dst)
 {
-    Py_ssize_t got;
-    *dst = ce_longs_new(seq, name, &got);
-    if (*dst == NULL)
-        return -1;
-    if (got != len) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd values, got %zd", name, len, got);
-        return -1;
-    }
-    return 0;
+    return (*dst = ce_longs_exact(seq, len, name)) == NULL ? -1 : 0;
 }
 
-/* A constructor table of exactly ``len`` numbers (newly allocated into *dst). */
 static int table_doubles(PyObject *seq, Py_ssize_t len, const char *name, double **dst)
 {
-    Py_ssize_t got;
-    *dst = ce_doubles_new(seq, name, &got);
-    if (*dst == NULL)
-        return -1;
-    if (got != len) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd values, got %zd", name, len, got);
-        return -1;
-    }
-    return 0;
+    return (*dst = ce_doubles_exact(seq, len, name)) == NULL ? -1 : 0;
 }
 
 /* Each layout field's expected width for n players and ncards cards. */

@@ -149,6 +149,35 @@ static inline long *ce_longs_new(PyObject *seq, const char *name, Py_ssize_t *n)
     return dst;
 }
 
+/* A constructor table of exactly ``n`` ints (newly allocated; PyMem_Free it), or NULL
+ * with ValueError naming the table when its length differs. */
+static inline long *ce_longs_exact(PyObject *seq, Py_ssize_t n, const char *name)
+{
+    Py_ssize_t got;
+    long *t = ce_longs_new(seq, name, &got);
+    if (t != NULL && got != n) {
+        PyErr_Format(PyExc_ValueError, "Encoder: %s must have %zd values, got %zd", name, n,
+                     got);
+        PyMem_Free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* A constructor table of exactly ``n`` numbers, as ce_longs_exact. */
+static inline double *ce_doubles_exact(PyObject *seq, Py_ssize_t n, const char *name)
+{
+    Py_ssize_t got;
+    double *t = ce_doubles_new(seq, name, &got);
+    if (t != NULL && got != n) {
+        PyErr_Format(PyExc_ValueError, "Encoder: %s must have %zd values, got %zd", name, n,
+                     got);
+        PyMem_Free(t);
+        return NULL;
+    }
+    return t;
+}
+
 /* Module set-up: ready ``type`` and add it to ``module`` as ``name``. */
 static inline int ce_add_type(PyObject *module, const char *name, PyTypeObject *type)
 {

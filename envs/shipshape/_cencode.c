@@ -117,37 +117,10 @@ static void Encoder_dealloc(Encoder *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* A constructor table of exactly ``n`` ints / doubles. */
-static long *table_longs(PyObject *seq, Py_ssize_t n, const char *name)
-{
-    Py_ssize_t got;
-    long *t = ce_longs_new(seq, name, &got);
-    if (t != NULL && got != n) {
-        PyErr_Format(PyExc_ValueError, "Encoder: %s must have %zd values, got %zd", name, n,
-                     got);
-        PyMem_Free(t);
-        return NULL;
-    }
-    return t;
-}
-
-static double *table_doubles(PyObject *seq, Py_ssize_t n, const char *name)
-{
-    Py_ssize_t got;
-    double *t = ce_doubles_new(seq, name, &got);
-    if (t != NULL && got != n) {
-        PyErr_Format(PyExc_ValueError, "Encoder: %s must have %zd values, got %zd", name, n,
-                     got);
-        PyMem_Free(t);
-        return NULL;
-    }
-    return t;
-}
-
 /* The layout spans: every field's width must be what the code below writes there. */
 static int init_layout(Encoder *self, PyObject *spans_seq)
 {
-    long *spans = table_longs(spans_seq, 2 * N_LAYOUT, "layout spans");
+    long *spans = ce_longs_exact(spans_seq, 2 * N_LAYOUT, "layout spans");
     if (spans == NULL)
         return -1;
     const long S = self->seats, L = self->stack_size;
@@ -182,7 +155,7 @@ static int init_crates(Encoder *self, PyObject *cells_seq, PyObject *perms_seq)
     long *cells = ce_longs_new(cells_seq, "crate cells", &n);
     if (cells == NULL)
         return -1;
-    long *perms = table_longs(perms_seq, ORIENTATIONS * CELLS, "perms");
+    long *perms = ce_longs_exact(perms_seq, ORIENTATIONS * CELLS, "perms");
     int rc = -1;
     if (perms == NULL)
         goto done;
@@ -247,7 +220,7 @@ static int init_cells(Encoder *self, PyObject *features_seq, PyObject *totals_se
         goto done;
     }
     self->num_codes = (long)(n / CELL_FEATURES);
-    totals = table_longs(totals_seq, n, "cell totals");
+    totals = ce_longs_exact(totals_seq, n, "cell totals");
     if (totals == NULL)
         goto done;
     for (long c = 0; c < self->num_codes; c++)
@@ -302,7 +275,7 @@ static PyObject *Encoder_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->score_scale = score_scale;
     self->no_low = no_low;
 
-    long *groups = table_longs(group_index, VOYAGES * seats, "group_index");
+    long *groups = ce_longs_exact(group_index, VOYAGES * seats, "group_index");
     if (groups == NULL)
         goto fail;
     for (int v = 0; v < VOYAGES; v++)
@@ -318,7 +291,7 @@ static PyObject *Encoder_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     PyMem_Free(groups);
 
-    double *scale = table_doubles(out_scale, OUTCOME_FEATURES, "out_scale");
+    double *scale = ce_doubles_exact(out_scale, OUTCOME_FEATURES, "out_scale");
     if (scale == NULL)
         goto fail;
     for (int f = 0; f < OUTCOME_FEATURES; f++)
