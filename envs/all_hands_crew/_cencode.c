@@ -709,34 +709,15 @@ static PyObject *Encoder_encode_into(Encoder *e, PyObject *const *args, Py_ssize
 
 /* ---- Encoder(...): the constants ----------------------------------------------------- */
 
-/* A constructor table of exactly ``len`` ints into ``dst``. */
+/* A constructor table of exactly ``len`` ints copied into ``dst`` (cencode.h). */
 static int fixed_longs(PyObject *seq, Py_ssize_t len, const char *name, long *dst)
 {
-    Py_ssize_t got;
-    long *tmp = ce_longs_new(seq, name, &got);
+    long *tmp = ce_longs_exact(seq, len, name);
     if (tmp == NULL)
         return -1;
-    if (got != len) {
-        PyMem_Free(tmp);
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd values, got %zd", name, len, got);
-        return -1;
-    }
     memcpy(dst, tmp, sizeof(long) * (size_t)len);
     PyMem_Free(tmp);
     return 0;
-}
-
-/* A newly allocated constructor table of exactly ``len`` ints. */
-static long *new_longs(PyObject *seq, Py_ssize_t len, const char *name)
-{
-    Py_ssize_t got;
-    long *dst = ce_longs_new(seq, name, &got);
-    if (dst != NULL && got != len) {
-        PyMem_Free(dst);
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd values, got %zd", name, len, got);
-        return NULL;
-    }
-    return dst;
 }
 
 static int names_tuple(PyObject *obj, const char *name)
@@ -872,9 +853,9 @@ static PyObject *Encoder_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     Py_ssize_t got;
     e->combo_points = ce_longs_new(combo_points, "combo_points", &e->num_combos);
     if (e->combo_points == NULL
-            || (e->combo_captains = new_longs(combo_captains, e->num_combos,
+            || (e->combo_captains = ce_longs_exact(combo_captains, e->num_combos,
                                               "combo_captains")) == NULL
-            || (e->combo_counts = new_longs(combo_counts, e->num_combos * K,
+            || (e->combo_counts = ce_longs_exact(combo_counts, e->num_combos * K,
                                             "combo_counts")) == NULL)
         goto fail;
     e->combo_packed = PyMem_Malloc(sizeof(uint64_t) * (size_t)(e->num_combos + 1));
