@@ -1,4 +1,4 @@
-"""Compiled observation encoders: optional C twins of the games' Python encoders.
+"""Compiled observation encoders and view builders: optional C twins of Python code.
 
 Each game ships ``envs/<game>/_cencode.c``, built at install time into the extension
 module ``plunder.envs.<game>._cencode`` (optional: without a C compiler the install
@@ -6,8 +6,17 @@ succeeds and every game uses its Python encoder). A compiled encoder writes the 
 float32 vector as the game's Python encoder, bit for bit (tests/<game>/
 test_compiled_encoder.py compares them over random states of every player count and
 variant), and reads nothing but the view it is given (docs/architecture.md, Compiled
-encoders). Set the environment variable ``PLUNDER_PURE_PYTHON=1`` before a
-game is built to use the Python encoders only (for debugging, or to compare speeds).
+encoders).
+
+Games whose view is a large share of a step also ship ``envs/<game>/_cview.c``
+(``plunder.envs.<game>._cview``): the C twin of the state's ``python_view``, which builds
+the same view object (same types, same values; tests/<game>/test_compiled_view.py
+compares them) from the same fields. It is still *the* view: the one function that reads
+private fields, in two implementations kept equal by the tests, and the hidden-information
+tests run against the one the game uses.
+
+Set the environment variable ``PLUNDER_PURE_PYTHON=1`` before a game is built to use the
+Python code only (for debugging, or to compare speeds).
 """
 
 from __future__ import annotations
@@ -28,31 +37,54 @@ def enabled() -> bool:
     return os.environ.get(PURE_PYTHON_VAR, "") in ("", "0")
 
 
-def load(game_package: str) -> ModuleType | None:
-    """The compiled encoder module of a game package (``"scallywags"``), or None when it
-    was not built or compiled encoders are switched off."""
+#: the compiled parts: module name and the class it must define
+PARTS = {"encoder": ("_cencode", "Encoder"), "view": ("_cview", "ViewBuilder")}
+
+#: the game packages that have a compiled view builder (``_cview.c``)
+VIEW_PACKAGES = ("scallywags", "anchors_aweigh", "all_hands_battle", "all_hands_crew")
+
+
+def load(game_package: str, part: str = "encoder") -> ModuleType | None:
+    """The compiled module of a game package (``"scallywags"``) for ``part``
+    (``"encoder"`` or ``"view"``), or None when it was not built or compiled code is
+    switched off."""
     if not enabled():
         return None
-    return _import(game_package)
+    return _import(game_package, part)
 
 
-_MODULES: dict[str, ModuleType | None] = {}
+_MODULES: dict[tuple[str, str], ModuleType | None] = {}
 
 
-def _import(game_package: str) -> ModuleType | None:
+def _import(game_package: str, part: str = "encoder") -> ModuleType | None:
     """The built module, or None (looked up once per process)."""
-    if game_package not in _MODULES:
+    key = (game_package, part)
+    if key not in _MODULES:
+        name, cls = PARTS[part]
         try:
-            module = importlib.import_module(f"plunder.envs.{game_package}._cencode")
+            module = importlib.import_module(f"plunder.envs.{game_package}.{name}")
         except ImportError:
             module = None
-        _MODULES[game_package] = module if hasattr(module, "Encoder") else None
-    return _MODULES[game_package]
+        _MODULES[key] = module if hasattr(module, cls) else None
+    return _MODULES[key]
 
 
-def status() -> dict[str, bool]:
-    """Per game package: whether its encoder runs compiled in this process."""
-    return {g: enabled() and _import(g) is not None for g in GAME_PACKAGES}
+def status(part: str = "encoder") -> dict[str, bool]:
+    """Per game package with that part: whether it runs compiled in this process."""
+    packages = VIEW_PACKAGES if part == "view" else GAME_PACKAGES
+    return {g: enabled() and _import(g, part) is not None for g in packages}
+
+
+def bind_view(game, game_package: str, params) -> None:
+    """Give ``game`` its compiled view builder when it is built and switched on: the
+    instance attribute ``view_of`` becomes the C method ``ViewBuilder(*params(game)).view``
+    (``state.view(p)`` calls ``game.view_of(state, p)``). Otherwise the attribute is
+    removed and the class's ``view_of``, the Python view, answers. Call it where the game
+    binds its encoder (construction and unpickling); a pickle must leave ``view_of`` out."""
+    game.__dict__.pop("view_of", None)
+    module = load(game_package, "view")
+    if module is not None:
+        game.view_of = module.ViewBuilder(*params(game)).view
 
 
 def bind(module: ModuleType, size: int, *params):

@@ -109,6 +109,12 @@ class Game(ABC):
     def encode(self, view: Any) -> np.ndarray:
         """The observation vector of a player's view (reads nothing but the view)."""
 
+    def view_of(self, state: "GameState", player: int) -> Any:
+        """``player``'s view of ``state`` by the Python view (``state.python_view``), for
+        games whose ``state.view`` asks the game; a game whose compiled view builder is
+        built replaces this with the C method on the instance (``compiled.bind_view``)."""
+        return state.python_view(player)
+
     def encode_into(self, view: Any, out: np.ndarray) -> None:
         """Write ``encode(view)`` into ``out`` (a float32 vector of the layout's size, e.g. a
         row of a batch array); a game with a compiled encoder writes it in place."""
