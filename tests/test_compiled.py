@@ -1,7 +1,9 @@
-"""The compiled encoders' switch and availability (envs/core/compiled.py).
+"""The compiled encoders' and view builders' switch and availability
+(envs/core/compiled.py).
 
 Each game's own tests/<game>/test_compiled_encoder.py compares its compiled encoder with
-the Python one; tests/test_obs_reference.py runs the reference digests both ways.
+the Python one, and tests/<game>/test_compiled_view.py its compiled view builder with
+``python_view``; tests/test_obs_reference.py runs the reference digests both ways.
 """
 
 import dataclasses
@@ -12,7 +14,7 @@ import pytest
 
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import compiled
-from tests.compiled_encoders import uses_compiled
+from tests.compiled_encoders import same_view, uses_compiled, uses_compiled_view, view_difference
 
 #: CI sets this (.ci/run): there a C compiler is present, so every encoder must be built
 REQUIRE_VAR = "PLUNDER_REQUIRE_COMPILED"
@@ -26,17 +28,49 @@ def test_the_switch_reads_the_environment(monkeypatch):
     monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
     assert not compiled.enabled()
     assert all(g is None for g in map(compiled.load, compiled.GAME_PACKAGES))
+    assert all(compiled.load(g, "view") is None for g in compiled.VIEW_PACKAGES)
     assert not any(compiled.status().values())
+    assert not any(compiled.status("view").values())
 
 
 def test_every_game_package_is_listed():
     assert sorted(compiled.GAME_PACKAGES) == sorted(
         game_class(e).__module__.split(".")[2] for e in ENV_IDS)
+    assert set(compiled.VIEW_PACKAGES) <= set(compiled.GAME_PACKAGES)
+
+
+def _package(env_id: str) -> str:
+    return game_class(env_id).__module__.split(".")[2]
+
+
+VIEW_ENV_IDS = [e for e in ENV_IDS if _package(e) in compiled.VIEW_PACKAGES]
+
+
+@pytest.mark.parametrize("env_id", VIEW_ENV_IDS)
+def test_views_follow_the_switch(env_id, monkeypatch):
+    """``state.view`` asks the game: the compiled builder when built and switched on, else
+    ``python_view``; either way the same view."""
+    cls = game_class(env_id)
+    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
+    assert not uses_compiled_view(cls(2))
+    monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
+    game = cls(cls.max_players)
+    assert uses_compiled_view(game) == (compiled.load(_package(env_id), "view") is not None)
+    rng = np.random.default_rng(3)
+    state = game.new_game(rng)
+    for _ in range(60):
+        if state.is_terminal():
+            state = game.new_game(rng)
+        for p in range(game.num_players):
+            a, b = state.view(p), state.python_view(p)
+            assert same_view(a, b), view_difference(a, b)
+        state.apply_joint({p: int(rng.choice(np.flatnonzero(state.legal_actions_mask(p))))
+                           for p in state.current_players()})
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_games_follow_the_switch(env_id, monkeypatch):
-    package = game_class(env_id).__module__.split(".")[2]
+    package = _package(env_id)
     monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
     assert not uses_compiled(game_class(env_id)(2))
     monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
@@ -54,8 +88,11 @@ def test_games_follow_the_switch(env_id, monkeypatch):
 def test_every_encoder_is_built_where_required():
     assert compiled.enabled(), f"{compiled.PURE_PYTHON_VAR} is set"
     assert all(compiled.status().values()), compiled.status()
+    assert all(compiled.status("view").values()), compiled.status("view")
     for env_id in ENV_IDS:
         assert uses_compiled(game_class(env_id)(2)), env_id
+    for env_id in VIEW_ENV_IDS:
+        assert uses_compiled_view(game_class(env_id)(2)), env_id
 
 
 _BAD_VALUES = [None, -5, 10**30, 3.5, (), (1, 2, 3), ((1,),), "x", (None,) * 14,
@@ -90,7 +127,7 @@ def test_malformed_views_raise_or_encode_within_the_row(env_id):
     """Every field of real views replaced in turn by junk: the compiled encoder raises
     TypeError or ValueError or writes a vector, and never touches memory outside its row
     (a crash would end the test run; CI's build runs these too)."""
-    package = game_class(env_id).__module__.split(".")[2]
+    package = _package(env_id)
     if compiled.load(package) is None:
         pytest.skip("the compiled encoder is not built")
     cls = game_class(env_id)
@@ -118,7 +155,7 @@ def test_malformed_views_raise_or_encode_within_the_row(env_id):
 def test_a_bad_out_raises_a_clear_error(env_id, monkeypatch):
     """``encode_into`` takes only a writable C-contiguous float32 vector of the layout's
     size (a row of a batch array is one)."""
-    package = game_class(env_id).__module__.split(".")[2]
+    package = _package(env_id)
     if compiled.load(package) is None:
         pytest.skip("the compiled encoder is not built")
     game = game_class(env_id)(2)

@@ -109,16 +109,23 @@ def bench_aec(make_env, name: str, players: int, seconds: float, seed: int = 0) 
 
 
 def encoder_summary() -> str:
-    """Which games encode observations compiled (C) in this process, and which in Python."""
+    """Which games encode observations and build views compiled (C) in this process, and
+    which in Python."""
     from plunder.envs.core import compiled
 
-    status = compiled.status()
-    c = [g for g, on in status.items() if on]
-    py = [g for g, on in status.items() if not on]
-    why = (f" ({compiled.PURE_PYTHON_VAR} is set)" if not compiled.enabled()
-           else " (not built: no C compiler at install?)" if py else "")
-    return ("observation encoders: compiled for " + (", ".join(c) or "no game")
-            + (f"; Python for {', '.join(py)}{why}" if py else ""))
+    lines = []
+    for part, label in (("encoder", "observation encoders"), ("view", "view builders")):
+        status = compiled.status(part)
+        c = [g for g, on in status.items() if on]
+        py = [g for g, on in status.items() if not on]
+        why = (f" ({compiled.PURE_PYTHON_VAR} is set)" if not compiled.enabled()
+               else " (not built: no C compiler at install?)" if py else "")
+        lines.append(f"{label}: compiled for " + (", ".join(c) or "no game")
+                     + (f"; Python for {', '.join(py)}{why}" if py else ""))
+    others = [g for g in compiled.GAME_PACKAGES if g not in compiled.VIEW_PACKAGES]
+    if others:
+        lines[-1] += f" ({', '.join(others)}: Python only)"
+    return "\n".join(lines)
 
 
 def free_observation(game) -> None:

@@ -108,8 +108,10 @@ class AllHandsBattleGame(Game):
     def _bind_encoder(self) -> None:
         """Choose the encoder: the compiled one (``_cencode.c``) when it is built and not
         switched off (``PLUNDER_PURE_PYTHON``), else the Python one (whose memo tables are
-        then built as it is used, never with the compiled one)."""
+        then built as it is used, never with the compiled one). The view builder likewise:
+        the compiled one (``_cview.c``) as ``view_of``, else the state's ``python_view``."""
         from . import observation
+        compiled.bind_view(self, "all_hands_battle", view_params)
         module = compiled.load("all_hands_battle")
         if module is None:
             self._encode = partial(observation.encode, self)
@@ -121,10 +123,10 @@ class AllHandsBattleGame(Game):
 
     def __getstate__(self) -> dict:
         """Pickled without the encoder's memo tables (a cache of up to ~700 observation
-        blocks, rebuilt as it is used) and without the bound encoder functions (a compiled
-        encoder does not pickle); __setstate__ binds them again."""
+        blocks, rebuilt as it is used) and without the bound encoder functions and view
+        builder (compiled code does not pickle); __setstate__ binds them again."""
         state = self.__dict__.copy()
-        for name in ("_obs_tables", "_encode", "encode_into"):
+        for name in ("_obs_tables", "_encode", "encode_into", "view_of"):
             state.pop(name, None)
         return state
 
@@ -318,8 +320,15 @@ class AllHandsBattleGame(Game):
         return render_view(self, view)
 
 
+def view_params(game: AllHandsBattleGame) -> tuple:
+    """The compiled view builder's constructor arguments (``_cview.ViewBuilder``): the
+    player count and the view's named-tuple classes (filled by position, in the order the
+    module's VIEW_FIELDS and SHIP_FIELDS name)."""
+    return (game.num_players, AllHandsBattleView, ShipView)
+
+
 _tuple_new = tuple.__new__   # positional NamedTuple construction (no __new__ wrapper)
-assert len(AllHandsBattleView._fields) == 33 and len(ShipView._fields) == 7  # keep view() in step
+assert len(AllHandsBattleView._fields) == 33 and len(ShipView._fields) == 7  # python_view, _cview.c
 
 
 class AllHandsBattleState(GameState):
@@ -731,6 +740,10 @@ class AllHandsBattleState(GameState):
 
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> AllHandsBattleView:
+        """What ``player`` knows (the compiled view builder when built, else ``python_view``)."""
+        return self.game.view_of(self, player)
+
+    def python_view(self, player: int) -> AllHandsBattleView:
         """Everything ``player`` knows: own hand and crews, what its Spy saw, the table."""
         spied_ = self.spied
         seen = {(o, j) for s, o, j in spied_ if s == player} if spied_ else ()

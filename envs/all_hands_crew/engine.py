@@ -91,11 +91,11 @@ class AllHandsCrewGame(Game):
         self.combo_parts = [tuple((k, c) for k, c in enumerate(cb.counts) if c)
                             for cb in self.combos]
         self.single_values = [self.comps.single_value(k) for k in range(NUM_KINDS)]
-        self._use_encoder(None)
-        self._link_memos()
         #: view constants: per seat no card (crew knowledge, final_left), no combination
         self.no_card_rows = (NO_CARDS,) * n
         self.no_combos = ((),) * n
+        self._use_encoder(None)
+        self._link_memos()
 
     def _link_memos(self) -> None:
         """Attach the memo tables this process keeps for this game's parameters."""
@@ -113,7 +113,9 @@ class AllHandsCrewGame(Game):
         """Encode with the compiled encoder when this process has it (envs/core/
         compiled.py): ``encode`` and ``encode_into`` then become instance attributes that
         call C directly, and the Python encoder (and its caches) is not built. Otherwise
-        the Python encoder: ``enc`` (an unpickled one) or a new one."""
+        the Python encoder: ``enc`` (an unpickled one) or a new one. The compiled view
+        builder, when built, likewise becomes the instance's ``view_of``."""
+        compiled.bind_view(self, "all_hands_crew", view_params)
         module = compiled.load("all_hands_crew")
         if module is None:
             self.enc = enc if enc is not None else Encoder(self)
@@ -127,7 +129,8 @@ class AllHandsCrewGame(Game):
         """The game without its process-wide objects (relinked on loading: the packaged
         components, the partition solver, whose memo may hold a million entries, and the
         mask and view memos are the loading process's own) and without the compiled
-        encoder (a C object: rebuilt on loading, if the loading process has it)."""
+        encoder and view builder (C objects: rebuilt on loading, if the loading process
+        has them)."""
         state = self.__dict__.copy()
         for key in _SHARED_OR_CACHED:
             del state[key]
@@ -293,8 +296,8 @@ _MAX_EVENTS = 1000
 #: game attributes a pickle leaves out (see AllHandsCrewGame.__getstate__)
 _SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions",
                      "hidden_stocks", "no_card_rows", "no_combos")
-#: instance attributes of a game with a compiled encoder (see _use_encoder)
-_COMPILED = ("encode", "encode_into")
+#: instance attributes of a game with a compiled encoder or view (see _use_encoder)
+_COMPILED = ("encode", "encode_into", "view_of")
 
 _FIELDS = ("piles", "pile_known", "out", "stock", "stock_src", "crew", "crew_known",
            "crew_maybe_gone", "laid",
@@ -679,6 +682,10 @@ class AllHandsCrewState(GameState):
 
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> CrewView:
+        """What ``player`` knows (the compiled view builder when built, else ``python_view``)."""
+        return self.game.view_of(self, player)
+
+    def python_view(self, player: int) -> CrewView:
         g = self.game
         n = g.num_players
         bit = 1 << player
@@ -891,6 +898,14 @@ class AllHandsCrewState(GameState):
 
     def describe_full(self) -> str:
         return _describe_full(self)
+
+
+def view_params(g: AllHandsCrewGame) -> tuple:
+    """The compiled view builder's constructor arguments (``_cview.ViewBuilder``): the
+    sizes, the variant, the view class and the shared constant tuples ``python_view``
+    puts in its views."""
+    return (g.num_players, NUM_KINDS, bool(g.open_stock), CrewView, NO_CARDS,
+            g.no_card_rows, g.no_combos)
 
 
 def _count_rows(rows: list, no_cards: tuple) -> tuple:

@@ -32,8 +32,8 @@ from .components import (
     load_components,
 )
 from .view import (
-    CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, AnchorsAweighView, BelowDeck,
-    PublicView,
+    CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS, AnchorsAweighView,
+    BelowDeck, PublicView,
 )
 
 # ---- ship cells in the state ------------------------------------------------------------
@@ -123,8 +123,9 @@ def action_name(a: int) -> str:
     return f"action {a} (out of range)"
 
 
-#: game attributes that hold the compiled encoder (see AnchorsAweighGame._bind_encoder)
-_COMPILED_ATTRS = ("encode", "encode_into", "_cencoder")
+#: game attributes that hold the compiled encoder and view builder (see
+#: AnchorsAweighGame._bind_encoder)
+_COMPILED_ATTRS = ("encode", "encode_into", "_cencoder", "view_of")
 
 
 class AnchorsAweighGame(Game):
@@ -227,10 +228,13 @@ class AnchorsAweighGame(Game):
         switched off (``PLUNDER_PURE_PYTHON``), else the Python one (the class's
         ``encode``), whose tables and caches are then built on its first call only.
         Compiled, ``encode`` and ``encode_into`` are instance attributes: the bound
-        functions of ``compiled.bind``, ``encode_into`` the C method itself."""
+        functions of ``compiled.bind``, ``encode_into`` the C method itself. The view
+        builder likewise: ``view_of`` is the compiled one (``_cview.c``) when built, else
+        the class's, which calls ``state.python_view``."""
         from plunder.envs.core import compiled
         for name in _COMPILED_ATTRS:
             self.__dict__.pop(name, None)
+        compiled.bind_view(self, "anchors_aweigh", view_params)
         module = compiled.load("anchors_aweigh")
         if module is None:
             return
@@ -243,8 +247,8 @@ class AnchorsAweighGame(Game):
         self._cencoder = self.encode_into.__self__
 
     def __getstate__(self) -> dict:
-        """Pickled without the compiled encoder (a C object does not pickle);
-        __setstate__ binds it again."""
+        """Pickled without the compiled encoder and view builder (C objects do not
+        pickle); __setstate__ binds them again."""
         state = dict(self.__dict__)
         for name in _COMPILED_ATTRS:
             state.pop(name, None)
@@ -397,6 +401,23 @@ NUM_ABOVE = len(ABOVE)
 _NO_STORAGE = ((),) * NUM_ABOVE
 _NO_SECRETS = (False,) * (NUM_SPACES + 1)
 _EMPTY_STORAGE = ((),) * NUM_SPACES
+
+
+def view_params(game: AnchorsAweighGame) -> tuple:
+    """The arguments of the compiled view builder (``_cview.c``'s ``ViewBuilder``): the
+    sizes and codes it was written for (checked there), the game's tables, the view's
+    named-tuple classes and the constant tuples the Python view shares."""
+    assert BELOW == tuple(range(NUM_ABOVE, NUM_SPACES))
+    dims = (EMPTY, CARGO, CHEST, NUM_SPACES, NUM_ABOVE, 2 * NUM_KINDS, NUM_COLOURS,
+            NUM_BACKS, NUM_BACKS - NUM_COLOURS,     # the contracts' backs come last
+            CELL_EMPTY, CELL_UNKNOWN, NUM_CELLS,
+            NUM_ACTIONS, SETUP, LOADING, DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE, OVER,
+            len(PHASES))
+    return (dims, game.num_players, tuple(game.cell_lut), game.tile_look,
+            tuple(game.card_back), bool(game.perfect_recall), game.meddlesome_flags,
+            game.no_seats, AnchorsAweighView, PublicView, BelowDeck, _NO_SECRETS,
+            _EMPTY_STORAGE, _NO_STORAGE)
+
 
 _FIELDS = ("turns", "phase", "round", "captain", "ships", "stor", "hand", "secret",
            "pile_up", "pile_down", "supply", "chest_supply", "parrot_supply", "coins",
@@ -1308,6 +1329,10 @@ class AnchorsAweighState(GameState):
         return tuple.__new__(BelowDeck, (tuple(looks), unknown, tuple(cargo)))
 
     def view(self, player: int) -> AnchorsAweighView:
+        """What ``player`` knows (the compiled view builder when built, else ``python_view``)."""
+        return self.game.view_of(self, player)
+
+    def python_view(self, player: int) -> AnchorsAweighView:
         """The public table plus ``player``'s own ship (every space, every face), hand,
         secrets and pending choice."""
         pub = self._public()

@@ -34,12 +34,12 @@ from .view import ScallywagsView
 MAX_OPPONENTS = 5
 MIDDLE = -1
 
-#: ScallywagsState.view builds the view positionally, in this order
+#: ScallywagsState.python_view (and _cview.c) build the view positionally, in this order
 _VIEW_FIELDS = ("player", "num_players", "take_limit", "coin_values", "face_up", "coin_owner",
                 "coin_slot", "knowers", "hand", "hand_sizes", "discard", "reshuffled",
                 "draw_size", "actor", "phase", "card", "chosen", "block_queue", "acting",
                 "turns")
-assert ScallywagsView._fields == _VIEW_FIELDS, "update ScallywagsState.view"
+assert ScallywagsView._fields == _VIEW_FIELDS, "update python_view and _cview.c"
 _new_tuple = tuple.__new__
 
 
@@ -93,8 +93,10 @@ class ScallywagsGame(Game):
     def _bind_encoder(self) -> None:
         """Choose the encoder: the compiled one (``_cencode.c``) when it is built and not
         switched off (``PLUNDER_PURE_PYTHON``), else the memoising Python one, whose caches
-        are then built only here."""
+        are then built only here. The view builder likewise: ``_cview.c`` as ``view_of``
+        when built and switched on, else the class's (``python_view``)."""
         from . import observation
+        compiled.bind_view(self, "scallywags", view_params)
         module = compiled.load("scallywags")
         if module is None:
             self._encode = observation.encoder(self).encode
@@ -105,11 +107,12 @@ class ScallywagsGame(Game):
             module, self._layout.size, *observation.compiled_params(self, module))
 
     def __getstate__(self) -> dict:
-        """Pickled without the bound encoder functions (a compiled encoder does not
-        pickle); __setstate__ binds them again."""
+        """Pickled without the bound encoder functions and view builder (compiled code
+        does not pickle); __setstate__ binds them again."""
         state = dict(self.__dict__)
         state.pop("_encode", None)
         state.pop("encode_into", None)
+        state.pop("view_of", None)
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -261,6 +264,17 @@ class ScallywagsGame(Game):
         """The table as player ``view.player`` sees it."""
         from .render import render_view
         return render_view(self, view)
+
+
+def view_params(game: ScallywagsGame) -> tuple:
+    """The compiled view builder's constants (``_cview.ViewBuilder(*view_params(game))``),
+    in its constructor's order: the view and state classes, the game's ``num_players``
+    and ``take_limit``, the coin and card counts, the range of coin values, the most
+    cards of one kind (a bound for hand and reshuffle counts) and the phases."""
+    comp = game.components
+    return (ScallywagsView, ScallywagsState, game.num_players, game.take_limit,
+            game.num_coins, NUM_CARDS, min(comp.coin_values), max(comp.coin_values),
+            sum(comp.card_copies), PHASES, BLOCK)
 
 
 class ScallywagsState(GameState):
@@ -705,6 +719,10 @@ class ScallywagsState(GameState):
 
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> ScallywagsView:
+        """What ``player`` knows (the compiled view builder when built, else ``python_view``)."""
+        return self.game.view_of(self, player)
+
+    def python_view(self, player: int) -> ScallywagsView:
         """What ``player`` knows: public table, own hand, coin values it has seen."""
         # positional, in _VIEW_FIELDS order: cheaper than ScallywagsView(field=...)
         return _new_tuple(ScallywagsView, (

@@ -1,4 +1,5 @@
-"""What one Scallywags player knows (built only by ``ScallywagsState.view``)."""
+"""What one Scallywags player knows (built only by ``ScallywagsState.python_view`` and its
+C twin, _cview.c)."""
 
 from __future__ import annotations
 
