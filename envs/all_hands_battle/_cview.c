@@ -577,29 +577,6 @@ static PyObject *ViewBuilder_view(ViewBuilder *self, PyObject *const *args, Py_s
 
 /* ---- the type ------------------------------------------------------------------------ */
 
-/* ``cls`` is a tuple subclass whose ``_fields`` are ``names`` (the order filled here). */
-static int check_record(PyObject *cls, const char *what, const char *const *names,
-                        Py_ssize_t count)
-{
-    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
-        PyErr_Format(PyExc_TypeError, "ViewBuilder: %s must be a named-tuple class", what);
-        return -1;
-    }
-    PyObject *fields = PyObject_GetAttrString(cls, "_fields");
-    if (fields == NULL)
-        return -1;
-    int ok = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == count;
-    for (Py_ssize_t k = 0; ok && k < count; k++) {
-        PyObject *f = PyTuple_GET_ITEM(fields, k);
-        ok = PyUnicode_Check(f) && PyUnicode_CompareWithASCIIString(f, names[k]) == 0;
-    }
-    Py_DECREF(fields);
-    if (!ok)
-        PyErr_Format(PyExc_ValueError, "ViewBuilder: %s._fields differ from the %zd fields "
-                     "the C code fills", what, count);
-    return ok ? 0 : -1;
-}
-
 static void ViewBuilder_dealloc(ViewBuilder *self)
 {
     Py_XDECREF(self->num_players);
@@ -625,8 +602,8 @@ static PyObject *ViewBuilder_new(PyTypeObject *type, PyObject *args, PyObject *k
         PyErr_Format(PyExc_ValueError, "ViewBuilder: num_players must be >= 1, got %ld", n);
         return NULL;
     }
-    if (check_record(view_cls, "view_cls", VIEW_NAMES, NUM_VIEW) < 0
-            || check_record(ship_cls, "ship_cls", SHIP_NAMES, NUM_SHIP) < 0)
+    if (ce_check_record(view_cls, "ViewBuilder: view_cls", VIEW_NAMES, NUM_VIEW) < 0
+            || ce_check_record(ship_cls, "ViewBuilder: ship_cls", SHIP_NAMES, NUM_SHIP) < 0)
         return NULL;
     ViewBuilder *self = (ViewBuilder *)type->tp_alloc(type, 0);
     if (self == NULL)
@@ -672,15 +649,11 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__cview(void)
 {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    if (ce_add_type(m, "ViewBuilder", &ViewBuilderType) < 0
-            || ce_add_names(m, "VIEW_FIELDS", VIEW_NAMES, NUM_VIEW) < 0
-            || ce_add_names(m, "SHIP_FIELDS", SHIP_NAMES, NUM_SHIP) < 0
-            || ce_add_names(m, "STATE_FIELDS", STATE_NAMES, NUM_STATE) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    static const ce_names names[] = {
+        {"VIEW_FIELDS", VIEW_NAMES, NUM_VIEW},
+        {"SHIP_FIELDS", SHIP_NAMES, NUM_SHIP},
+        {"STATE_FIELDS", STATE_NAMES, NUM_STATE},
+    };
+    return ce_module_named(&module, "ViewBuilder", &ViewBuilderType, names,
+                           (int)(sizeof names / sizeof names[0]));
 }

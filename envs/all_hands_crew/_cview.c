@@ -762,35 +762,6 @@ done:
 
 /* ---- construction -------------------------------------------------------------------- */
 
-/* ``cls`` is a tuple subclass whose _fields are VIEW_NAMES. */
-static int check_view_class(PyObject *cls)
-{
-    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
-        PyErr_SetString(PyExc_TypeError, "ViewBuilder: view_cls must be a tuple subclass");
-        return -1;
-    }
-    PyObject *fields = PyObject_GetAttrString(cls, "_fields");
-    if (fields == NULL) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_TypeError, "ViewBuilder: view_cls must be a named tuple");
-        return -1;
-    }
-    int ok = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == NUM_VIEW_FIELDS;
-    for (Py_ssize_t i = 0; ok && i < NUM_VIEW_FIELDS; i++) {
-        PyObject *name = PyTuple_GET_ITEM(fields, i);
-        ok = PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name,
-                                                                        VIEW_NAMES[i]) == 0;
-    }
-    Py_DECREF(fields);
-    if (!ok) {
-        PyErr_SetString(PyExc_ValueError,
-                        "ViewBuilder: view_cls._fields must equal VIEW_FIELDS");
-        return -1;
-    }
-    return 0;
-}
-
-/* ``obj`` is a tuple of ``len`` items, each ``item`` (when not NULL). */
 static int check_const(PyObject *obj, Py_ssize_t len, PyObject *item, const char *name)
 {
     if (ce_tuple(obj, len, name) == NULL)
@@ -832,7 +803,8 @@ static PyObject *ViewBuilder_new(PyTypeObject *type, PyObject *args, PyObject *k
                         "ViewBuilder: num_players or num_kinds out of range");
         return NULL;
     }
-    if (check_view_class(cls) < 0 || check_const(no_cards, K, NULL, "no_cards") < 0
+    if (ce_check_record(cls, "ViewBuilder: view_cls", VIEW_NAMES, NUM_VIEW_FIELDS) < 0
+            || check_const(no_cards, K, NULL, "no_cards") < 0
             || check_const(no_card_rows, n, no_cards, "no_card_rows") < 0)
         return NULL;
     PyObject *empty = PyTuple_New(0);
@@ -904,14 +876,10 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__cview(void)
 {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    if (ce_add_type(m, "ViewBuilder", &ViewBuilderType) < 0
-            || ce_add_names(m, "VIEW_FIELDS", VIEW_NAMES, NUM_VIEW_FIELDS) < 0
-            || ce_add_names(m, "STATE_FIELDS", STATE_NAMES, NUM_STATE_FIELDS) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    static const ce_names names[] = {
+        {"VIEW_FIELDS", VIEW_NAMES, NUM_VIEW_FIELDS},
+        {"STATE_FIELDS", STATE_NAMES, NUM_STATE_FIELDS},
+    };
+    return ce_module_named(&module, "ViewBuilder", &ViewBuilderType, names,
+                           (int)(sizeof names / sizeof names[0]));
 }

@@ -215,17 +215,51 @@ static inline int ce_add_names(PyObject *module, const char *attr, const char *c
     return 0;
 }
 
-/* Module set-up: create ``def``'s module with the type ``Encoder`` and the ``count``
- * name tuples of ``attrs`` (attribute name, names, number of names). */
+/* ``cls`` (the constructor argument ``what``) is a named-tuple class whose ``_fields`` are
+ * ``names``, in order, and which adds nothing to a tuple's layout: so ``tp_alloc(cls, count)``
+ * and PyTuple_SET_ITEM build its instances by position, as the view builders do. */
+static inline int ce_check_record(PyObject *cls, const char *what, const char *const *names,
+                                  Py_ssize_t count)
+{
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)
+            || ((PyTypeObject *)cls)->tp_basicsize != PyTuple_Type.tp_basicsize
+            || ((PyTypeObject *)cls)->tp_itemsize != PyTuple_Type.tp_itemsize) {
+        PyErr_Format(PyExc_TypeError, "%s must be a named-tuple class", what);
+        return -1;
+    }
+    PyObject *fields = PyObject_GetAttrString(cls, "_fields");
+    if (fields == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s must be a named-tuple class (no _fields)",
+                         what);
+        }
+        return -1;
+    }
+    int ok = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == count;
+    for (Py_ssize_t k = 0; ok && k < count; k++) {
+        PyObject *f = PyTuple_GET_ITEM(fields, k);
+        ok = PyUnicode_Check(f) && PyUnicode_CompareWithASCIIString(f, names[k]) == 0;
+    }
+    Py_DECREF(fields);
+    if (!ok)
+        PyErr_Format(PyExc_ValueError, "%s._fields differ from the %zd fields the C code "
+                     "fills", what, count);
+    return ok ? 0 : -1;
+}
+
+/* Module set-up: create ``def``'s module with the type ``type`` under ``type_name`` and the
+ * ``count`` name tuples of ``attrs`` (attribute name, names, number of names). */
 typedef struct { const char *attr; const char *const *names; Py_ssize_t count; } ce_names;
 
-static inline PyObject *ce_module(PyModuleDef *def, PyTypeObject *encoder,
-                                  const ce_names *attrs, int count)
+static inline PyObject *ce_module_named(PyModuleDef *def, const char *type_name,
+                                        PyTypeObject *type, const ce_names *attrs,
+                                        int count)
 {
     PyObject *m = PyModule_Create(def);
     if (m == NULL)
         return NULL;
-    if (ce_add_type(m, "Encoder", encoder) < 0) {
+    if (ce_add_type(m, type_name, type) < 0) {
         Py_DECREF(m);
         return NULL;
     }
@@ -236,6 +270,13 @@ static inline PyObject *ce_module(PyModuleDef *def, PyTypeObject *encoder,
         }
     }
     return m;
+}
+
+/* An encoder module: ``ce_module_named`` with the type ``Encoder``. */
+static inline PyObject *ce_module(PyModuleDef *def, PyTypeObject *encoder,
+                                  const ce_names *attrs, int count)
+{
+    return ce_module_named(def, "Encoder", encoder, attrs, count);
 }
 
 #endif

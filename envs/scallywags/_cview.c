@@ -436,38 +436,6 @@ done:
 
 /* -- construction ---------------------------------------------------------------------- */
 
-/* ``cls`` is a tuple subclass with no instance fields of its own whose _fields are
- * VIEW_FIELDS, so tp_alloc(cls, V_COUNT) and PyTuple_SET_ITEM build it. */
-static int check_view_cls(PyObject *cls)
-{
-    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)
-            || ((PyTypeObject *)cls)->tp_basicsize != PyTuple_Type.tp_basicsize
-            || ((PyTypeObject *)cls)->tp_itemsize != PyTuple_Type.tp_itemsize) {
-        PyErr_SetString(PyExc_TypeError, "view_cls: expected a named-tuple class");
-        return -1;
-    }
-    PyObject *fields = PyObject_GetAttrString(cls, "_fields");
-    if (fields == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            PyErr_Clear();
-            PyErr_SetString(PyExc_TypeError, "view_cls: a tuple class with no _fields");
-        }
-        return -1;
-    }
-    int ok = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == V_COUNT;
-    for (Py_ssize_t i = 0; ok && i < V_COUNT; i++) {
-        PyObject *name = PyTuple_GET_ITEM(fields, i);
-        ok = PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name,
-                                                                       VIEW_FIELDS[i]) == 0;
-    }
-    Py_DECREF(fields);
-    if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "view_cls: its _fields are not VIEW_FIELDS");
-        return -1;
-    }
-    return 0;
-}
-
 static int ViewBuilder_init(ViewBuilder *b, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"view_cls", "state_cls", "num_players", "take_limit",
@@ -480,7 +448,7 @@ static int ViewBuilder_init(ViewBuilder *b, PyObject *args, PyObject *kwds)
                                      &b->num_coins, &b->num_cards, &b->min_value,
                                      &b->max_value, &b->max_count, &phases, &block))
         return -1;
-    if (check_view_cls(view_cls) < 0)
+    if (ce_check_record(view_cls, "view_cls", VIEW_FIELDS, V_COUNT) < 0)
         return -1;
     if (!PyType_Check(state_cls)) {
         PyErr_SetString(PyExc_TypeError, "state_cls: expected a class");
@@ -581,14 +549,10 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__cview(void)
 {
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL)
-        return NULL;
-    if (ce_add_type(m, "ViewBuilder", &ViewBuilderType) < 0
-            || ce_add_names(m, "VIEW_FIELDS", VIEW_FIELDS, V_COUNT) < 0
-            || ce_add_names(m, "STATE_FIELDS", STATE_FIELDS, S_COUNT) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    static const ce_names names[] = {
+        {"VIEW_FIELDS", VIEW_FIELDS, V_COUNT},
+        {"STATE_FIELDS", STATE_FIELDS, S_COUNT},
+    };
+    return ce_module_named(&module, "ViewBuilder", &ViewBuilderType, names,
+                           (int)(sizeof names / sizeof names[0]));
 }
