@@ -40,7 +40,7 @@ def compiled_game(monkeypatch, cls, n, **opts):
 
 def uses_compiled_view(game) -> bool:
     """Whether ``game`` builds views through its compiled view builder: ``view_of`` is then
-    the C method itself, bound on the instance (``compiled.bind_view``)."""
+    the C method itself, bound on the instance (``Game.bind_compiled``)."""
     return type(game.__dict__.get("view_of")).__name__ == "builtin_function_or_method"
 
 

@@ -23,12 +23,10 @@ from __future__ import annotations
 
 import bisect
 import copy
-from functools import partial
 from typing import Any
 
 import numpy as np
 
-from plunder.envs.core import compiled
 from plunder.envs.core.errors import ConfigError, InvalidArgumentError, InvalidStateError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
@@ -103,36 +101,26 @@ class AllHandsBattleGame(Game):
         self.actions = ActionIndex(self.num_cards, self.num_players, comp.ships_per_fleet)
         from . import observation  # late import: observation imports this module
         self._layout = observation.build_layout(self)
-        self._bind_encoder()
+        self.bind_compiled()
 
-    def _bind_encoder(self) -> None:
-        """Choose the encoder: the compiled one (``_cencode.c``) when it is built and not
-        switched off (``PLUNDER_PURE_PYTHON``), else the Python one (whose memo tables are
-        then built as it is used, never with the compiled one). The view builder likewise:
-        the compiled one (``_cview.c``) as ``view_of``, else the state's ``python_view``."""
+    #: the Python encoder's lookup tables and memos (observation._tables), unused compiled
+    python_encoder_attrs = ("_obs_tables",)
+
+    def compiled_encoder_params(self, module) -> tuple:
+        """The compiled encoder's constants (observation.compiled_params)."""
         from . import observation
-        compiled.bind_view(self, "all_hands_battle", view_params)
-        module = compiled.load("all_hands_battle")
-        if module is None:
-            self._encode = partial(observation.encode, self)
-            return
-        self.__dict__.pop("_obs_tables", None)  # a Python encoder's, unpickled with the game
-        # the C method itself as the instance's encode_into (no Python frame in between)
-        self._encode, self.encode_into = compiled.bind(
-            module, self._layout.size, *observation.compiled_params(self, module))
+        return observation.compiled_params(self, module)
+
+    def compiled_view_params(self) -> tuple:
+        """The compiled view builder's constants (view_params)."""
+        return view_params(self)
 
     def __getstate__(self) -> dict:
-        """Pickled without the encoder's memo tables (a cache of up to ~700 observation
-        blocks, rebuilt as it is used) and without the bound encoder functions and view
-        builder (compiled code does not pickle); __setstate__ binds them again."""
-        state = self.__dict__.copy()
-        for name in ("_obs_tables", "_encode", "encode_into", "view_of"):
-            state.pop(name, None)
+        """Pickled without the compiled code and without the Python encoder's memo tables
+        (a cache of up to ~700 observation blocks, rebuilt as it is used)."""
+        state = super().__getstate__()
+        state.pop("_obs_tables", None)
         return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._bind_encoder()
 
     @classmethod
     def validate_options(cls, values: dict[str, Any]) -> None:
@@ -185,8 +173,10 @@ class AllHandsBattleGame(Game):
         return self._layout
 
     def encode(self, view: AllHandsBattleView) -> np.ndarray:
-        """Observation vector of a view."""
-        return self._encode(view)
+        """Observation vector of a view (the Python encoder; ``bind_compiled`` puts the
+        compiled one on the instance)."""
+        from . import observation
+        return observation.encode(self, view)
 
     @property
     def entity_groups(self) -> tuple[EntityGroup, ...]:

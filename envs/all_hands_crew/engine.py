@@ -33,7 +33,6 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core import compiled
 from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
@@ -94,8 +93,8 @@ class AllHandsCrewGame(Game):
         #: view constants: per seat no card (crew knowledge, final_left), no combination
         self.no_card_rows = (NO_CARDS,) * n
         self.no_combos = ((),) * n
-        self._use_encoder(None)
         self._link_memos()
+        self.bind_compiled()
 
     def _link_memos(self) -> None:
         """Attach the memo tables this process keeps for this game's parameters."""
@@ -109,33 +108,33 @@ class AllHandsCrewGame(Game):
         #: view memo: a stock's sources -> the stock as a view shows it face down
         self.hidden_stocks: dict = memos[2]
 
-    def _use_encoder(self, enc: Encoder | None) -> None:
-        """Encode with the compiled encoder when this process has it (envs/core/
-        compiled.py): ``encode`` and ``encode_into`` then become instance attributes that
-        call C directly, and the Python encoder (and its caches) is not built. Otherwise
-        the Python encoder: ``enc`` (an unpickled one) or a new one. The compiled view
-        builder, when built, likewise becomes the instance's ``view_of``."""
-        compiled.bind_view(self, "all_hands_crew", view_params)
-        module = compiled.load("all_hands_crew")
-        if module is None:
-            self.enc = enc if enc is not None else Encoder(self)
-            return
-        self.enc = None
-        self.encode, self.encode_into = compiled.bind(module, self._layout.size,
-                                                      *compiled_params(self, module))
+    def bind_compiled(self) -> None:
+        """The compiled encoder and view builder where built (``Game.bind_compiled``); else
+        the Python encoder ``enc`` (an unpickled one, or a new one). Compiled, ``enc`` is
+        None: the Python encoder and its caches are never built."""
+        super().bind_compiled()
+        if "encode_into" in self.__dict__:
+            self.enc = None
+        elif self.__dict__.get("enc") is None:
+            self.enc = Encoder(self)
+
+    def compiled_encoder_params(self, module) -> tuple:
+        """The compiled encoder's constants (observation.compiled_params)."""
+        return compiled_params(self, module)
+
+    def compiled_view_params(self) -> tuple:
+        """The compiled view builder's constants (view_params)."""
+        return view_params(self)
 
     # -- pickling (SuperSuit's vector envs, copy.deepcopy) -------------------------------
     def __getstate__(self) -> dict:
         """The game without its process-wide objects (relinked on loading: the packaged
         components, the partition solver, whose memo may hold a million entries, and the
-        mask and view memos are the loading process's own) and without the compiled
-        encoder and view builder (C objects: rebuilt on loading, if the loading process
-        has them)."""
-        state = self.__dict__.copy()
+        mask and view memos are the loading process's own) and without the compiled code
+        (``Game.__getstate__``: rebuilt on loading, if the loading process has it)."""
+        state = super().__getstate__()
         for key in _SHARED_OR_CACHED:
             del state[key]
-        for key in _COMPILED:
-            state.pop(key, None)
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -147,7 +146,7 @@ class AllHandsCrewGame(Game):
         self._link_memos()
         self.no_card_rows = (NO_CARDS,) * self.num_players
         self.no_combos = ((),) * self.num_players
-        self._use_encoder(state.get("enc"))
+        self.bind_compiled()
 
     # -- spaces -------------------------------------------------------------------------
     @property
@@ -296,8 +295,6 @@ _MAX_EVENTS = 1000
 #: game attributes a pickle leaves out (see AllHandsCrewGame.__getstate__)
 _SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions",
                      "hidden_stocks", "no_card_rows", "no_combos")
-#: instance attributes of a game with a compiled encoder or view (see _use_encoder)
-_COMPILED = ("encode", "encode_into", "view_of")
 
 _FIELDS = ("piles", "pile_known", "out", "stock", "stock_src", "crew", "crew_known",
            "crew_maybe_gone", "laid",

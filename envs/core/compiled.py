@@ -75,18 +75,6 @@ def status(part: str = "encoder") -> dict[str, bool]:
     return {g: enabled() and _import(g, part) is not None for g in packages}
 
 
-def bind_view(game, game_package: str, params) -> None:
-    """Give ``game`` its compiled view builder when it is built and switched on: the
-    instance attribute ``view_of`` becomes the C method ``ViewBuilder(*params(game)).view``
-    (``state.view(p)`` calls ``game.view_of(state, p)``). Otherwise the attribute is
-    removed and the class's ``view_of``, the Python view, answers. Call it where the game
-    binds its encoder (construction and unpickling); a pickle must leave ``view_of`` out."""
-    game.__dict__.pop("view_of", None)
-    module = load(game_package, "view")
-    if module is not None:
-        game.view_of = module.ViewBuilder(*params(game)).view
-
-
 def bind(module: ModuleType, size: int, *params):
     """``(encode, encode_into)`` of a compiled ``module.Encoder(*params)``: ``encode(view)``
     returns a new float32 vector of ``size`` values, ``encode_into(view, out)`` writes one
@@ -102,3 +90,14 @@ def bind(module: ModuleType, size: int, *params):
         return out
 
     return encode, into
+
+
+def bind_view(game, game_package: str, params) -> None:
+    """Give ``game`` its compiled view builder when it is built and switched on: the
+    instance attribute ``view_of`` becomes the C method ``ViewBuilder(*params(game)).view``;
+    otherwise the attribute is removed and the class's ``view_of`` (the Python view)
+    answers."""
+    game.__dict__.pop("view_of", None)
+    module = load(game_package, "view")
+    if module is not None:
+        game.view_of = module.ViewBuilder(*params(game)).view

@@ -112,8 +112,56 @@ class Game(ABC):
     def view_of(self, state: "GameState", player: int) -> Any:
         """``player``'s view of ``state`` by the Python view (``state.python_view``), for
         games whose ``state.view`` asks the game; a game whose compiled view builder is
-        built replaces this with the C method on the instance (``compiled.bind_view``)."""
+        built replaces this with the C method on the instance (``bind_compiled``)."""
         return state.python_view(player)
+
+    # -- compiled code (envs/core/compiled.py) ------------------------------------------
+    #: instance attributes that hold compiled code: never pickled, bound again on loading
+    COMPILED_ATTRS: ClassVar[tuple[str, ...]] = ("encode", "encode_into", "view_of")
+    #: instance attributes where the game's Python encoder keeps its tables and caches
+    #: (dropped when the compiled encoder is bound: an unpickled game may carry them)
+    python_encoder_attrs: ClassVar[tuple[str, ...]] = ()
+
+    def bind_compiled(self) -> None:
+        """Use the game's compiled encoder (``_cencode.c``) and view builder
+        (``_cview.c``) where built and switched on: ``encode`` and ``encode_into`` (the C
+        method itself, no Python frame between) and ``view_of`` become instance
+        attributes; otherwise the class's Python methods answer. A game calls this at the
+        end of its constructor; unpickling calls it again (``__setstate__``)."""
+        from . import compiled
+
+        for name in self.COMPILED_ATTRS:
+            self.__dict__.pop(name, None)
+        package = type(self).__module__.split(".")[-2]
+        encoder = compiled.load(package)
+        if encoder is not None:
+            for name in self.python_encoder_attrs:
+                self.__dict__.pop(name, None)
+            self.encode, self.encode_into = compiled.bind(
+                encoder, self.layout.size, *self.compiled_encoder_params(encoder))
+        builder = compiled.load(package, "view")
+        if builder is not None:
+            self.view_of = builder.ViewBuilder(*self.compiled_view_params()).view
+
+    def compiled_encoder_params(self, module: Any) -> tuple:
+        """The compiled encoder's constructor arguments (``module.Encoder(*params)``)."""
+        raise NotImplementedError(f"{type(self).__name__} has no compiled encoder")
+
+    def compiled_view_params(self) -> tuple:
+        """The compiled view builder's constructor arguments (``ViewBuilder(*params)``)."""
+        raise NotImplementedError(f"{type(self).__name__} has no compiled view builder")
+
+    def __getstate__(self) -> dict:
+        """Pickled without the compiled code (C objects do not pickle)."""
+        state = self.__dict__.copy()
+        for name in self.COMPILED_ATTRS:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        """Restored, with the compiled code this process has bound again."""
+        self.__dict__.update(state)
+        self.bind_compiled()
 
     def encode_into(self, view: Any, out: np.ndarray) -> None:
         """Write ``encode(view)`` into ``out`` (a float32 vector of the layout's size, e.g. a

@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core import compiled
 from plunder.envs.core.game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -88,36 +87,19 @@ class ScallywagsGame(Game):
         self.actions = ActionIndex(self.num_coins)
         from . import observation  # late import: observation imports this module
         self._layout = observation.build_layout(self)
-        self._bind_encoder()
+        self.bind_compiled()
 
-    def _bind_encoder(self) -> None:
-        """Choose the encoder: the compiled one (``_cencode.c``) when it is built and not
-        switched off (``PLUNDER_PURE_PYTHON``), else the memoising Python one, whose caches
-        are then built only here. The view builder likewise: ``_cview.c`` as ``view_of``
-        when built and switched on, else the class's (``python_view``)."""
+    #: the memoising Python encoder (observation.encoder), unused when compiled
+    python_encoder_attrs = ("_encoder",)
+
+    def compiled_encoder_params(self, module) -> tuple:
+        """The compiled encoder's constants (observation.compiled_params)."""
         from . import observation
-        compiled.bind_view(self, "scallywags", view_params)
-        module = compiled.load("scallywags")
-        if module is None:
-            self._encode = observation.encoder(self).encode
-            return
-        self.__dict__.pop("_encoder", None)     # a Python encoder unpickled with the game
-        # the C method itself as the instance's encode_into (no Python frame in between)
-        self._encode, self.encode_into = compiled.bind(
-            module, self._layout.size, *observation.compiled_params(self, module))
+        return observation.compiled_params(self, module)
 
-    def __getstate__(self) -> dict:
-        """Pickled without the bound encoder functions and view builder (compiled code
-        does not pickle); __setstate__ binds them again."""
-        state = dict(self.__dict__)
-        state.pop("_encode", None)
-        state.pop("encode_into", None)
-        state.pop("view_of", None)
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._bind_encoder()
+    def compiled_view_params(self) -> tuple:
+        """The compiled view builder's constants (view_params)."""
+        return view_params(self)
 
     # -- spaces -------------------------------------------------------------------------
     @property
@@ -155,8 +137,10 @@ class ScallywagsGame(Game):
         return (EntityGroup("coin", self.num_coins, fields, (self.actions.coin,)),)
 
     def encode(self, view: ScallywagsView) -> np.ndarray:
-        """Observation vector of a view."""
-        return self._encode(view)
+        """Observation vector of a view (the Python encoder; ``bind_compiled`` puts the
+        compiled one on the instance)."""
+        from . import observation
+        return observation.encoder(self).encode(view)
 
     # -- states -------------------------------------------------------------------------
     def new_initial_state(self, rng: np.random.Generator) -> "ScallywagsState":

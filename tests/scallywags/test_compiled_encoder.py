@@ -197,10 +197,12 @@ def test_the_switch_gives_the_python_encoder(monkeypatch):
     monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
     game = ScallywagsGame(3)
     assert not uses_compiled(game)
-    assert "_encoder" in game.__dict__                       # the memoising Python encoder
+    game.encode(game.new_game(np.random.default_rng(0)).view(0))
+    assert "_encoder" in game.__dict__          # the memoising Python encoder, built on use
     monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
     game = ScallywagsGame(3)
     assert uses_compiled(game)
+    game.encode(game.new_game(np.random.default_rng(0)).view(0))
     assert "_encoder" not in game.__dict__                   # its caches are never built
 
 
