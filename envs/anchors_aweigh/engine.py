@@ -158,6 +158,8 @@ class AnchorsAweighGame(Game):
     _components: Components | None = None
     #: the compiled encoder object (None: the Python encoder; see _bind_encoder)
     _cencoder = None
+    #: see __init__ (here too for games pickled before it was added)
+    kinds_up_memo = None
 
     def __init__(self, num_players: int = 2, **options: Any):
         super().__init__(num_players, **options)
@@ -198,6 +200,8 @@ class AnchorsAweighGame(Game):
         self.cards_memo = None
         #: the last (face-up tiles of the pile, their count per look) of ``_public``
         self.pile_memo = None
+        #: the last (face-up tiles of the pile, the kinds among them) of ``_kinds_up``
+        self.kinds_up_memo = None
         self.tile_kind = comp.tile_kind
         self.tile_star = comp.tile_star
         self.tile_look = tuple(k * 2 + int(s) for k, s in zip(comp.tile_kind, comp.tile_star))
@@ -541,27 +545,32 @@ class AnchorsAweighState(GameState):
                 return True
         return False
 
-    def _wild(self, p: int) -> int:
-        """Wild monkeys on the ship (Rough Seas only)."""
-        if not self.game.rough_seas:
-            return 0
-        return self._asset_counts(p)[MONKEY]
-
-    def _can_pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1) -> bool:
+    def _can_pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1,
+                        have: list[int] | None = None) -> bool:
+        """Whether player p can pay ``needs`` (with the parrot standing in for a tile of
+        ``parrot_kind``); ``have``: p's ``_asset_counts``, when the caller has them."""
         if parrot_kind >= 0 and parrot_kind not in needs:
             return False
-        have = self._asset_counts(p)
+        if have is None:
+            have = self._asset_counts(p)
         # the parrot stands in for one tile of its kind
         short = sum(max(0, n - (k == parrot_kind) - have[k]) for k, n in _need_counts(needs))
-        return short <= self._wild(p)
+        wild = have[MONKEY] if self.game.rough_seas else 0   # wild monkeys (Rough Seas)
+        return short <= wild
 
     def _can_pay_cargo(self, p: int, needs: tuple) -> bool:
         have = self._cargo_counts(p)
         return all(have[c] >= n for c, n in _need_counts(needs))
 
-    def _kinds_up(self) -> set[int]:
-        """The kinds of the face-up tiles in the pile (found in C: tile ids are bytes)."""
-        return set(bytes(self.pile_up).translate(self.game.kind_table))
+    def _kinds_up(self) -> frozenset[int]:
+        """The kinds of the face-up tiles in the pile (found in C: tile ids are bytes); kept
+        on the game with the pile it came from, as every seat's mask asks of one pile."""
+        g = self.game
+        tiles_up = bytes(self.pile_up)
+        hit = g.kinds_up_memo
+        if hit is None or hit[0] != tiles_up:
+            hit = g.kinds_up_memo = (tiles_up, frozenset(tiles_up.translate(g.kind_table)))
+        return hit[1]
 
     def _to_pile(self, tile: int) -> None:
         self.secret[tile] = False
@@ -735,11 +744,12 @@ class AnchorsAweighState(GameState):
 
     def _resolve_mask(self, p: int, card, mask: bytearray) -> None:
         if card.needs_assets:
-            if self._can_pay_assets(p, card.needs):
+            have = self._asset_counts(p)
+            if self._can_pay_assets(p, card.needs, have=have):
                 mask[A_RESOLVE] = 1
             if self.parrots[p] > 0:
                 for k in set(card.needs):
-                    if self._can_pay_assets(p, card.needs, k):
+                    if self._can_pay_assets(p, card.needs, k, have):
                         mask[A_PARROT + k] = 1
         elif self._can_pay_cargo(p, card.needs):
             mask[A_RESOLVE] = 1

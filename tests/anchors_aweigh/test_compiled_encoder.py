@@ -270,3 +270,250 @@ def test_a_pickled_game_encodes_the_same(monkeypatch):
     assert loaded._cencoder is not None
     assert not [k for k in loaded.__dict__ if k.startswith("_obs_")]
     assert loaded.encode(view).tobytes() == want.tobytes()
+
+
+# -- the public-part cache ------------------------------------------------------------------
+# The seats deciding together get views sharing ONE public part object; the encoder keeps
+# the last public pass and reuses it for the same object (_cencode.c, "The cache"). A
+# "fresh" pub (an equal copy, a new object) is always a miss: the full encode.
+
+def _fresh(view):
+    """``view`` with an equal copy of its public part (the encoder cannot reuse a pass)."""
+    return view._replace(pub=PublicView(*view.pub))
+
+
+def _full_encode(game, view):
+    """The full encode of ``view``: both passes, no cached public part."""
+    return game.encode(_fresh(view))
+
+
+def _loading_state(game, rng, deciders):
+    """A state whose loading phase asks at least ``deciders`` seats at once."""
+    s = game.new_game(rng)
+    while not (s.phase == PHASES.index("loading") and len(s.current_players()) >= deciders):
+        if s.is_terminal():
+            s = game.new_game(rng)
+        s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                       for p in s.current_players()})
+    return s
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_cache_gives_the_full_encode_for_every_seat_and_order(n, monkeypatch):
+    """Shared-public states of every count and variant: each seat in shuffled orders,
+    repeated, alternating between two states, and one pub with the private parts of
+    other states' views: the same bytes as a full encode (and as the Python encoder)."""
+    hits = 0
+    for v, opts in enumerate(_variants(n)):
+        c = _compiled_game(monkeypatch, n, **opts)        # encodes with its cache
+        ref = _compiled_game(monkeypatch, n, **opts)      # full encodes only
+        py = _python_game(monkeypatch, n, **opts)
+        enc = c._cencoder
+        rng = np.random.default_rng(500 + 10 * n + v)
+        prev, others = None, []
+        for i, (s, past) in enumerate(_random_states(c, rng, 300)):
+            views = [s.view(p) for p in range(n)]
+            assert all(w.pub is views[0].pub for w in views)      # one shared object
+            want = [_full_encode(ref, w) for w in views]
+            before = enc.cache_hits
+            order = rng.permutation(n).tolist() * 2 + rng.permutation(n).tolist()
+            for p in order:
+                _assert_same(c, c.encode(views[p]), want[p], f"{n}p {opts} seat {p}")
+            assert enc.cache_hits - before == len(order) - 1
+            if i % 10 == 0:
+                for p in range(n):
+                    _assert_same(c, want[p], py.encode(views[p]), f"{n}p {opts} python")
+            # alternate between this state and the previous one, seats interleaved
+            if prev is not None:
+                for p in rng.permutation(n).tolist():
+                    for w, expect in ((views[p], want[p]), (prev[0][p], prev[1][p])):
+                        _assert_same(c, c.encode(w), expect, f"{n}p {opts} alternating")
+            prev = (views, want)
+            # the same pub object under the private parts of other (older) views
+            if past is not None:
+                others = [past.view(p) for p in range(n)]
+            for w in others:
+                grafted = w._replace(pub=views[0].pub)
+                _assert_same(c, c.encode(grafted), _full_encode(ref, grafted),
+                             f"{n}p {opts} grafted seat {w.player}")
+        hits += enc.cache_hits
+    assert hits > 0
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_cache_on_edited_public_parts(n, monkeypatch):
+    """Redrawn public counts (beyond what play reaches), one edited pub shared by every
+    seat's view, seats in random order."""
+    c = _compiled_game(monkeypatch, n)
+    ref = _compiled_game(monkeypatch, n)
+    rng = np.random.default_rng(88 + n)
+    for s, _ in _random_states(c, rng, 200):
+        pub = _edited(s.view(0), rng).pub
+        views = [s.view(p)._replace(pub=pub) for p in range(n)]
+        for p in rng.permutation(n).tolist() + rng.permutation(n).tolist():
+            _assert_same(c, c.encode(views[p]), _full_encode(ref, views[p]),
+                         f"{n}p edited seat {p}")
+
+
+def test_the_batch_path_hits_the_cache(monkeypatch):
+    """GameBatch asks every decider of a table from one state: all but the first hit."""
+    from plunder.envs.core.batch import GameBatch
+    ref = _compiled_game(monkeypatch, 4)
+    batch = GameBatch(AnchorsAweighGame, 4, 4, seed=3)
+    rng = np.random.default_rng(3)
+    asked = 0
+    for _ in range(200):
+        tables, seats, obs, masks = batch.decisions()
+        for k, (t, p) in enumerate(zip(tables.tolist(), seats.tolist())):
+            view = batch.states[t].view(p)
+            _assert_same(ref, obs[k], _full_encode(ref, view), "batch row")
+        asked += len(tables) - len(set(tables.tolist()))
+        batch.step((rng.random(masks.shape) * masks).argmax(1))
+    hits = sum(g._cencoder.cache_hits for g in batch.games)
+    assert asked > 0 and hits >= asked
+
+
+def test_four_seats_from_one_loading_state_hit_three_times(monkeypatch):
+    game = _compiled_game(monkeypatch, 4)
+    s = _loading_state(game, np.random.default_rng(4), 4)
+    enc = game._cencoder
+    hits, misses = enc.cache_hits, enc.cache_misses
+    for p in (2, 0, 3, 1):
+        game.encode(s.view(p))
+    assert (enc.cache_hits - hits, enc.cache_misses - misses) == (3, 1)
+
+
+class _Index:
+    """An int-like object (read through __index__) whose value may change, or that calls
+    ``hook`` when read."""
+
+    def __init__(self, value, hook=None):
+        self.value, self.hook = value, hook
+
+    def __index__(self):
+        if self.hook is not None:
+            hook, self.hook = self.hook, None
+            hook()
+        return self.value
+
+
+def test_a_pub_read_through_index_is_not_cached(monkeypatch):
+    """Only ints and tuples cannot change: a pub holding another int-like object is
+    encoded afresh every time, so a changed value shows."""
+    game = _compiled_game(monkeypatch, 2)
+    ref = _compiled_game(monkeypatch, 2)
+    view = _view(game)
+    enc = game._cencoder
+    down = _Index(view.pub.pile_down)
+    shared = view._replace(pub=view.pub._replace(pile_down=down))
+    plain = view._replace(pub=view.pub._replace(pile_down=view.pub.pile_down))
+    _assert_same(game, game.encode(shared), ref.encode(plain), "index pub")
+    down.value += 7
+    hits = enc.cache_hits
+    _assert_same(game, game.encode(shared),
+                 ref.encode(plain._replace(pub=plain.pub._replace(pile_down=down.value))),
+                 "index pub, changed")
+    assert enc.cache_hits == hits
+    # numpy ints are read through __index__ too: encoded right, never cached
+    np_pub = view.pub._replace(coins=tuple(np.int64(x) for x in view.pub.coins))
+    for _ in range(2):
+        _assert_same(game, game.encode(view._replace(pub=np_pub)), ref.encode(view),
+                     "numpy ints")
+    assert enc.cache_hits == hits
+
+
+def test_a_reentrant_call_leaves_the_cache_right(monkeypatch):
+    """An __index__ that encodes other views with the same encoder, during the public pass
+    of a miss and during a hit: every result is the full encode, and the cache still
+    serves the right public part afterwards."""
+    game = _compiled_game(monkeypatch, 3)
+    ref = _compiled_game(monkeypatch, 3)
+    rng = np.random.default_rng(6)
+    a = _loading_state(game, rng, 2)
+    va = [a.view(p) for p in range(3)]
+    # b: another public part, unlike a's in everything the observer's pass reads of it
+    b = next(s.clone() for s, _ in _random_states(game, rng, 5000)
+             if s.phase == PHASES.index("encounter or flee"))
+    pub_b = _edited(b.view(0), rng).pub._replace(
+        hands=tuple((h + 5) % 20 for h in b.view(0).pub.hands))
+    vb = [b.view(p)._replace(pub=pub_b) for p in range(3)]
+    inner = []
+
+    def nested():                               # a miss (b), a hit or miss (a), another b
+        for w in (vb[0], va[1], vb[2]):
+            inner.append((game.encode(w), _full_encode(ref, w)))
+
+    # 1. during a miss's public pass (an __index__ in pub: not cached itself)
+    hooked = va[0]._replace(pub=va[0].pub._replace(round=_Index(va[0].pub.round, nested)))
+    _assert_same(game, game.encode(hooked), _full_encode(ref, va[0]), "outer miss")
+    hits = game._cencoder.cache_hits
+    game.encode(hooked)                         # was not cached (read through __index__)
+    assert game._cencoder.cache_hits == hits
+    # 2. during a hit's observer pass (an __index__ in the view's own hand)
+    game.encode(va[1])                          # a's pub is cached
+    hits = game._cencoder.cache_hits
+    hooked = va[2]._replace(own_hand=_Index(va[2].own_hand, nested))
+    _assert_same(game, game.encode(hooked), _full_encode(ref, va[2]), "outer hit")
+    assert game._cencoder.cache_hits > hits
+    assert len(inner) == 6
+    for got, want in inner:
+        _assert_same(game, got, want, "nested")
+    for p in (0, 1, 2):                         # the cache is still a's, and right
+        _assert_same(game, game.encode(va[p]), _full_encode(ref, va[p]), "after")
+        _assert_same(game, game.encode(vb[p]), _full_encode(ref, vb[p]), "after, b")
+
+
+def test_an_error_keeps_the_cache_right(monkeypatch):
+    """A view whose own part is wrong, on the cached pub: an error, then the right bytes."""
+    game = _compiled_game(monkeypatch, 2)
+    ref = _compiled_game(monkeypatch, 2)
+    view = _view(game)
+    game.encode(view)
+    for bad in (view._replace(own_ship=(99,) * 14), view._replace(own_hand=1.5),
+                view._replace(own_secret=(True,) * 3), view._replace(player=5)):
+        with pytest.raises((TypeError, ValueError)):
+            game.encode(bad)
+        _assert_same(game, game.encode(view), _full_encode(ref, view), "after an error")
+    with pytest.raises(ValueError):                 # a wrong pub: nothing cached
+        game.encode(view._replace(pub=view.pub._replace(phase=8)))
+    _assert_same(game, game.encode(view), _full_encode(ref, view), "after a wrong pub")
+
+
+def test_the_cache_holds_one_reference_and_lets_go(monkeypatch):
+    import sys
+    game = _compiled_game(monkeypatch, 2)
+    view = _view(game)
+    pub = view.pub
+    count = sys.getrefcount(pub)
+    game.encode(view)
+    assert sys.getrefcount(pub) == count + 1          # held while cached
+    game.encode(_fresh(view))
+    assert sys.getrefcount(pub) == count              # released for the next pub
+    game.encode(view)
+    del game
+    import gc
+    gc.collect()
+    assert sys.getrefcount(pub) == count              # released with the encoder
+
+
+def test_a_cycle_through_the_cached_pub_is_collected(monkeypatch):
+    """The encoder is a GC type: a pub that refers back to it (through a field the encoder
+    does not read) does not leak."""
+    import gc
+    import weakref
+
+    class Holder:
+        pass
+
+    game = _compiled_game(monkeypatch, 2)
+    view = _view(game)
+    holder = Holder()
+    holder.game = game                              # holder -> game -> encoder
+    view = view._replace(pub=view.pub._replace(turns=holder))   # pub -> holder
+    game.encode(view)
+    game.encode(view)
+    assert game._cencoder.cache_hits >= 1           # cached: encoder -> pub
+    gone = weakref.ref(holder)
+    del game, view, holder
+    gc.collect()
+    assert gone() is None
