@@ -123,11 +123,6 @@ def action_name(a: int) -> str:
     return f"action {a} (out of range)"
 
 
-#: game attributes that hold the compiled encoder and view builder (see
-#: AnchorsAweighGame._bind_encoder)
-_COMPILED_ATTRS = ("encode", "encode_into", "_cencoder", "view_of")
-
-
 class AnchorsAweighGame(Game):
     """Anchors Aweigh! for 2-4 players.
 
@@ -156,8 +151,13 @@ class AnchorsAweighGame(Game):
     }
 
     _components: Components | None = None
-    #: the compiled encoder object (None: the Python encoder; see _bind_encoder)
+    #: the compiled encoder object (None: the Python encoder; see bind_compiled)
     _cencoder = None
+    COMPILED_ATTRS = (*Game.COMPILED_ATTRS, "_cencoder")
+    #: the Python encoder's tables and caches (observation._setup), built on first use
+    python_encoder_attrs = ("_obs_tables", "_obs_start", "_obs_size", "_obs_perms",
+                            "_obs_cache", "_obs_seat_idx", "_obs_own_idx", "_obs_memo_own",
+                            "_obs_memo_pirates")
     #: see __init__ (here too for games pickled before it was added)
     kinds_up_memo = None
 
@@ -225,42 +225,23 @@ class AnchorsAweighGame(Game):
         # bound once here: an import statement inside encode() costs about 1.5 us a call
         from .observation import encode as encode_view
         self._encode_view = encode_view
-        self._bind_encoder()
+        self.bind_compiled()
 
-    def _bind_encoder(self) -> None:
-        """Choose the encoder: the compiled one (``_cencode.c``) when it is built and not
-        switched off (``PLUNDER_PURE_PYTHON``), else the Python one (the class's
-        ``encode``), whose tables and caches are then built on its first call only.
-        Compiled, ``encode`` and ``encode_into`` are instance attributes: the bound
-        functions of ``compiled.bind``, ``encode_into`` the C method itself. The view
-        builder likewise: ``view_of`` is the compiled one (``_cview.c``) when built, else
-        the class's, which calls ``state.python_view``."""
-        from plunder.envs.core import compiled
-        for name in _COMPILED_ATTRS:
-            self.__dict__.pop(name, None)
-        compiled.bind_view(self, "anchors_aweigh", view_params)
-        module = compiled.load("anchors_aweigh")
-        if module is None:
-            return
+    def bind_compiled(self) -> None:
+        """``Game.bind_compiled``, and ``_cencoder`` the compiled encoder object (its
+        public-part cache counters are read by the tests)."""
+        super().bind_compiled()
+        if "encode_into" in self.__dict__:
+            self._cencoder = self.encode_into.__self__
+
+    def compiled_encoder_params(self, module) -> tuple:
+        """The compiled encoder's constants (observation.compiled_params)."""
         from .observation import compiled_params
-        # a Python encoder's tables and caches unpickled with the game are of no use now
-        for name in [k for k in self.__dict__ if k.startswith("_obs_")]:
-            del self.__dict__[name]
-        self.encode, self.encode_into = compiled.bind(
-            module, self.layout.size, *compiled_params(self, module))
-        self._cencoder = self.encode_into.__self__
+        return compiled_params(self, module)
 
-    def __getstate__(self) -> dict:
-        """Pickled without the compiled encoder and view builder (C objects do not
-        pickle); __setstate__ binds them again."""
-        state = dict(self.__dict__)
-        for name in _COMPILED_ATTRS:
-            state.pop(name, None)
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._bind_encoder()
+    def compiled_view_params(self) -> tuple:
+        """The compiled view builder's constants (view_params)."""
+        return view_params(self)
 
     @classmethod
     def components(cls) -> Components:
@@ -327,7 +308,7 @@ class AnchorsAweighGame(Game):
 
     def encode(self, view: AnchorsAweighView) -> np.ndarray:
         """The observation vector of ``view`` (the Python encoder; with the compiled one
-        the instance attribute set by _bind_encoder stands in for this method)."""
+        the instance attribute set by bind_compiled stands in for this method)."""
         return self._encode_view(self, view)
 
     # -- states -------------------------------------------------------------------------------

@@ -91,13 +91,3 @@ def bind(module: ModuleType, size: int, *params):
 
     return encode, into
 
-
-def bind_view(game, game_package: str, params) -> None:
-    """Give ``game`` its compiled view builder when it is built and switched on: the
-    instance attribute ``view_of`` becomes the C method ``ViewBuilder(*params(game)).view``;
-    otherwise the attribute is removed and the class's ``view_of`` (the Python view)
-    answers."""
-    game.__dict__.pop("view_of", None)
-    module = load(game_package, "view")
-    if module is not None:
-        game.view_of = module.ViewBuilder(*params(game)).view
