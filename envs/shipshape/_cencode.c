@@ -5,8 +5,9 @@
  * the cell features and totals, the scales); ``encode_into(view, out)`` writes the whole
  * observation of a ShipShapeView into a float32 vector, bit for bit what the Python
  * encoder writes (tests/shipshape/test_compiled_encoder.py compares them). It reads
- * nothing but the view and its own constants, and needs no cache: computing the whole
- * vector (placement outcomes included) is a few thousand integer operations.
+ * nothing but the view and its own constants. One cache: the blocks every seat shares of
+ * the last public table it read (simultaneous bidders' views share one table object; see
+ * encode_into); the seat's own blocks, placement outcomes included, are computed anew.
  *
  * The view and its public table are frozen dataclasses, read by attribute name:
  * VIEW_FIELDS and TABLE_FIELDS list the names in the order of this file's indices (a test
@@ -74,11 +75,23 @@ static const char *const LAYOUT_NAMES[N_LAYOUT] = {
 
 /* ---- the encoder object ------------------------------------------------------------------ */
 
+/* One public table as the writers read it: its fields (owned references) and the facts
+ * read from them that several blocks use. */
+typedef struct {
+    PyObject *f[N_TABLE];               /* NULL for fields not read */
+    long voyage, turn;                  /* as in the table */
+    long v;                             /* min(voyage, 2): the index of the groups */
+    int done;
+    unsigned char visible[MAX_SEATS][CELLS];   /* every seat's hold, top-down codes */
+    long tot[MAX_SEATS][5];             /* its gold, cannons, contraband, rats, goods */
+} Table;
+
 /* A crate placed on a hold, as the outcomes need it: the packed totals of its own cells
  * and the cells it leaves showing the hold (its holes). */
 typedef struct {
     unsigned long own;
-    unsigned int holes;                 /* bit i: cell i is a hole */
+    unsigned char holes;                /* how many */
+    unsigned char hole[CELLS];          /* the first ``holes``: the cells that are holes */
 } Placement;
 
 typedef struct {
@@ -104,10 +117,32 @@ typedef struct {
     long no_low;                        /* lowest cannons when no other seat scores */
     PyObject *view_names[N_VIEW];       /* interned attribute names */
     PyObject *table_names[N_TABLE];
+    /* The last table read (a strong reference, so no other object can take its address;
+     * NULL: none), its facts, and the public blocks of seat 0's observation of it, the
+     * rest zero (see encode_into): every seat's are the same values, rotated. */
+    PyObject *last_table;
+    Table last;
+    float *shared;                      /* ``size`` floats */
+    int busy;                           /* an encode_into is using ``last`` */
 } Encoder;
+
+static void table_release(Table *T)
+{
+    for (int i = 0; i < N_TABLE; i++)
+        Py_CLEAR(T->f[i]);
+}
+
+/* Forget the last table. */
+static void forget_table(Encoder *self)
+{
+    Py_CLEAR(self->last_table);
+    table_release(&self->last);
+}
 
 static void Encoder_dealloc(Encoder *self)
 {
+    forget_table(self);
+    PyMem_Free(self->shared);
     PyMem_Free(self->lying);
     PyMem_Free(self->placements);
     for (int i = 0; i < N_VIEW; i++)
@@ -195,7 +230,7 @@ static int init_crates(Encoder *self, PyObject *cells_seq, PyObject *perms_seq)
                     unsigned char code = lying[perms[a * CELLS + i]];
                     pl->own += self->cell_packed[code];
                     if (code == 0)
-                        pl->holes |= 1u << i;
+                        pl->hole[pl->holes++] = (unsigned char)i;
                 }
             }
         }
@@ -301,6 +336,10 @@ static PyObject *Encoder_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (init_layout(self, spans) < 0 || init_cells(self, features, totals) < 0
             || init_crates(self, crate_cells, perms) < 0)
         goto fail;
+    if ((self->shared = PyMem_Calloc((size_t)size, sizeof(float))) == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     for (int i = 0; i < N_VIEW; i++)
         if ((self->view_names[i] = PyUnicode_InternFromString(VIEW_NAMES[i])) == NULL)
             goto fail;
@@ -317,27 +356,20 @@ fail:
 
 enum { DECIDE_NONE, DECIDE_BID, DECIDE_PLACE, DECIDE_OTHER };
 
-/* What the writers share: the view's attributes (owned references) and the facts read
- * from them that several blocks use. */
+/* What the writers share: the view's attributes (owned references), the seat's facts
+ * and its table's. */
 typedef struct {
     PyObject *view_attr[N_VIEW];
-    PyObject *f[N_TABLE];               /* NULL for fields not read */
     long player;
     int decision;                       /* DECIDE_*: "" / "bid" / "place" / other text */
-    long voyage, turn;                  /* as in the table */
-    long v;                             /* min(voyage, 2): the index of the groups */
     long group;                         /* the player's group this voyage */
-    int done;
-    unsigned char visible[MAX_SEATS][CELLS];   /* every seat's hold, top-down codes */
-    long tot[MAX_SEATS][5];             /* its gold, cannons, contraband, rats, goods */
+    const Table *t;
 } View;
 
 static void view_release(View *V)
 {
     for (int i = 0; i < N_VIEW; i++)
         Py_XDECREF(V->view_attr[i]);
-    for (int i = 0; i < N_TABLE; i++)
-        Py_XDECREF(V->f[i]);
 }
 
 /* ``obj.name`` (new reference); a missing attribute is a TypeError naming it. */
@@ -393,20 +425,13 @@ static PyObject *tuple_upto(PyObject *obj, Py_ssize_t max, const char *name)
     return obj;
 }
 
-/* The player, the decision, the voyage and turn, and every seat's hold and its totals. */
+/* The view's attributes, the player and the decision. */
 static int read_view(const Encoder *e, PyObject *view, View *V)
 {
     for (int i = 0; i < N_VIEW; i++)
         if ((V->view_attr[i] = get_attr(view, e->view_names[i], "view")) == NULL)
             return -1;
-    PyObject *table = V->view_attr[V_TABLE];
-    for (int i = 0; i < N_TABLE_READ; i++) {
-        int t = TABLE_READ[i];
-        if ((V->f[t] = get_attr(table, e->table_names[t], "view.table")) == NULL)
-            return -1;
-    }
-    const long S = e->seats;
-    if (long_in(V->view_attr[V_PLAYER], "view.player", 0, S - 1, &V->player) < 0)
+    if (long_in(V->view_attr[V_PLAYER], "view.player", 0, e->seats - 1, &V->player) < 0)
         return -1;
     PyObject *decision = V->view_attr[V_DECISION];
     if (!PyUnicode_Check(decision)) {
@@ -422,16 +447,28 @@ static int read_view(const Encoder *e, PyObject *view, View *V)
         V->decision = DECIDE_PLACE;
     else
         V->decision = DECIDE_OTHER;    /* the Python encoder flags it as a bid */
-    if (long_in(V->f[T_VOYAGE], "table.voyage", 0, LONG_MAX, &V->voyage) < 0
-            || long_in(V->f[T_TURN], "table.turn", 0, LONG_MAX, &V->turn) < 0)
+    return 0;
+}
+
+/* A table's fields, the voyage and turn, and every seat's hold and its totals (on
+ * failure the caller releases ``T``). */
+static int read_table(const Encoder *e, PyObject *table, Table *T)
+{
+    for (int i = 0; i < N_TABLE_READ; i++) {
+        int t = TABLE_READ[i];
+        if ((T->f[t] = get_attr(table, e->table_names[t], "view.table")) == NULL)
+            return -1;
+    }
+    const long S = e->seats;
+    if (long_in(T->f[T_VOYAGE], "table.voyage", 0, LONG_MAX, &T->voyage) < 0
+            || long_in(T->f[T_TURN], "table.turn", 0, LONG_MAX, &T->turn) < 0)
         return -1;
-    V->v = V->voyage < VOYAGES - 1 ? V->voyage : VOYAGES - 1;
-    V->group = e->group_index[V->v][V->player];
-    V->done = PyObject_IsTrue(V->f[T_DONE]);
-    if (V->done < 0)
+    T->v = T->voyage < VOYAGES - 1 ? T->voyage : VOYAGES - 1;
+    T->done = PyObject_IsTrue(T->f[T_DONE]);
+    if (T->done < 0)
         return -1;
 
-    PyObject *visible = ce_tuple(V->f[T_VISIBLE], S, "table.visible");
+    PyObject *visible = ce_tuple(T->f[T_VISIBLE], S, "table.visible");
     if (visible == NULL)
         return -1;
     for (long s = 0; s < S; s++) {
@@ -439,15 +476,15 @@ static int read_view(const Encoder *e, PyObject *view, View *V)
         if (cells == NULL)
             return -1;
         for (int f = 0; f < 5; f++)
-            V->tot[s][f] = 0;
+            T->tot[s][f] = 0;
         for (int i = 0; i < CELLS; i++) {
             long code;
             if (long_at_in(cells, i, "table.visible[seat][cell]", 0, e->num_codes - 1,
                            &code) < 0)
                 return -1;
-            V->visible[s][i] = (unsigned char)code;
+            T->visible[s][i] = (unsigned char)code;
             for (int f = 0; f < 5; f++)
-                V->tot[s][f] += e->cell_totals[code][f];
+                T->tot[s][f] += e->cell_totals[code][f];
         }
     }
     return 0;
@@ -500,13 +537,13 @@ static const unsigned char *lying_codes(const Encoder *e, long crate, long o)
  * when bidding at stage 2. */
 static int write_voyage_turn_decision_rebid(const Encoder *e, const View *V, float *out)
 {
-    out[e->at[L_VOYAGE] + V->v] = 1.0f;
-    out[e->at[L_TURN] + (V->turn < 2 ? V->turn : 2)] = 1.0f;
+    out[e->at[L_VOYAGE] + V->t->v] = 1.0f;
+    out[e->at[L_TURN] + (V->t->turn < 2 ? V->t->turn : 2)] = 1.0f;
     if (V->decision != DECIDE_NONE)
         out[e->at[L_DECISION] + (V->decision == DECIDE_PLACE)] = 1.0f;
     if (V->decision == DECIDE_BID) {
         long stage;
-        if (ce_long_at(V->f[T_STAGE], V->group, "table.stage", &stage) < 0)
+        if (ce_long_at(V->t->f[T_STAGE], V->group, "table.stage", &stage) < 0)
             return -1;
         if (stage == 2)
             out[e->at[L_REBID]] = 1.0f;
@@ -528,22 +565,12 @@ static int write_hand(PyObject *hand, const char *name, float *dst)
     return 0;
 }
 
-/* my_hand: the player's crew cards. */
-static int write_my_hand(const Encoder *e, const View *V, float *out)
-{
-    PyObject *hands = ce_tuple(V->f[T_HANDS], e->seats, "table.hands");
-    if (hands == NULL)
-        return -1;
-    return write_hand(PyTuple_GET_ITEM(hands, V->player), "table.hands[seat]",
-                      out + e->at[L_MY_HAND]);
-}
-
 /* pending_crate: when placing, the crate the player took, as it lay in the stack. */
 static int write_pending_crate(const Encoder *e, const View *V, float *out)
 {
     if (V->decision != DECIDE_PLACE)
         return 0;
-    PyObject *placing = group_entry(V->f[T_PLACING], V->group, -1, "table.placing[group]");
+    PyObject *placing = group_entry(V->t->f[T_PLACING], V->group, -1, "table.placing[group]");
     if (placing == NULL)
         return -1;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(placing); i++) {
@@ -579,7 +606,7 @@ static int write_one_stack(const Encoder *e, PyObject *stacks, long k, float *cr
  * other_stack_present (the other group's). All zero when the table has no stacks. */
 static int write_stacks(const Encoder *e, const View *V, float *out)
 {
-    PyObject *stacks = ce_tuple(V->f[T_STACKS], -1, "table.stacks");
+    PyObject *stacks = ce_tuple(V->t->f[T_STACKS], -1, "table.stacks");
     if (stacks == NULL)
         return -1;
     if (PyTuple_GET_SIZE(stacks) == 0)
@@ -610,9 +637,8 @@ static long place_totals(const Placement *pl, const unsigned long hold[CELLS], l
                          long high, long tot[5])
 {
     unsigned long packed = pl->own;
-    for (int i = 0; i < CELLS; i++)
-        if (pl->holes >> i & 1)
-            packed += hold[i];
+    for (int k = 0; k < pl->holes; k++)
+        packed += hold[pl->hole[k]];
     for (int f = 0; f < 5; f++)
         tot[f] = (long)(packed >> (6 * f) & 63);
     return voyage_score(tot, low, high);
@@ -647,21 +673,21 @@ static int write_score_now_place_stack_outcomes(const Encoder *e, const View *V,
     for (long s = 0; s < S; s++) {
         if (s == p)
             continue;
-        if (first || V->tot[s][1] < low)
-            low = V->tot[s][1];
-        if (first || V->tot[s][2] > high)
-            high = V->tot[s][2];
+        if (first || V->t->tot[s][1] < low)
+            low = V->t->tot[s][1];
+        if (first || V->t->tot[s][2] > high)
+            high = V->t->tot[s][2];
         first = 0;
     }
     unsigned long hold[CELLS];
     for (int i = 0; i < CELLS; i++)
-        hold[i] = e->cell_packed[V->visible[p][i]];
+        hold[i] = e->cell_packed[V->t->visible[p][i]];
     /* double division, then float32 (as Python's score / SCORE_SCALE stored in float32) */
-    out[e->at[L_SCORE_NOW]] = (float)((double)voyage_score(V->tot[p], low, high)
+    out[e->at[L_SCORE_NOW]] = (float)((double)voyage_score(V->t->tot[p], low, high)
                                       / e->score_scale);
 
     long tot[5], score;
-    PyObject *placing_all = ce_tuple(V->f[T_PLACING], -1, "table.placing");
+    PyObject *placing_all = ce_tuple(V->t->f[T_PLACING], -1, "table.placing");
     if (placing_all == NULL)
         return -1;
     if (PyTuple_GET_SIZE(placing_all) > 0) {
@@ -684,7 +710,7 @@ static int write_score_now_place_stack_outcomes(const Encoder *e, const View *V,
         }
     }
 
-    PyObject *stacks = ce_tuple(V->f[T_STACKS], -1, "table.stacks");
+    PyObject *stacks = ce_tuple(V->t->f[T_STACKS], -1, "table.stacks");
     if (stacks == NULL)
         return -1;
     if (PyTuple_GET_SIZE(stacks) == 0)
@@ -719,9 +745,9 @@ static int seat_status_and_bids(const Encoder *e, const View *V, float status[][
                                 float bids[][2])
 {
     const long S = e->seats;
-    if (!V->done) {
-        PyObject *need = ce_tuple(V->f[T_NEED], -1, "table.need");
-        PyObject *placing = ce_tuple(V->f[T_PLACING], -1, "table.placing");
+    if (!V->t->done) {
+        PyObject *need = ce_tuple(V->t->f[T_NEED], -1, "table.need");
+        PyObject *placing = ce_tuple(V->t->f[T_PLACING], -1, "table.placing");
         if (need == NULL || placing == NULL)
             return -1;
         for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(need); k++) {
@@ -731,7 +757,7 @@ static int seat_status_and_bids(const Encoder *e, const View *V, float status[][
             for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(grp); i++) {
                 long s, stage;
                 if (long_at_in(grp, i, "table.need[group][i]", 0, S - 1, &s) < 0
-                        || ce_long_at(V->f[T_STAGE], k, "table.stage", &stage) < 0)
+                        || ce_long_at(V->t->f[T_STAGE], k, "table.stage", &stage) < 0)
                     return -1;
                 status[s][0] = 1.0f;
                 if (stage == 2)
@@ -753,14 +779,14 @@ static int seat_status_and_bids(const Encoder *e, const View *V, float status[][
         }
     }
     /* the bids of this voyage and turn, newest first (the older ones are written last) */
-    PyObject *all = ce_tuple(V->f[T_BIDS], -1, "table.bids");
+    PyObject *all = ce_tuple(V->t->f[T_BIDS], -1, "table.bids");
     if (all == NULL)
         return -1;
     for (Py_ssize_t i = PyTuple_GET_SIZE(all) - 1; i >= 0; i--) {
         long bid[5];        /* voyage, turn, stage, seat, card */
         if (ce_longs(PyTuple_GET_ITEM(all, i), 5, "table.bids[i]", bid) < 0)
             return -1;
-        if (bid[0] != V->voyage || bid[1] != V->turn)
+        if (bid[0] != V->t->voyage || bid[1] != V->t->turn)
             break;
         const long stage = bid[2], seat = bid[3], card = bid[4];
         if (stage < 1 || stage > 2 || seat < 0 || seat >= S) {
@@ -781,10 +807,10 @@ static int write_seats(const Encoder *e, const View *V, float *out)
     float status[MAX_SEATS][3] = {{0}}, bids[MAX_SEATS][2] = {{0}};
     if (seat_status_and_bids(e, V, status, bids) < 0)
         return -1;
-    PyObject *hands = ce_tuple(V->f[T_HANDS], S, "table.hands");
-    PyObject *coins = ce_tuple(V->f[T_COINS], S, "table.coins");
-    PyObject *placed = ce_tuple(V->f[T_PLACED], S, "table.placed");
-    PyObject *history = ce_tuple(V->f[T_HOLD_HISTORY], -1, "table.hold_history");
+    PyObject *hands = ce_tuple(V->t->f[T_HANDS], S, "table.hands");
+    PyObject *coins = ce_tuple(V->t->f[T_COINS], S, "table.coins");
+    PyObject *placed = ce_tuple(V->t->f[T_PLACED], S, "table.placed");
+    PyObject *history = ce_tuple(V->t->f[T_HOLD_HISTORY], -1, "table.hold_history");
     if (hands == NULL || coins == NULL || placed == NULL || history == NULL)
         return -1;
     if (PyTuple_GET_SIZE(history) == 0) {
@@ -795,7 +821,7 @@ static int write_seats(const Encoder *e, const View *V, float *out)
                                   "table.hold_history[-1]");
     if (holds == NULL)
         return -1;
-    const long *my_groups = e->group_index[V->v];
+    const long *my_groups = e->group_index[V->t->v];
     for (long j = 0; j < S; j++) {
         const long s = (p + j) % S;
         long coin, hold;
@@ -811,13 +837,13 @@ static int write_seats(const Encoder *e, const View *V, float *out)
             !e->six_seat || my_groups[s] == my_groups[p] ? 1.0f : 0.0f;
         out[e->at[L_SEAT_COINS] + j] = (float)((double)coin / e->coin_scale);
         out[e->at[L_SEAT_HOLD] + j] = (float)((double)hold / 18.0);
-        write_tile(e, V->visible[s], out + e->at[L_SEAT_VISIBLE] + j * TILE);
+        write_tile(e, V->t->visible[s], out + e->at[L_SEAT_VISIBLE] + j * TILE);
         float *tot = out + e->at[L_SEAT_TOTALS] + j * 5;
-        tot[0] = (float)((double)V->tot[s][0] / 27.0);
-        tot[1] = (float)((double)V->tot[s][1] / 27.0);
-        tot[2] = (float)((double)V->tot[s][2] / 27.0);
-        tot[3] = (float)((double)V->tot[s][3] / 9.0);
-        tot[4] = (float)((double)V->tot[s][4] / 9.0);
+        tot[0] = (float)((double)V->t->tot[s][0] / 27.0);
+        tot[1] = (float)((double)V->t->tot[s][1] / 27.0);
+        tot[2] = (float)((double)V->t->tot[s][2] / 27.0);
+        tot[3] = (float)((double)V->t->tot[s][3] / 9.0);
+        tot[4] = (float)((double)V->t->tot[s][4] / 9.0);
         out[e->at[L_SEAT_CRATES] + j] = (float)((double)PyTuple_GET_SIZE(crates) / 3.0);
         memcpy(out + e->at[L_SEAT_STATUS] + j * 3, status[s], sizeof(status[s]));
         memcpy(out + e->at[L_SEAT_BIDS] + j * 2, bids[s], sizeof(bids[s]));
@@ -825,8 +851,122 @@ static int write_seats(const Encoder *e, const View *V, float *out)
     return 0;
 }
 
+/* ---- the blocks every seat shares ------------------------------------------------------- */
+
+/* The seat fields that read only the table: S slots of ``width`` values each. */
+static const struct { int field; long width; } SHARED_SEAT_FIELDS[] = {
+    {L_SEAT_IS_CAPN, 1}, {L_SEAT_COINS, 1}, {L_SEAT_HOLD, 1}, {L_SEAT_HAND, CARDS},
+    {L_SEAT_VISIBLE, TILE}, {L_SEAT_TOTALS, 5}, {L_SEAT_CRATES, 1}, {L_SEAT_STATUS, 3},
+    {L_SEAT_BIDS, 2},
+};
+#define N_SHARED_SEAT_FIELDS \
+    ((int)(sizeof(SHARED_SEAT_FIELDS) / sizeof(SHARED_SEAT_FIELDS[0])))
+
+/* Seat 0's observation of table ``T`` with only the blocks that read nothing but the table
+ * (and the constants): stack, stack_present, other_stack, other_stack_present and the seat
+ * fields, the rest zero. Every seat's values of these blocks are seat 0's rearranged (see
+ * copy_shared), so they are written once per table. */
+static int write_shared(const Encoder *e, const Table *T, float *shared)
+{
+    View ref;
+    memset(&ref, 0, sizeof(ref));
+    ref.player = 0;
+    ref.decision = DECIDE_NONE;
+    ref.group = e->group_index[T->v][0];
+    ref.t = T;
+    memset(shared, 0, sizeof(float) * (size_t)e->size);
+    return write_stacks(e, &ref, shared) < 0 || write_seats(e, &ref, shared) < 0 ? -1 : 0;
+}
+
+/* The shared blocks of the player's observation, from seat 0's (``shared``): write_seats
+ * puts seat (p + j) % S in slot j, so the player's slots are seat 0's rotated by p; its
+ * my_hand is its own seat_hand slot of seat 0's (write_hand of the same hand); with six
+ * seats its stack is seat 0's other_stack when their groups differ, and the reverse;
+ * seat_in_my_group depends on the player and is written here as write_seats does. */
+static void copy_shared(const Encoder *e, const View *V, const float *shared, float *out)
+{
+    const long S = e->seats, p = V->player, L = e->stack_size;
+    memcpy(out + e->at[L_MY_HAND], shared + e->at[L_SEAT_HAND] + p * CARDS,
+           sizeof(float) * CARDS);
+    const long *my_groups = e->group_index[V->t->v];
+    const int swap = e->six_seat && my_groups[p] != my_groups[0];
+    memcpy(out + e->at[L_STACK], shared + e->at[swap ? L_OTHER_STACK : L_STACK],
+           sizeof(float) * (size_t)(L * TILE));
+    memcpy(out + e->at[L_STACK_PRESENT],
+           shared + e->at[swap ? L_OTHER_STACK_PRESENT : L_STACK_PRESENT],
+           sizeof(float) * (size_t)L);
+    if (e->six_seat) {
+        memcpy(out + e->at[L_OTHER_STACK], shared + e->at[swap ? L_STACK : L_OTHER_STACK],
+               sizeof(float) * (size_t)(L * TILE));
+        memcpy(out + e->at[L_OTHER_STACK_PRESENT],
+               shared + e->at[swap ? L_STACK_PRESENT : L_OTHER_STACK_PRESENT],
+               sizeof(float) * (size_t)L);
+    }
+    for (int k = 0; k < N_SHARED_SEAT_FIELDS; k++) {
+        const long w = SHARED_SEAT_FIELDS[k].width;
+        const float *src = shared + e->at[SHARED_SEAT_FIELDS[k].field];
+        float *dst = out + e->at[SHARED_SEAT_FIELDS[k].field];
+        memcpy(dst, src + p * w, sizeof(float) * (size_t)((S - p) * w));
+        memcpy(dst + (S - p) * w, src, sizeof(float) * (size_t)(p * w));
+    }
+    for (long j = 0; j < S; j++)
+        out[e->at[L_SEAT_IN_MY_GROUP] + j] =
+            !e->six_seat || my_groups[(p + j) % S] == my_groups[p] ? 1.0f : 0.0f;
+}
+
+/* The whole observation of the player (``out`` zeroed): the shared blocks copied from
+ * ``shared`` (write_shared of the view's table), then the player's own blocks. */
+static int write_observation(const Encoder *e, View *V, const float *shared, float *out)
+{
+    V->group = e->group_index[V->t->v][V->player];
+    copy_shared(e, V, shared, out);
+    return write_voyage_turn_decision_rebid(e, V, out) < 0
+        || write_pending_crate(e, V, out) < 0
+        || write_score_now_place_stack_outcomes(e, V, out) < 0 ? -1 : 0;
+}
+
+/* Read ``table`` as the last table: its facts and shared blocks (on failure, no table). */
+static int load_table(Encoder *e, PyObject *table)
+{
+    forget_table(e);
+    if (read_table(e, table, &e->last) < 0 || write_shared(e, &e->last, e->shared) < 0) {
+        table_release(&e->last);
+        return -1;
+    }
+    Py_INCREF(table);
+    e->last_table = table;
+    return 0;
+}
+
+/* The observation without the last table: for a call made while another is using it
+ * (from Python code that one ran, e.g. an item's __index__). */
+static int write_observation_alone(const Encoder *e, View *V, PyObject *table, float *out)
+{
+    Table T;
+    memset(&T, 0, sizeof(T));
+    float *shared = PyMem_Malloc(sizeof(float) * (size_t)e->size);
+    if (shared == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    V->t = &T;
+    int rc = read_table(e, table, &T) < 0 || write_shared(e, &T, shared) < 0
+        || write_observation(e, V, shared, out) < 0 ? -1 : 0;
+    table_release(&T);
+    PyMem_Free(shared);
+    return rc;
+}
+
 /* ---- encode_into ------------------------------------------------------------------------- */
 
+/* Several seats decide from one position (bids are simultaneous) and their views share one
+ * PublicTable object, so the table's facts and shared blocks are kept for the last table
+ * (a strong reference): handed the same object again, they are reused as they are. The
+ * table is a frozen dataclass whose fields the engine fills with ints and tuples (the
+ * checks above accept tuples only, all the way down), so it cannot have changed; the
+ * Python encoder keeps its derived arrays on the table object (``table.derived``) on the
+ * same grounds. (A field rebound through object.__setattr__, or an int-like item whose
+ * value changes, would fool both; the engine builds neither.) */
 static PyObject *Encoder_encode_into(Encoder *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
@@ -841,13 +981,20 @@ static PyObject *Encoder_encode_into(Encoder *self, PyObject *const *args, Py_ss
     View V;
     memset(&V, 0, sizeof(V));
     int rc = read_view(self, args[0], &V);
-    if (rc == 0)
-        rc = write_voyage_turn_decision_rebid(self, &V, out) < 0
-            || write_my_hand(self, &V, out) < 0
-            || write_pending_crate(self, &V, out) < 0
-            || write_stacks(self, &V, out) < 0
-            || write_score_now_place_stack_outcomes(self, &V, out) < 0
-            || write_seats(self, &V, out) < 0 ? -1 : 0;
+    if (rc == 0) {
+        PyObject *table = V.view_attr[V_TABLE];
+        if (self->busy)
+            rc = write_observation_alone(self, &V, table, out);
+        else {
+            self->busy = 1;
+            rc = table == self->last_table ? 0 : load_table(self, table);
+            if (rc == 0) {
+                V.t = &self->last;
+                rc = write_observation(self, &V, self->shared, out);
+            }
+            self->busy = 0;
+        }
+    }
     view_release(&V);
     PyBuffer_Release(&buf);
     if (rc < 0)

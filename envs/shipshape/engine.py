@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core import compiled
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -52,9 +51,6 @@ GROUP_SCHEDULE = (
     ((0, 1, 3), (2, 4, 5)),
     ((0, 2, 4), (1, 3, 5)),
 )
-
-#: the game's compiled-encoder attributes (left out of a pickle, rebuilt on unpickle)
-_COMPILED_ATTRS = ("_cencode", "encode_into")
 
 
 class ShipShapeGame(Game):
@@ -87,32 +83,22 @@ class ShipShapeGame(Game):
             for v in range(VOYAGES))
         self._layout = None
         self._oriented_cells: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._oriented_holes: dict[tuple[int, int], tuple[int, ...]] = {}
         self._mask_cache: dict[tuple, np.ndarray] = {}
-        self._bind_encoder()
+        self.bind_compiled()
 
-    # -- pickling: the compiled encoder is not pickled, it is rebuilt on unpickle --------
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        for key in _COMPILED_ATTRS:
-            state.pop(key, None)
-        return state
+    #: the Python encoder's tables (observation._tables), unused when compiled
+    python_encoder_attrs = ("_obs_tables",)
+
+    def compiled_encoder_params(self, module) -> tuple:
+        """The compiled encoder's constants (observation.compiled_params)."""
+        from .observation import compiled_params
+        return compiled_params(self, module)
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._bind_encoder()
-
-    def _bind_encoder(self) -> None:
-        """Use the compiled observation encoder (envs/shipshape/_cencode.c) when it is built
-        and switched on (envs/core/compiled.py), else the Python one (``observation``):
-        they write the same vector, bit for bit."""
-        module = compiled.load("shipshape")
-        self._cencode = None
-        self.__dict__.pop("encode_into", None)
-        if module is not None:
-            from .observation import compiled_params
-            # the C method itself as the instance's encode_into (no Python frame in between)
-            self._cencode, self.encode_into = compiled.bind(
-                module, self.layout.size, *compiled_params(self, module))
+        """Restored, with the compiled code bound again (``Game.__setstate__``)."""
+        state.setdefault("_oriented_holes", {})     # pickled before it existed
+        super().__setstate__(state)
 
     # -- structure ----------------------------------------------------------------------
     def groups(self, voyage: int) -> tuple[tuple[int, ...], ...]:
@@ -133,6 +119,15 @@ class ShipShapeGame(Game):
             cells = self._oriented_cells[key] = orient(self.components.crate(crate),
                                                        orientation)
         return cells
+
+    def holes(self, crate: int, orientation: int) -> tuple[int, ...]:
+        """The cells where crate ``crate`` lying in ``orientation`` has holes (cached)."""
+        key = (crate, orientation)
+        holes = self._oriented_holes.get(key)
+        if holes is None:
+            holes = self._oriented_holes[key] = tuple(
+                i for i, c in enumerate(self.oriented(crate, orientation)) if not c)
+        return holes
 
     # -- spaces -------------------------------------------------------------------------
     @property
@@ -168,9 +163,8 @@ class ShipShapeGame(Game):
         return self._layout
 
     def encode(self, view: ShipShapeView) -> np.ndarray:
-        fast = self._cencode
-        if fast is not None:
-            return fast(view)
+        """The observation vector of ``view`` (the Python encoder; ``bind_compiled`` puts
+        the compiled one on the instance)."""
         from .observation import encode
         return encode(self, view)
 
@@ -346,8 +340,7 @@ class ShipShapeState(GameState):
     def __setattr__(self, name, value):
         d = self.__dict__
         d[name] = value
-        d["_table"] = None
-        d["_acting"] = None
+        d["_table"] = d["_acting"] = d["_decisions"] = None
 
     # -- setup --------------------------------------------------------------------------
     def setup(self) -> None:
@@ -359,7 +352,7 @@ class ShipShapeState(GameState):
             self.hands = _put(self.hands, g.capn, self._shuffled(full))
         self.unused = tuple(range(1, len(g.components.crates) + 1))
         holds = self.rng.choice(VOYAGE_HOLDS[0], size=g.num_seats, replace=False)
-        self.hold_history = (tuple(int(h) for h in holds),)
+        self.hold_history = (tuple(holds.tolist()),)
         self._start_voyage()
 
     def _shuffled(self, cards) -> tuple[int, ...]:
@@ -373,9 +366,9 @@ class ShipShapeState(GameState):
         take = g.stack_size * len(groups)
         picks = self.rng.choice(len(self.unused), size=take, replace=False)
         orients = self.rng.integers(0, 8, size=take)
-        drawn = [(self.unused[int(i)], int(o)) for i, o in zip(picks, orients)]
-        taken = set(d[0] for d in drawn)
-        self.unused = tuple(c for c in self.unused if c not in taken)
+        drawn = [(self.unused[i], o) for i, o in zip(picks.tolist(), orients.tolist())]
+        taken = {d[0] for d in drawn}
+        self.unused = tuple([c for c in self.unused if c not in taken])
         self.stacks = tuple(tuple(drawn[k * g.stack_size:(k + 1) * g.stack_size])
                             for k in range(len(groups)))
         self.turn = 0
@@ -396,9 +389,9 @@ class ShipShapeState(GameState):
                 capn = self.game.capn
                 for k, placing in enumerate(self.placing):
                     if placing:
-                        acting.extend(x[0] for x in placing)
+                        acting += [x[0] for x in placing]
                     else:
-                        acting.extend(s for s in self.need[k] if s != capn)
+                        acting += [s for s in self.need[k] if s != capn]
             acting = self.__dict__["_acting"] = tuple(sorted(acting))
         return acting
 
@@ -408,12 +401,28 @@ class ShipShapeState(GameState):
 
     def decision(self, seat: int) -> str:
         """What ``seat`` must decide now: ``"bid"``, ``"place"`` or ``""`` (nothing)."""
-        if self.done or seat == self.game.capn:
-            return ""
-        k = self.group_of(seat)
-        if self.placing[k]:
-            return "place" if any(x[0] == seat for x in self.placing[k]) else ""
-        return "bid" if seat in self.need[k] else ""
+        decisions = self._decisions       # every seat's, cached until the next change
+        if decisions is None:
+            decisions = self.__dict__["_decisions"] = self._decide_all()
+        return decisions[seat]
+
+    def _decide_all(self) -> tuple[str, ...]:
+        """Every seat's decision: nothing once the game is over, nor for the Cap'n; in a
+        group placing crates, "place" for the seats with a crate to place; else "bid" for
+        the seats still bidding."""
+        groups = self.game.group_index[min(self.voyage, VOYAGES - 1)]
+        if self.done:
+            return ("",) * len(groups)
+        capn = self.game.capn
+        decisions = []
+        for seat, k in enumerate(groups):
+            if seat == capn:
+                decisions.append("")
+            elif self.placing[k]:
+                decisions.append("place" if any(x[0] == seat for x in self.placing[k]) else "")
+            else:
+                decisions.append("bid" if seat in self.need[k] else "")
+        return tuple(decisions)
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
         kind = self.decision(player)
@@ -425,52 +434,53 @@ class ShipShapeState(GameState):
     def _apply(self, actions: dict[int, int]) -> None:
         for k in range(len(self.need)):
             if self.placing[k]:
-                for seat, crate, stack_orient in self.placing[k]:
-                    self._place(seat, crate, COMPOSE[stack_orient][actions[seat] - PLACE0])
+                self._place_all([(seat, crate, COMPOSE[stack_orient][actions[seat] - PLACE0])
+                                 for seat, crate, stack_orient in self.placing[k]])
                 self.placing = _put(self.placing, k, ())
             elif self.need[k]:
                 self._resolve_bids(k, actions)
         if not any(self.need) and not any(self.placing):
             self._end_turn()
 
-    def _discard(self, seat: int, card: int, hand: tuple[int, ...]) -> None:
-        discard = self.discards[seat] + (card,)
-        if len(hand) == 1 and seat != self.game.capn:
-            # down to one card: take all the discarded cards back into the hand
-            hand, discard = tuple(sorted(hand + discard)), ()
-        self.hands = _put(self.hands, seat, hand)
-        self.discards = _put(self.discards, seat, discard)
-
     def _resolve_bids(self, k: int, actions: dict[int, int]) -> None:
         """Reveal the bids of group ``k``; hand out crates; set up the next step."""
         capn = self.game.capn
         bidders = self.need[k]
         stage = self.stage[k]
+        voyage, turn = self.voyage, self.turn
         cards = {}
         new_bids = []
+        hands, discards = list(self.hands), list(self.discards)
         for seat in bidders:
-            hand = self.hands[seat]
+            hand = hands[seat]
             if seat == capn:
                 if not hand:   # his deck ran out: shuffle his discards into a new deck
-                    hand = self._shuffled(sorted(self.discards[seat]))
-                    self.discards = _put(self.discards, seat, ())
+                    hand = self._shuffled(sorted(discards[seat]))
+                    discards[seat] = ()
                 card, hand = hand[0], hand[1:]
             else:
                 card = actions[seat] - BID0 + 1
-                hand = tuple(c for c in hand if c != card)
-            self._discard(seat, card, hand)
+                hand = tuple([c for c in hand if c != card])
+            discard = discards[seat] + (card,)
+            if len(hand) == 1 and seat != capn:
+                # down to one card: take all the discarded cards back into the hand
+                hand, discard = tuple(sorted(hand + discard)), ()
+            hands[seat], discards[seat] = hand, discard
             cards[seat] = card
-            new_bids.append((self.voyage, self.turn, stage, seat, card))
+            new_bids.append((voyage, turn, stage, seat, card))
+        self.hands, self.discards = tuple(hands), tuple(discards)
         self.bids = self.bids + tuple(new_bids)
         values = list(cards.values())
-        tied = tuple(s for s in bidders if values.count(cards[s]) > 1)
-        order = sorted((s for s in bidders if s not in tied), key=lambda s: -cards[s])
+        tied = tuple([s for s in bidders if values.count(cards[s]) > 1])
+        # highest card first (a reversed sort keeps equal keys in order, as a key of -card)
+        order = sorted([s for s in bidders if s not in tied], key=cards.__getitem__,
+                       reverse=True)
         if stage == 1:
             self.need = _put(self.need, k, tied)
             self.stage = _put(self.stage, k, 2)
         else:
             holds = self.hold_history[-1]
-            order += sorted(tied, key=lambda s: -holds[s])
+            order += sorted(tied, key=holds.__getitem__, reverse=True)
             self.need = _put(self.need, k, ())
         stack = self.stacks[k]
         placing = []
@@ -484,10 +494,20 @@ class ShipShapeState(GameState):
         self.placing = _put(self.placing, k, tuple(sorted(placing)))
 
     def _place(self, seat: int, crate: int, orientation: int) -> None:
-        self.placed = _put(self.placed, seat, self.placed[seat] + ((crate, orientation),))
-        cells = self.game.oriented(crate, orientation)
-        self.visible = _put(self.visible, seat, tuple(
-            c if c else v for c, v in zip(cells, self.visible[seat])))
+        self._place_all([(seat, crate, orientation)])
+
+    def _place_all(self, placements: list[tuple[int, int, int]]) -> None:
+        """Put each crate of ``placements`` (seat, crate id, orientation) on its seat's hold."""
+        g = self.game
+        placed, visible = list(self.placed), list(self.visible)
+        for seat, crate, orientation in placements:
+            placed[seat] += ((crate, orientation),)
+            below = visible[seat]
+            cells = list(g.oriented(crate, orientation))
+            for i in g.holes(crate, orientation):     # the hold shows through the holes
+                cells[i] = below[i]
+            visible[seat] = tuple(cells)
+        self.placed, self.visible = tuple(placed), tuple(visible)
 
     def _end_turn(self) -> None:
         self.turns += 1
@@ -513,7 +533,7 @@ class ShipShapeState(GameState):
         that had the lower-numbered hold takes the higher-numbered one."""
         g = self.game
         drawn = self.rng.choice(VOYAGE_HOLDS[self.voyage], size=g.num_seats, replace=False)
-        drawn = sorted((int(h) for h in drawn), reverse=True)
+        drawn = sorted(drawn.tolist(), reverse=True)
         last = self.hold_history[-1]
         order = sorted(range(g.num_seats), key=lambda s: (-self.coins[s], last[s]))
         new = [0] * g.num_seats
@@ -686,21 +706,22 @@ class ShipShapeState(GameState):
                     d["_hands_src"] = hands
                     d["_hands_pub"] = _put(hands, capn, tuple(sorted(hands[capn])))
                 hands = d["_hands_pub"]
-            table = PublicTable.make(
-                acting=self.current_players(), voyage=self.voyage, turn=self.turn,
-                turns=self.turns, done=self.done, hands=hands, discards=self.discards,
-                coins=self.coins, hold_history=self.hold_history, placed=self.placed,
-                visible=self.visible, stacks=self.stacks, unused=self.unused,
-                need=self.need, stage=self.stage, placing=self.placing, bids=self.bids,
-                voyage_scores=self.voyage_scores,
-            )
+            table = PublicTable.from_fields({
+                "acting": self.current_players(), "voyage": self.voyage, "turn": self.turn,
+                "turns": self.turns, "done": self.done, "hands": hands,
+                "discards": self.discards, "coins": self.coins,
+                "hold_history": self.hold_history, "placed": self.placed,
+                "visible": self.visible, "stacks": self.stacks, "unused": self.unused,
+                "need": self.need, "stage": self.stage, "placing": self.placing,
+                "bids": self.bids, "voyage_scores": self.voyage_scores,
+            })
             self.__dict__["_table"] = table
         return table
 
     def view(self, player: int) -> ShipShapeView:
         """Everything is public except the Cap'n's deck order (given sorted) and the
         generator; picks pending in the AEC env are not part of the state at all."""
-        return ShipShapeView(player, self.decision(player), self.public_table())
+        return ShipShapeView.make(player, self.decision(player), self.public_table())
 
     # -- copies and text ----------------------------------------------------------------
     def clone(self) -> "ShipShapeState":

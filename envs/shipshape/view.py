@@ -63,8 +63,14 @@ class PublicTable:
         """``PublicTable(**fields)``, every field but ``derived`` given, without the frozen
         dataclass's ``__init__`` (it sets each field through ``object.__setattr__``, most
         of the cost of a table built once per position)."""
+        return cls.from_fields(fields)
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> "PublicTable":
+        """``make(**fields)`` from a dict, which the table takes over (``derived`` added)."""
         table = cls.__new__(cls)
-        table.__dict__.update(fields, derived={})
+        fields["derived"] = {}
+        table.__dict__.update(fields)
         return table
 
 
@@ -77,6 +83,17 @@ class ShipShapeView:
     player: int
     decision: str
     table: PublicTable
+
+    @classmethod
+    def make(cls, player: int, decision: str, table: PublicTable) -> "ShipShapeView":
+        """``ShipShapeView(player, decision, table)`` without the frozen dataclass's
+        ``__init__`` (as ``PublicTable.make``): one view per decision."""
+        view = object.__new__(cls)
+        fields = view.__dict__
+        fields["player"] = player
+        fields["decision"] = decision
+        fields["table"] = table
+        return view
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name == "table":

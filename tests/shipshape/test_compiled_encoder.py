@@ -14,7 +14,7 @@ import pytest
 
 from plunder.envs.shipshape.engine import ShipShapeGame
 from plunder.envs.shipshape.view import PublicTable, ShipShapeView
-from tests.compiled_encoders import compiled_game, python_game, same_bytes
+from tests.compiled_encoders import compiled_game, python_game, same_bytes, uses_compiled
 from tests.obs_reference import VARIANTS
 
 cencode = pytest.importorskip("plunder.envs.shipshape._cencode")
@@ -26,13 +26,13 @@ MIN_VIEWS = 6000          # views compared per case (every seat at every state, 
 
 def _pure_game(monkeypatch, n, opts):
     game = python_game(monkeypatch, ShipShapeGame, n, **opts)
-    assert game._cencode is None
+    assert not uses_compiled(game)
     return game
 
 
 def _compiled_game(monkeypatch, n, opts=None):
     game = compiled_game(monkeypatch, ShipShapeGame, n, **(opts or {}))
-    assert game._cencode is not None
+    assert uses_compiled(game)
     return game
 
 
@@ -130,13 +130,13 @@ def test_encode_into_writes_what_encode_returns(monkeypatch, n):
 def test_pure_python_switch(monkeypatch):
     monkeypatch.setenv("PLUNDER_PURE_PYTHON", "1")
     game = ShipShapeGame(4)
-    assert game._cencode is None and "encode_into" not in vars(game)
+    assert not uses_compiled(game) and "encode_into" not in vars(game)
     view = _a_view(game)
     obs = game.encode(view)
     assert obs.dtype == np.float32 and obs.shape == (game.layout.size,)
     assert "_obs_tables" in game.__dict__ and view.table.derived      # the Python encoder
     monkeypatch.setenv("PLUNDER_PURE_PYTHON", "0")
-    assert pickle.loads(pickle.dumps(game))._cencode is not None      # rebuilt on unpickle
+    assert uses_compiled(pickle.loads(pickle.dumps(game)))             # rebuilt on unpickle
 
 
 def test_compiled_builds_no_python_cache(monkeypatch):
@@ -152,9 +152,107 @@ def test_pickled_game_encodes_identically(monkeypatch):
     views = [_a_view(game, seed, steps=seed) for seed in range(6)]
     before = [game.encode(v) for v in views]
     copy = pickle.loads(pickle.dumps(game))
-    assert copy._cencode is not None and copy._cencode is not game._cencode
+    assert uses_compiled(copy) and copy.encode_into.__self__ is not game.encode_into.__self__
     for view, want in zip(views, before):
         assert same_bytes(copy.encode(view), want)
+
+
+# -- the last table's cache ------------------------------------------------------------
+
+def _fresh_copy(view):
+    """``view`` with an equal table that is a new object (the encoder never saw it)."""
+    return _with_table(view)
+
+
+@pytest.mark.parametrize("n", list(COUNTS))
+def test_cached_table_encodes_as_a_new_one(monkeypatch, n):
+    """The encoder keeps what every seat shares of the last table; a seat's view of that
+    same table object (the hit path) is what a new, equal table gives (the miss path) and
+    what the Python encoder gives: seats in any order, states alternating, a view encoded
+    twice in a row, older states coming back."""
+    fast = _compiled_game(monkeypatch, n)
+    pure = _pure_game(monkeypatch, n, {})
+    rng = np.random.default_rng(77 + n)
+    states = [fast.new_initial_state(np.random.default_rng(seed)) for seed in range(3)]
+    hits = 0
+    for _ in range(60):
+        i = int(rng.integers(len(states)))
+        state = states[i]
+        if state.is_terminal():
+            states[i] = state = fast.new_initial_state(np.random.default_rng(int(
+                rng.integers(2**31))))
+        seats = rng.permutation(fast.num_seats).tolist()
+        seats += seats[:int(rng.integers(fast.num_seats))]      # some seats twice
+        table = state.public_table()
+        got = [fast.encode(state.view(p)) for p in seats]      # one table: hits
+        hits += len(seats) - 1
+        again = fast.encode(state.view(seats[-1]))             # the same view again
+        assert same_bytes(again, got[-1])
+        for p, obs in zip(seats, got):
+            view = state.view(p)
+            assert view.table is table
+            assert same_bytes(obs, fast.encode(_fresh_copy(view))), f"{n}p seat {p}"
+            assert same_bytes(obs, pure.encode(view)), f"{n}p seat {p}: Python"
+        if rng.random() < 0.3:                 # another table's seat in between
+            other = states[int(rng.integers(len(states)))]
+            p = int(rng.integers(fast.num_seats))
+            assert same_bytes(fast.encode(other.view(p)), pure.encode(other.view(p)))
+        if not state.is_terminal():
+            _random_step(state, rng)
+    assert hits > 100
+
+
+def test_cache_holds_the_last_table_only(monkeypatch):
+    """The encoder holds a strong reference to the last table it read (so no other object
+    can take its address) and lets it go for the next table and with the encoder."""
+    import gc
+    import weakref
+
+    game = _compiled_game(monkeypatch, 4)
+    first, second = _a_view(game, seed=1), _a_view(game, seed=2)
+    want = game.encode(_fresh_copy(first))
+    gc.collect()
+    first_table = weakref.ref(first.table)
+    assert same_bytes(game.encode(first), want)
+    del first
+    gc.collect()
+    assert first_table() is not None              # the last table, kept by the encoder
+    assert same_bytes(game.encode(ShipShapeView(*_view_fields(game, first_table()))), want)
+    game.encode(second)
+    gc.collect()
+    assert first_table() is None                  # the next table replaced it
+    second_table = weakref.ref(second.table)
+    del second
+    gc.collect()
+    assert second_table() is not None
+    del game
+    gc.collect()
+    assert second_table() is None                 # released with the encoder
+
+
+def _view_fields(game, table):
+    """(player, decision, table) of the seat placing a crate on ``table``."""
+    seat = next(x[0] for grp in table.placing for x in grp)
+    return seat, "place", table
+
+
+def test_a_bad_view_of_the_cached_table_raises(placing):
+    """The seat's own checks still run on a hit; a failed read caches nothing."""
+    game, view = placing
+    t = view.table
+    out = np.empty(game.layout.size, np.float32)
+    game.encode_into(view, out)
+    want = out.copy()
+    for bad in (ShipShapeView(game.num_seats, view.decision, t),
+                ShipShapeView("0", view.decision, t), ShipShapeView(view.player, None, t)):
+        with pytest.raises((TypeError, ValueError)):
+            game.encode_into(bad, out)
+    broken = _with_table(view, stacks=(None,))
+    for _ in range(2):                            # raises every time, never cached
+        with pytest.raises(TypeError):
+            game.encode_into(broken, out)
+    game.encode_into(view, out)
+    assert same_bytes(out, want)
 
 
 # -- malformed views and buffers: clear errors, never a crash ---------------------------

@@ -425,3 +425,36 @@ def test_capn_scores_and_can_win():
     rewards, extra = env._outcome()
     assert extra["winner_mask"] == [False, False, True]
     assert rewards == [-1.0, 0.0]         # beaten by both / beats one, beaten by one
+
+
+def _rule_decision(state, seat: int) -> str:
+    """What ``seat`` must decide, from the rules: nothing after the game or for the Cap'n;
+    "place" with a crate of its group to place; "bid" while its group still bids."""
+    game = state.game
+    if state.done or seat == game.capn:
+        return ""
+    k = game.group_index[min(state.voyage, 2)][seat]
+    if state.placing[k]:
+        return "place" if any(x[0] == seat for x in state.placing[k]) else ""
+    return "bid" if seat in state.need[k] else ""
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_every_seats_decision_at_once_is_each_seats(n):
+    """``decision`` answers from every seat's decisions computed at once (cached until a
+    field changes): each seat's by the rules, at every step, also after a field is edited."""
+    game = ShipShapeGame(n)
+    rng = np.random.default_rng(n)
+    for seed in range(5):
+        state = game.new_initial_state(np.random.default_rng(seed))
+        while True:
+            each = tuple(_rule_decision(state, s) for s in range(game.num_seats))
+            assert tuple(state.decision(s) for s in range(game.num_seats)) == each
+            assert state.current_players() == tuple(s for s in range(game.num_seats)
+                                                     if each[s])
+            if state.is_terminal():
+                break
+            state.apply_joint({p: int(rng.choice(np.flatnonzero(state.legal_actions_mask(p))))
+                               for p in state.current_players()})
+        state.done = False                      # an edited field clears the cache
+        assert state.decision(0) == _rule_decision(state, 0)
