@@ -110,3 +110,20 @@ def play_random(s, rng, until=None, max_steps=20000):
 
 def game_of(s) -> AnchorsAweighGame:
     return s.game
+
+
+def random_states(game, rng, count):
+    """Random play from new games: yields (state, older state or None), ``count`` states."""
+    done, old = 0, []
+    while done < count:
+        s = game.new_game(rng)
+        while done < count:
+            past = old[int(rng.integers(len(old)))] if old and rng.random() < 0.1 else None
+            yield s, past
+            done += 1
+            if s.is_terminal():
+                break
+            if rng.random() < 0.05:
+                old.append(s.clone())
+            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                           for p in s.current_players()})

@@ -19,6 +19,7 @@ from plunder.envs.anchors_aweigh.view import (  # noqa: E402
     AnchorsAweighView, BelowDeck, PublicView,
 )
 from tests.compiled_encoders import compiled_game, python_game  # noqa: E402
+from tests.anchors_aweigh.helpers import random_states  # noqa: E402
 from tests.obs_reference import VARIANTS  # noqa: E402
 
 ENV_ID = "anchors_aweigh_v0"
@@ -63,23 +64,6 @@ def _assert_same(game, a, b, where):
     assert a.tobytes() == b.tobytes(), f"{where}: {_differs(game, a, b)}"
 
 
-def _random_states(game, rng, count):
-    """Random play from new games: yields (state, older state or None), ``count`` states."""
-    done, old = 0, []
-    while done < count:
-        s = game.new_game(rng)
-        while done < count:
-            past = old[int(rng.integers(len(old)))] if old and rng.random() < 0.1 else None
-            yield s, past
-            done += 1
-            if s.is_terminal():
-                break
-            if rng.random() < 0.05:
-                old.append(s.clone())
-            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
-                           for p in s.current_players()})
-
-
 def test_field_names_match_the_view_types():
     assert cencode.VIEW_FIELDS == AnchorsAweighView._fields
     assert cencode.PUBLIC_FIELDS == PublicView._fields
@@ -96,7 +80,7 @@ def test_compiled_matches_python_bit_for_bit(n, monkeypatch):
         py = _python_game(monkeypatch, n, **opts)
         c = _compiled_game(monkeypatch, n, **opts)
         rng = np.random.default_rng(1000 * n + v)
-        for s, past in _random_states(c, rng, STATES_PER_COUNT // len(variants)):
+        for s, past in random_states(c, rng, STATES_PER_COUNT // len(variants)):
             phases.add(s.phase)
             for p in rng.permutation(n).tolist():       # shuffled: the Python caches
                 view = s.view(p)
@@ -135,7 +119,7 @@ def test_compiled_matches_python_on_edited_views(n, monkeypatch):
     py = _python_game(monkeypatch, n)
     c = _compiled_game(monkeypatch, n)
     rng = np.random.default_rng(77 + n)
-    for s, _ in _random_states(c, rng, 300):
+    for s, _ in random_states(c, rng, 300):
         for p in range(n):
             view = _edited(s.view(p), rng)
             _assert_same(c, c.encode(view), py.encode(view), f"{n}p edited view {view}")
@@ -146,7 +130,7 @@ def test_encode_into_writes_what_encode_returns(monkeypatch):
     c = _compiled_game(monkeypatch, 3)
     rng = np.random.default_rng(5)
     size = c.layout.size
-    for s, _ in _random_states(c, rng, 60):
+    for s, _ in random_states(c, rng, 60):
         for game in (c, py):
             view = s.view(int(rng.integers(3)))
             want = game.encode(view)
@@ -259,7 +243,7 @@ def test_a_pickled_game_encodes_the_same(monkeypatch):
     copy = pickle.loads(pickle.dumps(game))
     assert copy._cencoder is not None and copy._cencoder is not game._cencoder
     rng = np.random.default_rng(9)
-    for s, _ in _random_states(game, rng, 100):
+    for s, _ in random_states(game, rng, 100):
         view = s.view(int(rng.integers(4)))
         assert copy.encode(view).tobytes() == game.encode(view).tobytes()
     # a Python game pickled after encoding, loaded where the compiled encoder is on
@@ -311,7 +295,7 @@ def test_the_cache_gives_the_full_encode_for_every_seat_and_order(n, monkeypatch
         enc = c._cencoder
         rng = np.random.default_rng(500 + 10 * n + v)
         prev, others = None, []
-        for i, (s, past) in enumerate(_random_states(c, rng, 300)):
+        for i, (s, past) in enumerate(random_states(c, rng, 300)):
             views = [s.view(p) for p in range(n)]
             assert all(w.pub is views[0].pub for w in views)      # one shared object
             want = [_full_encode(ref, w) for w in views]
@@ -347,7 +331,7 @@ def test_the_cache_on_edited_public_parts(n, monkeypatch):
     c = _compiled_game(monkeypatch, n)
     ref = _compiled_game(monkeypatch, n)
     rng = np.random.default_rng(88 + n)
-    for s, _ in _random_states(c, rng, 200):
+    for s, _ in random_states(c, rng, 200):
         pub = _edited(s.view(0), rng).pub
         views = [s.view(p)._replace(pub=pub) for p in range(n)]
         for p in rng.permutation(n).tolist() + rng.permutation(n).tolist():
@@ -432,7 +416,7 @@ def test_a_reentrant_call_leaves_the_cache_right(monkeypatch):
     a = _loading_state(game, rng, 2)
     va = [a.view(p) for p in range(3)]
     # b: another public part, unlike a's in everything the observer's pass reads of it
-    b = next(s.clone() for s, _ in _random_states(game, rng, 5000)
+    b = next(s.clone() for s, _ in random_states(game, rng, 5000)
              if s.phase == PHASES.index("encounter or flee"))
     pub_b = _edited(b.view(0), rng).pub._replace(
         hands=tuple((h + 5) % 20 for h in b.view(0).pub.hands))

@@ -26,6 +26,7 @@ from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
 from tests.compiled_encoders import (  # noqa: E402
     BAD_FIELD_VALUES, same_view, uses_compiled_view, view_difference,
 )
+from tests.anchors_aweigh.helpers import random_states  # noqa: E402
 from tests.obs_reference import VARIANTS  # noqa: E402
 
 ENV_ID = "anchors_aweigh_v0"
@@ -49,23 +50,6 @@ def _variants(n):
 def _builder(game):
     """The compiled view builder of ``game`` (also in a PLUNDER_PURE_PYTHON=1 run)."""
     return cview.ViewBuilder(*view_params(game))
-
-
-def _random_states(game, rng, count):
-    """Random play from new games: yields (state, older state or None), ``count`` states."""
-    done, old = 0, []
-    while done < count:
-        s = game.new_game(rng)
-        while done < count:
-            past = old[int(rng.integers(len(old)))] if old and rng.random() < 0.1 else None
-            yield s, past
-            done += 1
-            if s.is_terminal():
-                break
-            if rng.random() < 0.05:
-                old.append(s.clone())
-            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
-                           for p in s.current_players()})
 
 
 def _compare(builder, state, seats, where):
@@ -100,7 +84,7 @@ def test_compiled_view_is_the_python_view(n):
         game = AnchorsAweighGame(n, **opts)
         builder = _builder(game)
         rng = np.random.default_rng(1000 * n + v)
-        for s, past in _random_states(game, rng, STATES_PER_COUNT // len(variants)):
+        for s, past in random_states(game, rng, STATES_PER_COUNT // len(variants)):
             phases.add(s.phase)
             where = f"{n}p {opts} turn {s.turns} phase {PHASES[s.phase]}"
             _compare(builder, s, rng.permutation(n).tolist(), where)
@@ -223,7 +207,7 @@ def _fuzz_states():
     for n, opts in ((2, {}), (4, {"meddlesome_monkey": (1,)}), (3, {"rough_seas": True})):
         game = AnchorsAweighGame(n, **opts)
         rng = np.random.default_rng(n)
-        for s, _ in _random_states(game, rng, 1500):
+        for s, _ in random_states(game, rng, 1500):
             if (n, s.phase) not in out or rng.random() < 0.01:
                 out[n, s.phase] = s.clone()
     return list(out.values())
