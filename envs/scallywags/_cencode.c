@@ -14,7 +14,10 @@
  * the tests). Every item is checked: a wrong type raises TypeError, a value outside its
  * range (a seat, coin id, card, slot or value the game does not have) raises ValueError
  * naming the field, so no index computed from the view can fall outside its block. After
- * an error ``out`` holds a partial vector.
+ * an error ``out`` holds a partial vector. encode_into checks that the view is a tuple of
+ * V_COUNT items first, so the writers read its items with PyTuple_GET_ITEM; ints and bools
+ * of one digit (all a real view holds) are read without a call on CPython 3.11 (int_of),
+ * anything else through the checked ce_long.
  */
 #include "cencode.h"
 
@@ -54,6 +57,8 @@ static const char *const LAYOUT_FIELDS[L_COUNT] = {
 #define MAX_SEATS 16
 /* coin values index a lookup table of this many entries at most */
 #define MAX_VALUE 100000
+/* coin slots index a table of this many entries at most, plus one */
+#define MAX_TAKE_LIMIT 100000
 
 typedef struct {
     PyObject_HEAD
@@ -63,6 +68,7 @@ typedef struct {
     long *value_index;             /* coin value -> its index among the distinct values, or -1 */
     long max_value;                /* value_index has max_value + 1 entries */
     long take_limit;               /* the game's (coin_slot is slot / take limit) */
+    float *slot_value;             /* coin_slot's float for each slot 0..take_limit */
     long hand_size, total_value;   /* total_value: of all the coins */
     long total_cards;              /* max(cards in the game, 1) */
     double inv_hand;               /* 1.0 / hand size */
@@ -75,30 +81,50 @@ typedef struct {
 /* Everything encode_into reads from the view, besides the coin and card tuples. */
 typedef struct {
     long me, n, limit;
+    long off[MAX_SEATS];           /* the seat offset of each seat 0..n-1 */
 } Seats;
 
 /* (seat - me) mod n, in 0..n-1, for a seat already checked to lie in 0..n-1 */
 static inline long offset_of(long seat, const Seats *s)
 {
-    long d = (seat - s->me) % s->n;
-    return d < 0 ? d + s->n : d;
+    return s->off[seat];
+}
+
+/* ``obj`` as a C long, as ce_long: an int or bool of one digit (every value of a view) is
+ * read directly on CPython 3.11; anything else goes through ce_long (big ints, __index__,
+ * and its errors). */
+static inline int int_of(PyObject *obj, const char *name, long *v)
+{
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    if (PyLong_Check(obj)) {
+        Py_ssize_t size = Py_SIZE(obj);
+        if (size >= -1 && size <= 1) {
+            *v = (long)size * (long)((PyLongObject *)obj)->ob_digit[0];
+            return 0;
+        }
+    }
+#endif
+    return ce_long(obj, name, v);
+}
+
+/* The ValueError of long_in: item ``index`` of ``name`` (the field itself when < 0). */
+static int outside(const char *name, Py_ssize_t index, long v, long lo, long hi)
+{
+    if (index >= 0)
+        PyErr_Format(PyExc_ValueError, "%s[%zd]: %ld is outside %ld..%ld", name, index, v,
+                     lo, hi);
+    else
+        PyErr_Format(PyExc_ValueError, "%s: %ld is outside %ld..%ld", name, v, lo, hi);
+    return -1;
 }
 
 /* A view item as a long within lo..hi (ValueError naming the field otherwise). */
-static int long_in(PyObject *obj, const char *name, Py_ssize_t index, long lo, long hi,
-                   long *v)
+static inline int long_in(PyObject *obj, const char *name, Py_ssize_t index, long lo,
+                          long hi, long *v)
 {
-    if (ce_long(obj, name, v) < 0)
+    if (int_of(obj, name, v) < 0)
         return -1;
-    if (*v < lo || *v > hi) {
-        if (index >= 0)
-            PyErr_Format(PyExc_ValueError, "%s[%zd]: %ld is outside %ld..%ld", name, index,
-                         *v, lo, hi);
-        else
-            PyErr_Format(PyExc_ValueError, "%s: %ld is outside %ld..%ld", name, *v, lo, hi);
-        return -1;
-    }
-    return 0;
+    return *v < lo || *v > hi ? outside(name, index, *v, lo, hi) : 0;
 }
 
 /* A seat of the view (0..n-1). */
@@ -125,7 +151,11 @@ static int write_coins(const Encoder *e, PyObject *view, const Seats *s, float *
         return -1;
     long size[MAX_SEATS] = {0}, known[MAX_SEATS] = {0}, unknown[MAX_SEATS] = {0};
     long seen_sum = 0, seen_count = 0;
-    const double limit = (double)e->take_limit;
+    float *in_middle = o + e->at[L_COIN_IN_MIDDLE], *in_take = o + e->at[L_COIN_IN_TAKE],
+          *slots = o + e->at[L_COIN_SLOT], *up_row = o + e->at[L_COIN_FACE_UP],
+          *known_row = o + e->at[L_COIN_VALUE_KNOWN], *value_row = o + e->at[L_COIN_VALUE],
+          *known_by = o + e->at[L_COIN_KNOWN_BY];
+    const long all_seats = (1L << s->n) - 1;
     for (long c = 0; c < nc; c++) {
         long v, up, seat, pos, mask;
         if (long_in(PyTuple_GET_ITEM(values, c), "coin_values", c, -1, e->max_value, &v) < 0
@@ -134,8 +164,8 @@ static int write_coins(const Encoder *e, PyObject *view, const Seats *s, float *
                            &seat) < 0
                 || long_in(PyTuple_GET_ITEM(slot, c), "coin_slot", c, 0, e->take_limit,
                            &pos) < 0
-                || long_in(PyTuple_GET_ITEM(knowers, c), "knowers", c, 0,
-                           (1L << s->n) - 1, &mask) < 0)
+                || long_in(PyTuple_GET_ITEM(knowers, c), "knowers", c, 0, all_seats,
+                           &mask) < 0)
             return -1;
         long vi = v >= 0 ? e->value_index[v] : -1;
         if (v >= 0 && vi < 0) {
@@ -144,29 +174,29 @@ static int write_coins(const Encoder *e, PyObject *view, const Seats *s, float *
         }
         /* where it lies: the middle, or the take of a seat offset */
         if (seat < 0) {
-            o[e->at[L_COIN_IN_MIDDLE] + c] = 1.0f;
+            in_middle[c] = 1.0f;
         } else {
             long d = offset_of(seat, s);
-            o[e->at[L_COIN_IN_TAKE] + c * S + d] = 1.0f;
+            in_take[c * S + d] = 1.0f;
             size[d]++;
             if (v >= 0)
                 known[d] += v;
             else
                 unknown[d]++;
         }
-        o[e->at[L_COIN_SLOT] + c] = (float)((double)pos / limit);
-        o[e->at[L_COIN_FACE_UP] + c] = (float)up;
+        slots[c] = e->slot_value[pos];
+        up_row[c] = (float)up;
         /* a face-up coin's value is always in the view; "known" follows the value */
-        o[e->at[L_COIN_VALUE_KNOWN] + c] = (v >= 0 || up) ? 1.0f : 0.0f;
+        known_row[c] = (v >= 0 || up) ? 1.0f : 0.0f;
         if (v >= 0) {
-            o[e->at[L_COIN_VALUE] + c * nv + vi] = 1.0f;
+            value_row[c * nv + vi] = 1.0f;
             seen_sum += v;
             seen_count++;
         }
         /* who has seen it: absolute seat bits, written by seat offset */
-        for (long q = 0; q < s->n; q++)
-            if (mask >> q & 1)
-                o[e->at[L_COIN_KNOWN_BY] + c * S + offset_of(q, s)] = 1.0f;
+        for (long q = 0; mask; q++, mask >>= 1)
+            if (mask & 1)
+                known_by[c * S + offset_of(q, s)] = 1.0f;
     }
     /* the statistics divide by the view's take limit (the slots by the game's) */
     const double lim = (double)s->limit, lim8 = (double)(s->limit * 8);
@@ -202,7 +232,7 @@ static int write_card_counts(const Encoder *e, PyObject *view, int field, Py_ssi
         return -1;
     for (long k = 0; k < e->num_cards; k++) {
         long x;
-        if (ce_long(PyTuple_GET_ITEM(counts, k), name, &x) < 0)
+        if (int_of(PyTuple_GET_ITEM(counts, k), name, &x) < 0)
             return -1;
         o[at + k] = (float)((scale ? scale[k] : one) * (double)x);
     }
@@ -223,12 +253,12 @@ static int write_cards(const Encoder *e, PyObject *view, const Seats *s, float *
         return -1;
     for (long d = 0; d < s->n; d++) {
         long x;
-        if (ce_long(PyTuple_GET_ITEM(sizes, (s->me + d) % s->n), "hand_sizes", &x) < 0)
+        if (int_of(PyTuple_GET_ITEM(sizes, (s->me + d) % s->n), "hand_sizes", &x) < 0)
             return -1;
         o[e->at[L_HAND_SIZE] + d] = (float)(e->inv_hand * (double)x);
     }
     long draw;
-    if (ce_long_at(view, V_DRAW_SIZE, "draw_size", &draw) < 0)
+    if (int_of(PyTuple_GET_ITEM(view, V_DRAW_SIZE), "draw_size", &draw) < 0)
         return -1;
     o[e->at[L_DRAW_SIZE]] = (float)((double)draw / (double)e->total_cards);
     return 0;
@@ -266,6 +296,12 @@ static int write_phase(const Encoder *e, PyObject *view, float *o)
         PyErr_Format(PyExc_TypeError, "phase: expected a str, got %.100s",
                      Py_TYPE(phase)->tp_name);
         return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(e->phases); i++) {
+        if (phase == PyTuple_GET_ITEM(e->phases, i)) {      /* the same (interned) str */
+            o[e->at[L_PHASE] + i] = 1.0f;
+            return 0;
+        }
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(e->phases); i++) {
         int eq = PyUnicode_Compare(phase, PyTuple_GET_ITEM(e->phases, i));
@@ -319,7 +355,7 @@ static int write_pending(const Encoder *e, PyObject *view, const Seats *s, float
 static int write_turn(const Encoder *e, PyObject *view, float *o)
 {
     long turns;
-    if (ce_long_at(view, V_TURNS, "turns", &turns) < 0)
+    if (int_of(PyTuple_GET_ITEM(view, V_TURNS), "turns", &turns) < 0)
         return -1;
     double t = (double)turns / 400.0;
     o[e->at[L_TURN]] = (float)(1.0 < t ? 1.0 : t);
@@ -328,11 +364,13 @@ static int write_turn(const Encoder *e, PyObject *view, float *o)
 
 /* -- the type ---------------------------------------------------------------------------- */
 
-static PyObject *Encoder_encode_into(Encoder *e, PyObject *args)
+static PyObject *Encoder_encode_into(Encoder *e, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *view, *out;
-    if (!PyArg_ParseTuple(args, "OO:encode_into", &view, &out))
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "encode_into() takes 2 arguments (%zd given)", nargs);
         return NULL;
+    }
+    PyObject *view = args[0], *out = args[1];
     if (!e->ready) {
         PyErr_SetString(PyExc_ValueError, "Encoder: not initialised");
         return NULL;
@@ -340,18 +378,18 @@ static PyObject *Encoder_encode_into(Encoder *e, PyObject *args)
     if (ce_tuple(view, V_COUNT, "view") == NULL)
         return NULL;
     Seats s;
-    PyObject *item;
-    if (ce_long_at(view, V_NUM_PLAYERS, "num_players", &s.n) < 0)
+    if (int_of(PyTuple_GET_ITEM(view, V_NUM_PLAYERS), "num_players", &s.n) < 0)
         return NULL;
     if (s.n < 1 || s.n > e->seats) {
         PyErr_Format(PyExc_ValueError, "num_players: %ld is outside 1..%ld", s.n, e->seats);
         return NULL;
     }
-    if ((item = ce_item(view, V_PLAYER, "player")) == NULL
-            || seat_in(item, "player", -1, &s, &s.me) < 0
-            || (item = ce_item(view, V_TAKE_LIMIT, "take_limit")) == NULL
-            || long_in(item, "take_limit", -1, 1, LONG_MAX / 8, &s.limit) < 0)
+    if (seat_in(PyTuple_GET_ITEM(view, V_PLAYER), "player", -1, &s, &s.me) < 0
+            || long_in(PyTuple_GET_ITEM(view, V_TAKE_LIMIT), "take_limit", -1, 1, LONG_MAX / 8,
+                       &s.limit) < 0)
         return NULL;
+    for (long seat = 0; seat < s.n; seat++)
+        s.off[seat] = (seat - s.me + s.n) % s.n;
     Py_buffer buf;
     if (ce_out(out, e->size, &buf) < 0)
         return NULL;
@@ -454,6 +492,19 @@ static int Encoder_init(Encoder *e, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "inv_copies: expected one value per card kind");
         return -1;
     }
+    /* coin_slot's value of every slot, as the Python encoder's slot / take limit */
+    if (e->take_limit > MAX_TAKE_LIMIT) {
+        PyErr_Format(PyExc_ValueError, "take_limit: expected at most %d", MAX_TAKE_LIMIT);
+        return -1;
+    }
+    PyMem_Free(e->slot_value);
+    e->slot_value = PyMem_Malloc(sizeof(float) * (size_t)(e->take_limit + 1));
+    if (e->slot_value == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (long pos = 0; pos <= e->take_limit; pos++)
+        e->slot_value[pos] = (float)((double)pos / (double)e->take_limit);
     if (e->total_cards < 1) {
         PyErr_SetString(PyExc_ValueError, "total_cards: expected at least 1");
         return -1;
@@ -487,12 +538,13 @@ static void Encoder_dealloc(Encoder *e)
 {
     PyMem_Free(e->value_index);
     PyMem_Free(e->inv_copies);
+    PyMem_Free(e->slot_value);
     Py_XDECREF(e->phases);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
 static PyMethodDef Encoder_methods[] = {
-    {"encode_into", (PyCFunction)Encoder_encode_into, METH_VARARGS,
+    {"encode_into", (PyCFunction)(void (*)(void))Encoder_encode_into, METH_FASTCALL,
      "encode_into(view, out): write the observation of ``view`` into ``out`` (a writable "
      "C-contiguous float32 vector of the layout's size)."},
     {NULL, NULL, 0, NULL},

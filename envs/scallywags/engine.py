@@ -85,6 +85,9 @@ class ScallywagsGame(Game):
         self.take_limit = self.components.take_limit[self.num_players]
         self.num_coins = len(self.components.coin_values)
         self.actions = ActionIndex(self.num_coins)
+        n = self.num_players
+        #: per seat, the other seats in turn order after it (ScallywagsState.opponents)
+        self.seats_after = tuple(tuple((s + d) % n for d in range(1, n)) for s in range(n))
         from . import observation  # late import: observation imports this module
         self._layout = observation.build_layout(self)
         self.bind_compiled()
@@ -325,7 +328,7 @@ class ScallywagsState(GameState):
 
     def room(self, seat: int) -> int:
         """Coins ``seat``'s take can still receive."""
-        return self.limit - len(self.takes[seat])
+        return self.game.take_limit - len(self.takes[seat])
 
     def owner(self, coin: int) -> int:
         """Seat holding ``coin``, or MIDDLE."""
@@ -336,10 +339,9 @@ class ScallywagsState(GameState):
         self.knowers[coin] |= 1 << seat
         self.seen[seat][coin] = self.values[coin]
 
-    def opponents(self, seat: int) -> list[int]:
+    def opponents(self, seat: int) -> tuple[int, ...]:
         """Other seats in turn order after ``seat``."""
-        n = self.game.num_players
-        return [(seat + d) % n for d in range(1, n)]
+        return self.game.seats_after[seat]   # computed once per game: asked every target step
 
     def middle_face_down(self) -> list[int]:
         """Face-down coins in the middle."""
@@ -351,13 +353,17 @@ class ScallywagsState(GameState):
 
     def opponent_coins(self, seat: int, face_down_only: bool = False) -> list[int]:
         """Coins in the takes of ``seat``'s opponents."""
-        return [c for q in self.opponents(seat) for c in self.takes[q]
-                if not (face_down_only and self.face_up[c])]
+        takes = self.takes
+        coins = [c for q in self.game.seats_after[seat] for c in takes[q]]
+        if face_down_only:
+            face_up = self.face_up
+            return [c for c in coins if not face_up[c]]
+        return coins
 
     # -- whose decision -----------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
         """The actor, or the touched player being asked to block."""
-        if self.is_terminal():
+        if self.finished:        # is_terminal(), read directly: this runs twice a decision
             return ()
         if self.phase == BLOCK:
             return (self.block_queue[0],)
@@ -376,10 +382,10 @@ class ScallywagsState(GameState):
         """What the actor's choose step depends on, computed once for all its options:
         the face-down middle coins, whether a face-up one lies in the middle, the actor's
         room, and its opponents' takes and rooms (in turn order)."""
-        me, n, limit = self.actor, self.game.num_players, self.game.take_limit
+        me, limit = self.actor, self.game.take_limit
         takes, face_up = self.takes, self.face_up
         down = [c for c in self.middle if not face_up[c]]
-        opps = [takes[(me + d) % n] for d in range(1, n)]
+        opps = takes[me + 1:] + takes[:me]            # the seats after me, in turn order
         return (down, len(down) < len(self.middle), limit - len(takes[me]), opps,
                 [limit - len(t) for t in opps])
 
@@ -633,7 +639,8 @@ class ScallywagsState(GameState):
         self.phase, self.card, self.chosen, self.block_queue = CHOOSE, -1, [], []
         self.turns += 1
         self.actor = (self.actor + 1) % self.game.num_players
-        self.finished = all(len(t) == self.limit for t in self.takes)
+        # takes never exceed the limit, so every take is full when the smallest one is
+        self.finished = min(map(len, self.takes)) == self.game.take_limit
 
     def validate(self) -> None:
         """Assert the invariants: every coin and card exactly once, takes within the limit,

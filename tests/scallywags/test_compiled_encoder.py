@@ -170,6 +170,10 @@ def _view():
     dict(take_limit=0), dict(actor=-1), dict(acting=(5,)), dict(phase="dance"),
     dict(card=9), dict(card=-2), dict(card=BLOW, chosen=(0, 40)),
     dict(card=BLOW, chosen=(0, 1, 2, 3)), dict(card=0, chosen=(-1,)),
+    # ints of more than one digit take the checked path: too big, or just out of range
+    dict(turns=2**70), dict(coin_slot=(2**70,) + (0,) * 39),
+    dict(coin_owner=(-2**40,) + (-1,) * 39), dict(knowers=(2**33,) * 40),
+    dict(hand=(2**64,) + (0,) * 8), dict(num_players=2**40),
 ], ids=str)
 def test_a_malformed_view_raises_a_clear_error(change):
     game, view = _view()
@@ -180,6 +184,25 @@ def test_a_malformed_view_raises_a_clear_error(change):
     with pytest.raises((TypeError, ValueError)):
         game.encode(view._replace(**change))
     assert same_bytes(game.encode(view), game.encode(view))      # still fine afterwards
+
+
+def test_ints_of_any_kind_and_equal_strs_encode_as_plain_ones():
+    """The encoder reads small plain ints and bools directly: numpy ints, int subclasses
+    and a phase str equal to (but not the same object as) the game's read the same."""
+    class Int(int):
+        pass
+
+    game, view = _view()
+    expected = game.encode(view)
+    as_numpy = {f: (tuple(np.int64(x) for x in v) if isinstance(v, tuple) else
+                    v if isinstance(v, str) else np.int64(v))
+                for f, v in view._asdict().items()}
+    as_subclass = {f: (tuple(Int(x) for x in v) if isinstance(v, tuple) else
+                       v if isinstance(v, str) else Int(v))
+                   for f, v in view._asdict().items()}
+    for twin in (view._replace(**as_numpy), view._replace(**as_subclass),
+                 view._replace(phase="".join(list(view.phase)))):
+        assert same_bytes(game.encode(twin), expected), twin
 
 
 def test_a_view_of_the_wrong_shape_raises_a_clear_error():
@@ -241,7 +264,7 @@ def test_the_constructor_checks_its_constants():
     slices = list(params[1])
     slices[0] = (slices[0][0], slices[0][1] + 1)             # a field of the wrong length
     for bad in ({1: tuple(slices)}, {0: params[0] - 1}, {3: 99}, {5: (3, 1)}, {10: (1.0,)},
-                {11: (1.0,)},
+                {11: (1.0,)}, {6: 0}, {6: 10**6},
                 {12: ("choose", 2)}):
         args = list(params)
         for i, value in bad.items():

@@ -309,6 +309,24 @@ def test_ties_share_the_win():
     assert rank_rewards(keys, 3) == [0.5, 0.5, -1.0]
 
 
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_opponents_are_the_other_seats_in_turn_order(n):
+    s = ScallywagsGame(n).new_initial_state(np.random.default_rng(n))
+    for seat in range(n):
+        assert list(s.opponents(seat)) == [(seat + d) % n for d in range(1, n)]
+        s.actor = seat      # the choose step's opponents' takes follow the same order
+        assert s._choice_facts()[3] == [s.takes[q] for q in s.opponents(seat)]
+
+
+def test_the_game_ends_only_when_every_take_is_full():
+    s = position(2, takes={0: list(range(8)), 1: list(range(8, 15))})
+    s._end_turn(draw=False)
+    assert not s.is_terminal()          # one take is full, the other one short
+    s._move_to_take(15, 1)
+    s._end_turn(draw=False)
+    assert s.is_terminal()
+
+
 def test_illegal_action_raises_naming_it_and_the_legal_ones():
     s = position(2, hands={0: [BOOTY] * 3}, face_up={7: True, 8: False})
     with pytest.raises(IllegalActionError, match=r"play PIECES OF EIGHT!.*legal actions"):
