@@ -15,8 +15,9 @@ compares them) from the same fields. It is still *the* view: the one function th
 private fields, in two implementations kept equal by the tests, and the hidden-information
 tests run against the one the game uses.
 
-Set the environment variable ``PLUNDER_PURE_PYTHON=1`` before a game is built to use the
-Python code only (for debugging, or to compare speeds).
+``Game.bind_compiled`` binds what is built. Set the environment variable
+``PLUNDER_PURE_PYTHON=1`` before a game is built to use the Python code only (for
+debugging, or to compare speeds).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import importlib
 import os
 from types import ModuleType
 
-#: set to anything but "" or "0" to use the Python encoders only
+#: set to anything but "" or "0" to use the Python encoders and views only
 PURE_PYTHON_VAR = "PLUNDER_PURE_PYTHON"
 
 GAME_PACKAGES = ("scallywags", "anchors_aweigh", "all_hands_battle", "all_hands_crew",
