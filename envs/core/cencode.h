@@ -215,6 +215,26 @@ static inline int ce_add_names(PyObject *module, const char *attr, const char *c
     return 0;
 }
 
+/* Read an int or bool of one digit (every value of a view or state) without a call, on
+ * CPython 3.11 only (where that layout is known): 1 with ``*v`` set, else 0 and the caller
+ * takes its checked path (big ints, __index__, other versions, errors). */
+static inline int ce_small_int(PyObject *obj, long *v)
+{
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    if (PyLong_Check(obj)) {
+        Py_ssize_t size = Py_SIZE(obj);
+        if (size >= -1 && size <= 1) {
+            *v = (long)size * (long)((PyLongObject *)obj)->ob_digit[0];
+            return 1;
+        }
+    }
+#else
+    (void)obj;
+    (void)v;
+#endif
+    return 0;
+}
+
 /* ``cls`` (the constructor argument ``what``) is a named-tuple class whose ``_fields`` are
  * ``names``, in order, and which adds nothing to a tuple's layout: so ``tp_alloc(cls, count)``
  * and PyTuple_SET_ITEM build its instances by position, as the view builders do. */

@@ -95,16 +95,7 @@ static inline long offset_of(long seat, const Seats *s)
  * and its errors). */
 static inline int int_of(PyObject *obj, const char *name, long *v)
 {
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
-    if (PyLong_Check(obj)) {
-        Py_ssize_t size = Py_SIZE(obj);
-        if (size >= -1 && size <= 1) {
-            *v = (long)size * (long)((PyLongObject *)obj)->ob_digit[0];
-            return 0;
-        }
-    }
-#endif
-    return ce_long(obj, name, v);
+    return ce_small_int(obj, v) ? 0 : ce_long(obj, name, v);
 }
 
 /* The ValueError of long_in: item ``index`` of ``name`` (the field itself when < 0). */

@@ -101,16 +101,8 @@ static inline int cv_long_in(PyObject *obj, const char *name, Py_ssize_t index, 
     /* exact int or bool first: a pointer compare, no load of the type's flags */
     if (Py_IS_TYPE(obj, &PyLong_Type) || Py_IS_TYPE(obj, &PyBool_Type) || PyLong_Check(obj)) {
         int overflow = 0;
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
-        /* CPython 3.11's one-digit ints (every value here), read without a call */
-        Py_ssize_t size = Py_SIZE(obj);
-        if (size >= -1 && size <= 1)
-            *v = (long)size * (long)((PyLongObject *)obj)->ob_digit[0];
-        else
-            *v = PyLong_AsLongAndOverflow(obj, &overflow);
-#else
-        *v = PyLong_AsLongAndOverflow(obj, &overflow);     /* cannot fail for an int */
-#endif
+        if (!ce_small_int(obj, v))      /* one-digit ints are read without a call */
+            *v = PyLong_AsLongAndOverflow(obj, &overflow);     /* cannot fail for an int */
         if (!overflow && *v >= lo && *v <= hi)
             return 0;
     }
