@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,15 @@ def player_counts(env_id: str) -> list[int]:
     """Every supported player count of ``env_id``."""
     cls = game_class(env_id)
     return list(range(cls.min_players, cls.max_players + 1))
+
+
+def pytest_report_header(config) -> list[str]:
+    """Say which optional parts of the suite this install leaves out."""
+    missing = [m for m in ("sb3_contrib", "onnxruntime") if importlib.util.find_spec(m) is None]
+    if missing:
+        return [f"tests/training not collected: {', '.join(missing)} missing (the train "
+                f"extra); the envs' and bots' tests run"]
+    return []
 
 
 #: (env_id, num_players) for every registered game and supported count

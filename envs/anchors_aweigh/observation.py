@@ -538,8 +538,9 @@ def _write_queue(game, tables, obs, old, new):
     obs[s0:s0 + NUM_COLOURS] = 0
     obs[s1:s1 + NUM_COLOURS] = 0
     if new.queue:
+        step = np.float32(1 / 13)    # float32 + float32 on every numpy (1.x promoted to double)
         for c in new.queue:
-            obs[s0 + c] += 1 / 13
+            obs[s0 + c] += step
         obs[s1 + new.queue[0]] = 1
 
 
