@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 
 import numpy as np
+import pettingzoo
 import pytest
 
 from plunder.envs import ENV_IDS, game_class
@@ -23,6 +24,13 @@ def pytest_report_header(config) -> list[str]:
         return [f"tests/training not collected: {', '.join(missing)} missing (the train "
                 f"extra); the envs' and bots' tests run"]
     return []
+
+
+#: PettingZoo's registry (``pettingzoo.make``, ``register``, ``spec``) came with 1.27; the
+#: core install admits pettingzoo 1.24, where importing plunder.envs registers nothing
+HAS_PZ_REGISTRY = hasattr(pettingzoo, "register")
+needs_pz_registry = pytest.mark.skipif(not HAS_PZ_REGISTRY,
+                                       reason="PettingZoo's registry needs pettingzoo>=1.27")
 
 
 #: (env_id, num_players) for every registered game and supported count

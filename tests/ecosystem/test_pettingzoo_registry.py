@@ -13,9 +13,10 @@ from pettingzoo.test import (api_test, parallel_api_test, parallel_seed_test, se
 
 from plunder.envs import ENV_IDS, game_class, pettingzoo_id
 
+from ..conftest import HAS_PZ_REGISTRY
 from .doc_examples import run_doc_example
 
-if not hasattr(pettingzoo, "register"):
+if not HAS_PZ_REGISTRY:
     pytest.skip("PettingZoo's registry needs pettingzoo>=1.27", allow_module_level=True)
 
 SIMULTANEOUS_IDS = [e for e in ENV_IDS if game_class(e).simultaneous]
