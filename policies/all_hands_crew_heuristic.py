@@ -94,7 +94,6 @@ class AllHandsCrewHeuristic:
     def act(self, observation, action_mask) -> int:
         legal = check_mask(action_mask)
         obs = np.asarray(observation, dtype=np.float32)
-        g = self.game
         phase = int(np.argmax(self._read(obs, "phase")))
         crew = [int(x) for x in np.rint(self._read(obs, "my_crew") * 6)]
         probs = self._unseen_probs(obs)

@@ -7,8 +7,6 @@ that never dead-end, spaces that hold every observation.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
@@ -76,7 +74,6 @@ def test_clone_and_json_round_trip(env_id, n):
         # to_dict/state_from_dict must not share lists with the original
         alias = game.state_from_dict(state.to_dict())
         if not alias.is_terminal():
-            p = alias.current_players()[0]
             joint = {q: int(np.flatnonzero(alias.legal_actions_mask(q))[0])
                      for q in alias.current_players()}
             alias.apply_joint(joint)

@@ -62,7 +62,6 @@ def test_launches_the_strongest_ship():
              "Pirate 1", "Merchant 2", "Raider 3", "Pirate 4", "Merchant 5", "Raider 6")
     s = recruit_state(g, {0: hand})
     bot = AllHandsBattleHeuristic(g, seed=0)
-    A = g.actions
     for _ in range(4):
         a = bot.act(s.observation(0), s.legal_actions_mask(0))
         s.apply_action(a)

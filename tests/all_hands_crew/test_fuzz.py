@@ -7,7 +7,7 @@ import pytest
 from pettingzoo.test import parallel_api_test
 
 from plunder.envs.all_hands_crew.components import NUM_KINDS
-from plunder.envs.all_hands_crew_v0 import Game, parallel_env, raw_env
+from plunder.envs.all_hands_crew_v0 import Game, parallel_env
 from plunder.envs.core.rewards import rank_rewards
 from ..conftest import MaskedSamplingParallelEnv
 from .helpers import COOK, lay_pairs

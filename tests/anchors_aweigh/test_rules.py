@@ -251,7 +251,6 @@ def test_two_player_starfish_leave_at_travel_start():
 
 def test_starfish_stay_with_three_players():
     s = new_state(3, seed=7)
-    g = s.game
     for p in (0, 1, 2):
         _fill(s, p)
     s._start_travel()

@@ -4,6 +4,7 @@ no packaged training config names."""
 from __future__ import annotations
 
 import collections
+import dataclasses
 import re
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def test_seeds_are_distinct_and_above_every_training_runs_evaluation_seeds():
 
 def test_tasks_are_frozen_and_unknown_names_are_refused():
     task = get_task("scallywags-2p-heuristic")
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         task.games = 3
     with pytest.raises(InvalidArgumentError, match="unknown benchmark task 'scallywags-9p'"):
         get_task("scallywags-9p")

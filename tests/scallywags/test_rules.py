@@ -13,7 +13,7 @@ from plunder.envs.scallywags.components import (
     ARRGH, AVAST, BLOW, BOOTY, HANDS_OFF, LAND_HO, PIECES, SHIVER, YO_HO, parse_components,
 )
 from plunder.envs.core.config import load_game_data
-from plunder.envs.scallywags.engine import BLOCK, CHOOSE, MIDDLE, ScallywagsGame
+from plunder.envs.scallywags.engine import BLOCK, CHOOSE, ScallywagsGame
 
 from .helpers import act, forget, legal_names, position
 

@@ -38,7 +38,7 @@ import numpy as np
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
 from plunder.training.evaluate import (BotStats, _openskill_model, _rate, bot_factories,
-                                       bot_seed, game_seed, play_game, ranked_seats, wilson)
+                                       bot_seed, game_seed, play_game, wilson)
 
 from .policy_spec import MeasuredPolicy, resolve_policy
 from .tasks import Task, get_task
