@@ -44,6 +44,12 @@ def uses_compiled_view(game) -> bool:
     return type(game.__dict__.get("view_of")).__name__ == "builtin_function_or_method"
 
 
+def uses_compiled_mask(game) -> bool:
+    """Whether ``game`` writes masks through its compiled view builder's ``mask_into``, bound
+    on the instance (``Game.bind_compiled``)."""
+    return type(game.__dict__.get("mask_into")).__name__ == "builtin_function_or_method"
+
+
 def same_view(a, b) -> bool:
     """Strict equality of two views: the same types all the way down (a bool is not an int,
     a list is not a tuple, a namedtuple is its own class) and equal values."""

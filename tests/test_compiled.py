@@ -14,7 +14,9 @@ import pytest
 
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import compiled
-from tests.compiled_encoders import same_view, uses_compiled, uses_compiled_view, view_difference
+from tests.compiled_encoders import (
+    same_view, uses_compiled, uses_compiled_mask, uses_compiled_view, view_difference,
+)
 
 #: CI sets this (.ci/run): there a C compiler is present, so every encoder must be built
 REQUIRE_VAR = "PLUNDER_REQUIRE_COMPILED"
@@ -66,6 +68,36 @@ def test_views_follow_the_switch(env_id, monkeypatch):
             assert same_view(a, b), view_difference(a, b)
         state.apply_joint({p: int(rng.choice(np.flatnonzero(state.legal_actions_mask(p))))
                            for p in state.current_players()})
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_masks_follow_the_switch(env_id, monkeypatch):
+    """``game.mask_into`` (the batch's way to a mask): the compiled view builder's when it
+    has one, built and switched on, else the default; either way what
+    ``state.legal_actions_mask`` returns, written into the row."""
+    cls = game_class(env_id)
+    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
+    assert not uses_compiled_mask(cls(2))
+    monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
+    game = cls(cls.max_players)
+    builder = compiled.load(_package(env_id), "view")
+    assert uses_compiled_mask(game) == hasattr(getattr(builder, "ViewBuilder", None),
+                                               "mask_into")
+    rng = np.random.default_rng(5)
+    state = game.new_game(rng)
+    rows = np.full((3, game.num_actions), 7, np.int8)
+    for _ in range(60):
+        if state.is_terminal():
+            state = game.new_game(rng)
+        for p in range(game.num_players):
+            game.mask_into(state, p, rows[1])
+            want = state.legal_actions_mask(p)
+            assert rows[1].tobytes() == want.tobytes()
+            if uses_compiled_mask(game):
+                assert want.tobytes() == state.python_legal_actions_mask(p).tobytes()
+        state.apply_joint({p: int(rng.choice(np.flatnonzero(state.legal_actions_mask(p))))
+                           for p in state.current_players()})
+    assert (rows[0] == 7).all() and (rows[2] == 7).all()
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

@@ -22,6 +22,12 @@
  * The game's memos of the Python view (ship_memo, pile_memo, cards_memo) are not used:
  * building from scratch in C is cheaper than checking them.
  *
+ * ``mask_into(state, player, out)`` writes what ``state.python_legal_actions_mask(player)``
+ * returns (one 0/1 byte per action) into ``out``, from the fields that mask reads
+ * (MASK_FIELDS) with the same readers; tests/anchors_aweigh/test_compiled_mask.py keeps the
+ * two equal. Of the caches it reads and fills ``_acting`` only, as current_players() does
+ * (the game's kinds_up_memo of the Python mask is not used).
+ *
  * Every read is checked: a field of the wrong type raises TypeError, of the wrong length
  * or range ValueError (a seat that does not exist IndexError), each naming the field and
  * item; every index taken from state data is checked against the table it indexes. No
@@ -54,11 +60,25 @@ enum { SETUP, LOADING, DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE, OVER, NUM_PHASE
 #define MAX_SEATS 16
 #define MAX_TILES CARGO       /* tile ids stay below CARGO */
 #define MAX_CARDS 1024
+#define NUM_KINDS (NUM_LOOKS / 2) /* a tile's look is kind * 2 + starfish (game.tile_look) */
+#define STORAGE 8             /* the storage tiles' kind */
+#define MONKEY 9              /* the monkeys' kind */
+#define NUM_ASSET 12          /* ASSET_SPACES: A1-B4; C1-C2 (12, 13) take cargo only */
+/* the actions (engine.py A_*): each a first index, some followed by one per space, kind or
+ * colour */
+enum { A_GRAB_DOWN = 0, A_GRAB_UP = 1, A_FLIP = 11, A_PLACE = 12, A_RETURN = 24, A_CARGO = 25,
+       A_STAR_RETURN = 29, A_SKIP = 41, A_RESOLVE = 42, A_PARROT = 43, A_ENCOUNTER = 51,
+       A_FLEE = 52, A_PAY_NONE = 53, A_PAY = 54, A_COLOUR = 58, A_STOW = 62,
+       A_TOSS_ASSET = 76, A_TOSS_CARGO = 88, A_DISCARD = 92, A_SWAP = 93 };
 
 static const long DIMS[] = {EMPTY, CARGO, CHEST, NUM_SPACES, NUM_ABOVE, NUM_LOOKS,
                             NUM_COLOURS, NUM_BACKS, QUEUE_BACK0, CELL_EMPTY, CELL_UNKNOWN,
                             NUM_CELLS, NUM_ACTIONS, SETUP, LOADING, DECIDE, ENCOUNTER, PIRATE,
-                            COLOUR, PLACE, OVER, NUM_PHASES};
+                            COLOUR, PLACE, OVER, NUM_PHASES, STORAGE, MONKEY, NUM_ASSET,
+                            A_GRAB_DOWN, A_GRAB_UP, A_FLIP, A_PLACE, A_RETURN, A_CARGO,
+                            A_STAR_RETURN, A_SKIP, A_RESOLVE, A_PARROT, A_ENCOUNTER, A_FLEE,
+                            A_PAY_NONE, A_PAY, A_COLOUR, A_STOW, A_TOSS_ASSET, A_TOSS_CARGO,
+                            A_DISCARD, A_SWAP};
 #define NUM_DIMS ((Py_ssize_t)(sizeof(DIMS) / sizeof(DIMS[0])))
 
 /* ---- the view's fields, filled by position ------------------------------------------ */
@@ -98,6 +118,12 @@ static const char *const STATE_NAMES[S_COUNT] = {
     "deck", "queue", "current", "revealed", "used", "fronts_hidden", "encounter", "outcome",
     "pending", "returns", "cargo_queue", "unit_colour", "cleansed", "_pub", "_acting"};
 
+/* Those the mask reads (MASK_FIELDS): legal_actions_mask's and current_players()'s. */
+static const int MASK_READS[] = {S_PHASE, S_SHIPS, S_STOR, S_HAND, S_PILE_UP, S_PILE_DOWN,
+                                 S_SUPPLY, S_PARROTS, S_CURRENT, S_ENCOUNTER, S_PENDING,
+                                 S_CARGO_QUEUE, S_ACTING};
+#define MASK_COUNT ((int)(sizeof(MASK_READS) / sizeof(MASK_READS[0])))
+
 /* ---- the builder object -------------------------------------------------------------- */
 
 /* Not garbage-collected: it holds classes and tuples of ints, none of which refers back. */
@@ -109,6 +135,11 @@ typedef struct {
     unsigned char look[MAX_TILES];   /* game.tile_look: tile id -> look */
     unsigned char back[MAX_CARDS];   /* game.card_back: card index -> back */
     int perfect_recall;
+    int starfish_rule, rough_seas;   /* game.starfish_rule, game.rough_seas */
+    long storage_capacity;           /* game.comp.storage_capacity */
+    char med[MAX_SEATS];             /* game.meddlesome_flags */
+    unsigned char need_assets[MAX_CARDS];       /* card.needs_assets */
+    unsigned char need[MAX_CARDS][NUM_KINDS];   /* card.needs counted per kind or colour */
     PyTypeObject *view_cls, *public_cls, *below_cls;
     PyObject *meddlesome;            /* game.meddlesome_flags */
     PyObject *no_seats;              /* game.no_seats: (False,) * n */
@@ -295,6 +326,32 @@ typedef struct {
     char have_cells[MAX_SEATS];      /* ships[p] read into cells[p] */
     long cells[MAX_SEATS][NUM_SPACES];
 } Reader;
+
+/* Start reading ``state`` for ``vb``: its ``__dict__`` (TypeError for what has none). */
+static int rd_open(Reader *r, const ViewBuilder *vb, PyObject *state)
+{
+    memset(r, 0, offsetof(Reader, secret));
+    memset(r->have_cells, 0, sizeof r->have_cells);
+    r->vb = vb;
+    r->state = state;
+    r->dict = PyObject_GenericGetDict(state, NULL);
+    if (r->dict == NULL || !PyDict_Check(r->dict)) {
+        PyErr_Clear();
+        Py_XDECREF(r->dict);
+        PyErr_Format(PyExc_TypeError, "state: expected an Anchors Aweigh! state, got %.100s",
+                     Py_TYPE(state)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Drop the fields read and the ``__dict__``. */
+static void rd_close(Reader *r)
+{
+    for (int k = 0; k < S_COUNT; k++)
+        Py_XDECREF(r->field[k]);
+    Py_DECREF(r->dict);
+}
 
 /* State attribute ``k`` (borrowed, kept by the reader): ``self.<name>``. */
 static PyObject *rd(Reader *r, int k)
@@ -573,23 +630,30 @@ static PyObject *cv_hands(Reader *r)
     return cv_long_tuple(codes, r->vb->n);
 }
 
+/* pile_up: the face-up tiles (each id checked) counted per look into ``looks``. */
+static int rd_pile_up(Reader *r, long looks[NUM_LOOKS])
+{
+    PyObject *pile = rd_list(r, S_PILE_UP, -1);
+    if (pile == NULL)
+        return -1;
+    memset(looks, 0, NUM_LOOKS * sizeof looks[0]);
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(pile); k++) {
+        long t;
+        if (cv_long(PyList_GET_ITEM(pile, k), AT("pile_up", k, -1), 0,
+                    r->vb->num_tiles - 1, &t) < 0)
+            return -1;
+        looks[r->vb->look[t]]++;
+    }
+    return 0;
+}
+
 /* pile_up, as in _public: the face-up tiles' count per look
  *     np.bincount(bytes(self.pile_up).translate(g.look_table), minlength=2 * NUM_KINDS)
  * (the game's pile_memo only saves recounting). */
 static PyObject *cv_pile_up(Reader *r)
 {
-    PyObject *pile = rd_list(r, S_PILE_UP, -1);
-    if (pile == NULL)
-        return NULL;
-    long looks[NUM_LOOKS] = {0};
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(pile); k++) {
-        long t;
-        if (cv_long(PyList_GET_ITEM(pile, k), AT("pile_up", k, -1), 0,
-                    r->vb->num_tiles - 1, &t) < 0)
-            return NULL;
-        looks[r->vb->look[t]]++;
-    }
-    return cv_long_tuple(looks, NUM_LOOKS);
+    long looks[NUM_LOOKS];
+    return rd_pile_up(r, looks) < 0 ? NULL : cv_long_tuple(looks, NUM_LOOKS);
 }
 
 /* pile_down, as in _public: ``len(self.pile_down)`` (the face-down tiles are not read). */
@@ -1055,23 +1119,328 @@ static PyObject *ViewBuilder_view(ViewBuilder *self, PyObject *const *args, Py_s
         return NULL;
     }
     Reader r;
-    memset(&r, 0, offsetof(Reader, secret));
-    memset(r.have_cells, 0, sizeof r.have_cells);
-    r.vb = self;
-    r.state = args[0];
-    r.dict = PyObject_GenericGetDict(args[0], NULL);
-    if (r.dict == NULL || !PyDict_Check(r.dict)) {
-        PyErr_Clear();
-        Py_XDECREF(r.dict);
-        PyErr_Format(PyExc_TypeError, "state: expected an Anchors Aweigh! state, got %.100s",
-                     Py_TYPE(args[0])->tp_name);
+    if (rd_open(&r, self, args[0]) < 0)
+        return NULL;
+    PyObject *view = rd_secret(&r) < 0 ? NULL : cv_view(&r, args[1], player);
+    rd_close(&r);
+    return view;
+}
+
+/* ---- the legal-action mask ----------------------------------------------------------- */
+
+/* Whether ``player`` (-1: not a seat) is among current_players(): the tuple cv_acting reads
+ * from ``_acting`` or computes and keeps there, every seat in it checked. */
+static int mk_acting(Reader *r, long phase, long player, int *in)
+{
+    PyObject *acting = cv_acting(r, phase);
+    if (acting == NULL)
+        return -1;
+    int rc = 0;
+    *in = 0;
+    if (!PyTuple_Check(acting)) {
+        rc = cv_type_error(AT("_acting", -1, -1), "a tuple", acting);
+    } else {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(acting); i++) {
+            long seat;
+            if ((rc = cv_long(PyTuple_GET_ITEM(acting, i), AT("_acting", i, -1), 0,
+                              r->vb->n - 1, &seat)) < 0)
+                break;
+            *in |= seat == player;
+        }
+    }
+    Py_DECREF(acting);
+    return rc;
+}
+
+/* _asset_counts(p): the tiles of a ship (its checked cells) per kind. */
+static void mk_asset_counts(const ViewBuilder *vb, const long *cells, long have[NUM_KINDS])
+{
+    memset(have, 0, NUM_KINDS * sizeof have[0]);
+    for (int sp = 0; sp < NUM_SPACES; sp++)
+        if (0 <= cells[sp] && cells[sp] < CARGO)
+            have[vb->look[cells[sp]] / 2]++;
+}
+
+/* _cargo_counts(p): seat p's cargo tokens per colour, on its spaces and storage tiles. */
+static int mk_cargo_counts(Reader *r, Py_ssize_t p, const long *cells,
+                           long cargo[NUM_COLOURS])
+{
+    PyObject *spaces = rd_stor(r, p);             /* every colour checked */
+    if (spaces == NULL)
+        return -1;
+    memset(cargo, 0, NUM_COLOURS * sizeof cargo[0]);
+    for (int sp = 0; sp < NUM_SPACES; sp++) {
+        if (CARGO <= cells[sp] && cells[sp] < CHEST)
+            cargo[cells[sp] - CARGO]++;
+        PyObject *lst = PyList_GET_ITEM(spaces, sp);
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lst); k++)
+            cargo[PyLong_AsLong(PyList_GET_ITEM(lst, k))]++;
+    }
+    return 0;
+}
+
+/* _kinds_up(): the kinds among the face-up tiles of the pile, one bit each. */
+static int mk_kinds_up(Reader *r, unsigned *kinds)
+{
+    long looks[NUM_LOOKS];
+    if (rd_pile_up(r, looks) < 0)
+        return -1;
+    *kinds = 0;
+    for (int k = 0; k < NUM_KINDS; k++)
+        if (looks[2 * k] + looks[2 * k + 1] > 0)
+            *kinds |= 1u << k;
+    return 0;
+}
+
+/* ``mask[first + c] = 1`` for each colour c with ``self.supply[c] > 0``. */
+static int mk_supply(Reader *r, char *mask, int first)
+{
+    PyObject *supply = rd_list(r, S_SUPPLY, NUM_COLOURS);
+    if (supply == NULL)
+        return -1;
+    for (Py_ssize_t c = 0; c < NUM_COLOURS; c++) {
+        long x;
+        if (cv_long(PyList_GET_ITEM(supply, c), AT("supply", c, -1), 0, LONG_MAX, &x) < 0)
+            return -1;
+        mask[first + c] = x > 0;
+    }
+    return 0;
+}
+
+/* SETUP, and LOADING with a tile in hand: place it on any empty asset space. */
+static void mk_place_tile(const long *cells, char *mask)
+{
+    for (int sp = 0; sp < NUM_ASSET; sp++)
+        if (cells[sp] == EMPTY)
+            mask[A_PLACE + sp] = 1;
+}
+
+/* _can_pay_assets(p, needs, parrot_kind, have) of a card's needs counted per kind
+ * (parrot_kind -1: no parrot; else one of the needed kinds): the kinds short, less the
+ * parrot's one, covered by the wild monkeys (Rough Seas). */
+static int mk_can_pay(const ViewBuilder *vb, const unsigned char *need, int parrot_kind,
+                      const long *have)
+{
+    long shortfall = 0;
+    for (int k = 0; k < NUM_KINDS; k++) {
+        long missing = need[k] - (k == parrot_kind) - have[k];
+        if (need[k] && missing > 0)
+            shortfall += missing;
+    }
+    return shortfall <= (vb->rough_seas ? have[MONKEY] : 0);
+}
+
+/* _resolve_mask(p, cards[self.current]): resolve when p can pay the card (assets, or the
+ * parrot standing in for one needed kind; else its cargo colours). */
+static int mk_resolve(Reader *r, long p, const long *cells, const long *have, char *mask)
+{
+    const ViewBuilder *vb = r->vb;
+    long card, parrots, cargo[NUM_COLOURS];
+    if (rd_long(r, S_CURRENT, 0, vb->num_cards - 1, &card) < 0)
+        return -1;
+    const unsigned char *need = vb->need[card];
+    if (!vb->need_assets[card]) {
+        if (mk_cargo_counts(r, p, cells, cargo) < 0)
+            return -1;
+        int enough = 1;
+        for (int c = 0; c < NUM_COLOURS; c++)
+            enough &= cargo[c] >= need[c];
+        mask[A_RESOLVE] = (char)enough;
+        return 0;
+    }
+    mask[A_RESOLVE] = (char)mk_can_pay(vb, need, -1, have);
+    PyObject *lst = rd_list(r, S_PARROTS, vb->n);
+    if (lst == NULL || cv_long(PyList_GET_ITEM(lst, p), AT("parrots", p, -1), 0, LONG_MAX,
+                               &parrots) < 0)
+        return -1;
+    if (parrots > 0)
+        for (int k = 0; k < NUM_KINDS; k++)
+            if (need[k])
+                mask[A_PARROT + k] = (char)mk_can_pay(vb, need, k, have);
+    return 0;
+}
+
+/* _swap_mask (Rough Seas): two tiles of a kind held twice or more for a face-up kind. */
+static int mk_swap(Reader *r, const long *have, char *mask)
+{
+    unsigned gives = 0, takes;
+    if (!r->vb->rough_seas)
+        return 0;
+    for (int k = 0; k < NUM_KINDS; k++)
+        if (have[k] >= 2)
+            gives |= 1u << k;
+    if (gives == 0)
+        return 0;
+    if (mk_kinds_up(r, &takes) < 0)
+        return -1;
+    for (int g = 0; g < NUM_KINDS; g++)
+        for (int t = 0; t < NUM_KINDS; t++)
+            if ((gives >> g & 1) && (takes >> t & 1))
+                mask[A_SWAP + g * NUM_KINDS + t] = 1;
+    return 0;
+}
+
+/* _loading_mask: with a tile in hand, place it or return it; else flip or grab a tile
+ * (grabs need a free asset space), take cargo (C1 or C2 free), return a starfish tile
+ * (the starfish rule). */
+static int mk_loading(Reader *r, long p, const long *cells, char *mask)
+{
+    const ViewBuilder *vb = r->vb;
+    long hand;
+    int free_asset = 0;
+    for (int sp = 0; sp < NUM_ASSET; sp++)
+        free_asset |= cells[sp] == EMPTY;
+    if (rd_hand(r, p, &hand) < 0)
+        return -1;
+    if (hand >= 0) {
+        mk_place_tile(cells, mask);
+        mask[A_RETURN] = 1;
+        return 0;
+    }
+    PyObject *down = rd_list(r, S_PILE_DOWN, -1);
+    if (down == NULL)
+        return -1;
+    if (PyList_GET_SIZE(down) > 0) {
+        mask[A_FLIP] = 1;
+        mask[A_GRAB_DOWN] = (char)free_asset;
+    }
+    if (free_asset) {
+        unsigned kinds;
+        if (mk_kinds_up(r, &kinds) < 0)
+            return -1;
+        for (int k = 0; k < NUM_KINDS; k++)
+            mask[A_GRAB_UP + k] = (char)(kinds >> k & 1);
+    }
+    if ((cells[NUM_ASSET] == EMPTY || cells[NUM_ASSET + 1] == EMPTY)
+            && mk_supply(r, mask, A_CARGO) < 0)
+        return -1;
+    if (vb->starfish_rule)
+        for (int sp = 0; sp < NUM_ASSET; sp++)
+            if (0 <= cells[sp] && cells[sp] < CARGO && vb->look[cells[sp]] % 2)
+                mask[A_STAR_RETURN + sp] = 1;
+    return 0;
+}
+
+/* _place_mask: stow the cargo unit on an empty space or a storage tile with room; with no
+ * room (no empty space, no asset space's storage tile with room) toss an asset (not the
+ * handicapped seat's monkey), a cargo token, or the unit itself. */
+static int mk_place(Reader *r, long p, const long *cells, char *mask)
+{
+    const ViewBuilder *vb = r->vb;
+    PyObject *spaces = rd_stor(r, p);
+    long cargo[NUM_COLOURS];
+    char room[NUM_SPACES];
+    int has_room = 0;
+    if (spaces == NULL)
+        return -1;
+    for (int sp = 0; sp < NUM_SPACES; sp++) {
+        long c = cells[sp];
+        room[sp] = c == EMPTY || (0 <= c && c < CARGO && vb->look[c] / 2 == STORAGE
+                                  && PyList_GET_SIZE(PyList_GET_ITEM(spaces, sp))
+                                     < vb->storage_capacity);
+        has_room |= sp < NUM_ASSET ? room[sp] : c == EMPTY;
+    }
+    if (has_room) {
+        for (int sp = 0; sp < NUM_SPACES; sp++)
+            mask[A_STOW + sp] = room[sp];
+        return 0;
+    }
+    for (int sp = 0; sp < NUM_ASSET; sp++) {
+        long c = cells[sp];
+        if (0 <= c && c < CARGO && !(vb->med[p] && vb->look[c] / 2 == MONKEY))
+            mask[A_TOSS_ASSET + sp] = 1;
+    }
+    if (mk_cargo_counts(r, p, cells, cargo) < 0)
+        return -1;
+    for (int c = 0; c < NUM_COLOURS; c++)
+        mask[A_TOSS_CARGO + c] = cargo[c] > 0;
+    mask[A_DISCARD] = 1;
+    return 0;
+}
+
+/* legal_actions_mask(player) into ``mask`` (zeroed): nothing for a player not acting, else
+ * the choices of the phase. */
+static int mk_mask(Reader *r, long player, char *mask)
+{
+    long phase, have[NUM_KINDS], cargo[NUM_COLOURS];
+    const long *cells;
+    int in;
+    if (rd_long(r, S_PHASE, 0, NUM_PHASES - 1, &phase) < 0
+            || mk_acting(r, phase, player, &in) < 0)
+        return -1;
+    if (!in)
+        return 0;
+    if ((cells = rd_ship(r, player)) == NULL)
+        return -1;
+    mk_asset_counts(r->vb, cells, have);
+    switch (phase) {
+    case SETUP:
+        mk_place_tile(cells, mask);
+        return 0;
+    case LOADING:
+        return mk_loading(r, player, cells, mask);
+    case DECIDE:
+        mask[A_SKIP] = 1;
+        return mk_resolve(r, player, cells, have, mask) < 0 ? -1 : mk_swap(r, have, mask);
+    case ENCOUNTER:
+        mask[A_ENCOUNTER] = mask[A_FLEE] = 1;
+        return mk_swap(r, have, mask);
+    case PIRATE:
+        if (mk_resolve(r, player, cells, have, mask) < 0
+                || mk_cargo_counts(r, player, cells, cargo) < 0)
+            return -1;
+        mask[A_PAY_NONE] = 1;                     /* pay with no cargo to give */
+        for (int c = 0; c < NUM_COLOURS; c++) {
+            mask[A_PAY + c] = cargo[c] > 0;
+            mask[A_PAY_NONE] &= cargo[c] == 0;
+        }
+        return mk_swap(r, have, mask);
+    case COLOUR:
+        return mk_supply(r, mask, A_COLOUR);
+    case PLACE:
+        return mk_place(r, player, cells, mask);
+    }
+    return 0;
+}
+
+static PyObject *ViewBuilder_mask_into(ViewBuilder *self, PyObject *const *args,
+                                       Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError,
+                     "mask_into(state, player, out) takes 3 arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *view = rd_secret(&r) < 0 ? NULL : cv_view(&r, args[1], player);
-    for (int k = 0; k < S_COUNT; k++)
-        Py_XDECREF(r.field[k]);
-    Py_DECREF(r.dict);
-    return view;
+    /* any int player, as in Python: one that is no seat is never acting */
+    if (cv_int(args[1], AT("player", -1, -1)) < 0)
+        return NULL;
+    int overflow;
+    long player = PyLong_AsLongAndOverflow(args[1], &overflow);
+    if (overflow || player < 0 || player >= self->n)
+        player = -1;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(args[2], &buf, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (buf.itemsize != 1 || buf.len != NUM_ACTIONS) {
+        PyErr_Format(PyExc_ValueError, "out must be a vector of %d bytes (int8), got %zd "
+                     "items of %zd bytes", NUM_ACTIONS, buf.len / buf.itemsize, buf.itemsize);
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    /* built aside, so that ``out`` is left as it was on an error */
+    char mask[NUM_ACTIONS] = {0};
+    Reader r;
+    int rc = rd_open(&r, self, args[0]);
+    if (rc == 0) {
+        rc = mk_mask(&r, player, mask);
+        rd_close(&r);
+    }
+    if (rc == 0)
+        memcpy(buf.buf, mask, NUM_ACTIONS);
+    PyBuffer_Release(&buf);
+    if (rc < 0)
+        return NULL;
+    Py_RETURN_NONE;
 }
 
 /* ---- construction ---------------------------------------------------------------------- */
@@ -1136,20 +1505,55 @@ static Py_ssize_t read_table(PyObject *seq, long hi, unsigned char *dst, Py_ssiz
     return len;
 }
 
+/* The mask's card table: card_needs_assets (one bool per card) and card_needs (one
+ * tuple of kinds, or of colours, per card), counted per kind or colour. */
+static int read_needs(ViewBuilder *self, PyObject *needs_assets, PyObject *needs)
+{
+    if (read_table(needs_assets, 2, self->need_assets, MAX_CARDS, "card_needs_assets")
+            != self->num_cards
+            || check_tuple(needs, self->num_cards, "card_needs") < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "ViewBuilder: card_needs_assets must hold "
+                            "one flag per card");
+        return -1;
+    }
+    for (Py_ssize_t c = 0; c < self->num_cards; c++) {
+        Py_ssize_t len;
+        long hi = self->need_assets[c] ? NUM_KINDS : NUM_COLOURS;
+        long *t = ce_longs_new(PyTuple_GET_ITEM(needs, c), "card_needs", &len);
+        if (t == NULL)
+            return -1;
+        for (Py_ssize_t k = 0; k < len; k++) {
+            if (len > 255 || t[k] < 0 || t[k] >= hi) {
+                PyErr_Format(PyExc_ValueError, "ViewBuilder: card_needs[%zd] must hold kinds "
+                             "(asset cards) or colours", c);
+                PyMem_Free(t);
+                return -1;
+            }
+            self->need[c][t[k]]++;
+        }
+        PyMem_Free(t);
+    }
+    return 0;
+}
+
 static PyObject *ViewBuilder_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     PyObject *dims, *lut, *look, *back, *view_cls, *public_cls, *below_cls, *meddlesome;
-    PyObject *no_seats, *no_secrets, *empty_storage, *no_storage;
-    long n;
-    int perfect_recall;
+    PyObject *no_seats, *no_secrets, *empty_storage, *no_storage, *needs_assets, *needs;
+    long n, capacity;
+    int perfect_recall, starfish_rule, rough_seas;
     static char *kwlist[] = {"dims", "num_players", "cell_lut", "tile_look", "card_back",
                              "perfect_recall", "meddlesome_flags", "no_seats", "view_cls",
                              "public_cls", "below_cls", "no_secrets", "empty_storage",
-                             "no_storage", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OlOOOpOOOOOOOO:ViewBuilder", kwlist, &dims,
-                                     &n, &lut, &look, &back, &perfect_recall, &meddlesome,
-                                     &no_seats, &view_cls, &public_cls, &below_cls,
-                                     &no_secrets, &empty_storage, &no_storage))
+                             "no_storage", "card_needs_assets", "card_needs",
+                             "storage_capacity", "starfish_rule", "rough_seas", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OlOOOpOOOOOOOOOOlpp:ViewBuilder", kwlist,
+                                     &dims, &n, &lut, &look, &back, &perfect_recall,
+                                     &meddlesome, &no_seats, &view_cls, &public_cls,
+                                     &below_cls, &no_secrets, &empty_storage, &no_storage,
+                                     &needs_assets, &needs, &capacity, &starfish_rule,
+                                     &rough_seas))
         return NULL;
     long *d = ce_longs_exact(dims, NUM_DIMS, "dims");
     if (d == NULL)
@@ -1166,6 +1570,10 @@ static PyObject *ViewBuilder_new(PyTypeObject *type, PyObject *args, PyObject *k
                      MAX_SEATS);
         return NULL;
     }
+    if (capacity < 0) {
+        PyErr_SetString(PyExc_ValueError, "ViewBuilder: storage_capacity must be >= 0");
+        return NULL;
+    }
     if (check_class(view_cls, VIEW_NAMES, V_COUNT, "view_cls") < 0
             || check_class(public_cls, PUBLIC_NAMES, P_COUNT, "public_cls") < 0
             || check_class(below_cls, BELOW_NAMES, B_COUNT, "below_cls") < 0
@@ -1180,6 +1588,17 @@ static PyObject *ViewBuilder_new(PyTypeObject *type, PyObject *args, PyObject *k
         return NULL;
     self->n = n;
     self->perfect_recall = perfect_recall;
+    self->starfish_rule = starfish_rule;
+    self->rough_seas = rough_seas;
+    self->storage_capacity = capacity;
+    for (Py_ssize_t p = 0; p < n; p++) {
+        int flag = PyObject_IsTrue(PyTuple_GET_ITEM(meddlesome, p));
+        if (flag < 0) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        self->med[p] = (char)flag;
+    }
     Py_INCREF(view_cls);
     self->view_cls = (PyTypeObject *)view_cls;
     Py_INCREF(public_cls);
@@ -1211,7 +1630,8 @@ static PyObject *ViewBuilder_new(PyTypeObject *type, PyObject *args, PyObject *k
     if ((self->num_tiles = read_table(look, NUM_LOOKS, self->look, MAX_TILES, "tile_look"))
             < 0
             || (self->num_cards = read_table(back, NUM_BACKS, self->back, MAX_CARDS,
-                                             "card_back")) < 0)
+                                             "card_back")) < 0
+            || read_needs(self, needs_assets, needs) < 0)
         goto fail;
     for (int k = 0; k < S_COUNT; k++)
         if ((self->names[k] = PyUnicode_InternFromString(STATE_NAMES[k])) == NULL)
@@ -1241,6 +1661,10 @@ static PyMethodDef ViewBuilder_methods[] = {
     {"view", (PyCFunction)(void (*)(void))ViewBuilder_view, METH_FASTCALL,
      "view(state, player): what ``player`` knows of ``state``, as state.python_view(player);"
      " builds the public part into state._pub when it is not there."},
+    {"mask_into", (PyCFunction)(void (*)(void))ViewBuilder_mask_into, METH_FASTCALL,
+     "mask_into(state, player, out): write state.python_legal_actions_mask(player) into "
+     "out (a writable buffer of NUM_ACTIONS bytes, e.g. an int8 row); fills state._acting "
+     "when it is not there."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject ViewBuilderType = {
@@ -1256,15 +1680,20 @@ static PyTypeObject ViewBuilderType = {
 
 static struct PyModuleDef cview_module = {
     PyModuleDef_HEAD_INIT, "_cview",
-    "The compiled Anchors Aweigh! view builder (the C twin of the state's python_view).",
+    "The compiled Anchors Aweigh! view builder (the C twin of the state's python_view, "
+    "and of its python_legal_actions_mask).",
     -1, NULL, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__cview(void)
 {
+    const char *mask_names[MASK_COUNT];
+    for (int k = 0; k < MASK_COUNT; k++)
+        mask_names[k] = STATE_NAMES[MASK_READS[k]];
     PyObject *m = PyModule_Create(&cview_module);
     if (m == NULL)
         return NULL;
     if (ce_add_type(m, "ViewBuilder", &ViewBuilderType) < 0
+            || ce_add_names(m, "MASK_FIELDS", mask_names, MASK_COUNT) < 0
             || ce_add_names(m, "VIEW_FIELDS", VIEW_NAMES, V_COUNT) < 0
             || ce_add_names(m, "PUBLIC_FIELDS", PUBLIC_NAMES, P_COUNT) < 0
             || ce_add_names(m, "BELOW_FIELDS", BELOW_NAMES, B_COUNT) < 0

@@ -390,18 +390,25 @@ _EMPTY_STORAGE = ((),) * NUM_SPACES
 
 def view_params(game: AnchorsAweighGame) -> tuple:
     """The arguments of the compiled view builder (``_cview.c``'s ``ViewBuilder``): the
-    sizes and codes it was written for (checked there), the game's tables, the view's
-    named-tuple classes and the constant tuples the Python view shares."""
+    sizes, codes and action indexes it was written for (checked there), the game's tables,
+    the view's named-tuple classes, the constant tuples the Python view shares and what
+    the mask reads of the game (the cards' needs, the storage capacity, the variants)."""
     assert BELOW == tuple(range(NUM_ABOVE, NUM_SPACES))
+    assert ASSET_SPACES == tuple(range(len(ASSET_SPACES)))
     dims = (EMPTY, CARGO, CHEST, NUM_SPACES, NUM_ABOVE, 2 * NUM_KINDS, NUM_COLOURS,
             NUM_BACKS, NUM_BACKS - NUM_COLOURS,     # the contracts' backs come last
             CELL_EMPTY, CELL_UNKNOWN, NUM_CELLS,
             NUM_ACTIONS, SETUP, LOADING, DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE, OVER,
-            len(PHASES))
+            len(PHASES), STORAGE, MONKEY, len(ASSET_SPACES),
+            A_GRAB_DOWN, A_GRAB_UP, A_FLIP, A_PLACE, A_RETURN, A_CARGO, A_STAR_RETURN,
+            A_SKIP, A_RESOLVE, A_PARROT, A_ENCOUNTER, A_FLEE, A_PAY_NONE, A_PAY, A_COLOUR,
+            A_STOW, A_TOSS_ASSET, A_TOSS_CARGO, A_DISCARD, A_SWAP)
     return (dims, game.num_players, tuple(game.cell_lut), game.tile_look,
             tuple(game.card_back), bool(game.perfect_recall), game.meddlesome_flags,
             game.no_seats, AnchorsAweighView, PublicView, BelowDeck, _NO_SECRETS,
-            _EMPTY_STORAGE, _NO_STORAGE)
+            _EMPTY_STORAGE, _NO_STORAGE, tuple(c.needs_assets for c in game.cards),
+            tuple(c.needs for c in game.cards), game.comp.storage_capacity,
+            game.starfish_rule, bool(game.rough_seas))
 
 
 _FIELDS = ("turns", "phase", "round", "captain", "ships", "stor", "hand", "secret",
@@ -653,6 +660,17 @@ class AnchorsAweighState(GameState):
         return ()
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
+        """int8 mask of the legal actions: the compiled one when the game has it bound
+        (``_cview.c``'s ``mask_into``), else ``python_legal_actions_mask``."""
+        into = self.game.__dict__.get("mask_into")
+        if into is None:
+            return self.python_legal_actions_mask(player)
+        out = np.empty(NUM_ACTIONS, np.int8)
+        into(self, player, out)
+        return out
+
+    def python_legal_actions_mask(self, player: int) -> np.ndarray:
+        """The Python mask: the reference of the compiled one."""
         # entries are set in a bytearray (much cheaper than numpy item writes), then
         # viewed as the int8 array without a copy
         mask = bytearray(NUM_ACTIONS)

@@ -36,7 +36,7 @@ def observe_into(requests: Sequence[tuple[Game, GameState, int]], obs: np.ndarra
     ``row``, ``row + 1``, ... of ``obs`` and ``masks`` (no intermediate stacking)."""
     for k, (game, state, seat) in enumerate(requests, row):
         game.encode_into(state.view(seat), obs[k])
-        masks[k] = state.legal_actions_mask(seat)
+        game.mask_into(state, seat, masks[k])
 
 
 class GameBatch:

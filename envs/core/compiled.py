@@ -13,7 +13,9 @@ Games whose view is a large share of a step also ship ``envs/<game>/_cview.c``
 the same view object (same types, same values; tests/<game>/test_compiled_view.py
 compares them) from the same fields. It is still *the* view: the one function that reads
 private fields, in two implementations kept equal by the tests, and the hidden-information
-tests run against the one the game uses.
+tests run against the one the game uses. Anchors Aweigh!'s builder also writes the
+legal-action mask (``mask_into``, bound as ``Game.mask_into``; tests/anchors_aweigh/
+test_compiled_mask.py).
 
 ``Game.bind_compiled`` binds what is built. Set the environment variable
 ``PLUNDER_PURE_PYTHON=1`` before a game is built to use the Python code only (for

@@ -117,7 +117,8 @@ class Game(ABC):
 
     # -- compiled code (envs/core/compiled.py) ------------------------------------------
     #: instance attributes that hold compiled code: never pickled, bound again on loading
-    COMPILED_ATTRS: ClassVar[tuple[str, ...]] = ("encode", "encode_into", "view_of")
+    COMPILED_ATTRS: ClassVar[tuple[str, ...]] = ("encode", "encode_into", "view_of",
+                                                 "mask_into")
     #: instance attributes where the game's Python encoder keeps its tables and caches
     #: (dropped when the compiled encoder is bound: an unpickled game may carry them)
     python_encoder_attrs: ClassVar[tuple[str, ...]] = ()
@@ -125,9 +126,10 @@ class Game(ABC):
     def bind_compiled(self) -> None:
         """Use the game's compiled encoder (``_cencode.c``) and view builder
         (``_cview.c``) where built and switched on: ``encode`` and ``encode_into`` (the C
-        method itself, no Python frame between) and ``view_of`` become instance
-        attributes; otherwise the class's Python methods answer. A game calls this at the
-        end of its constructor; unpickling calls it again (``__setstate__``)."""
+        method itself, no Python frame between), ``view_of`` and, where the view builder
+        has one, ``mask_into`` (the same builder's) become instance attributes; otherwise
+        the class's Python methods answer. A game calls this at the end of its
+        constructor; unpickling calls it again (``__setstate__``)."""
         from . import compiled
 
         for name in self.COMPILED_ATTRS:
@@ -141,7 +143,10 @@ class Game(ABC):
                 encoder, self.layout.size, *self.compiled_encoder_params(encoder))
         builder = compiled.load(package, "view")
         if builder is not None:
-            self.view_of = builder.ViewBuilder(*self.compiled_view_params()).view
+            views = builder.ViewBuilder(*self.compiled_view_params())
+            self.view_of = views.view
+            if hasattr(views, "mask_into"):
+                self.mask_into = views.mask_into
 
     def compiled_encoder_params(self, module: Any) -> tuple:
         """The compiled encoder's constructor arguments (``module.Encoder(*params)``)."""
@@ -162,6 +167,10 @@ class Game(ABC):
         """Restored, with the compiled code this process has bound again."""
         self.__dict__.update(state)
         self.bind_compiled()
+
+    def mask_into(self, state: "GameState", player: int, out: np.ndarray) -> None:
+        """Write ``state.legal_actions_mask(player)`` into ``out`` (an int8 row)."""
+        out[:] = state.legal_actions_mask(player)
 
     def encode_into(self, view: Any, out: np.ndarray) -> None:
         """Write ``encode(view)`` into ``out`` (a float32 vector of the layout's size, e.g. a
