@@ -33,6 +33,7 @@ def test_the_switch_reads_the_environment(monkeypatch):
     assert all(compiled.load(g, "view") is None for g in compiled.VIEW_PACKAGES)
     assert not any(compiled.status().values())
     assert not any(compiled.status("view").values())
+    assert not any(compiled.status("mask").values())
 
 
 def test_every_game_package_is_listed():
@@ -121,6 +122,7 @@ def test_every_encoder_is_built_where_required():
     assert compiled.enabled(), f"{compiled.PURE_PYTHON_VAR} is set"
     assert all(compiled.status().values()), compiled.status()
     assert all(compiled.status("view").values()), compiled.status("view")
+    assert compiled.status("mask") == {g: g == "anchors_aweigh" for g in compiled.VIEW_PACKAGES}
     for env_id in ENV_IDS:
         assert uses_compiled(game_class(env_id)(2)), env_id
     for env_id in VIEW_ENV_IDS:

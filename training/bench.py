@@ -109,8 +109,8 @@ def bench_aec(make_env, name: str, players: int, seconds: float, seed: int = 0) 
 
 
 def encoder_summary() -> str:
-    """Which games encode observations and build views compiled (C) in this process, and
-    which in Python."""
+    """Which games encode observations, build views and write legal-action masks compiled
+    (C) in this process, and which in Python."""
     from plunder.envs.core import compiled
 
     lines = []
@@ -125,6 +125,9 @@ def encoder_summary() -> str:
     others = [g for g in compiled.GAME_PACKAGES if g not in compiled.VIEW_PACKAGES]
     if others:
         lines[-1] += f" ({', '.join(others)}: Python only)"
+    masks = [g for g, on in compiled.status("mask").items() if on]
+    lines.append("legal-action masks: compiled for " + (", ".join(masks) or "no game")
+                 + "; Python for the rest")
     return "\n".join(lines)
 
 

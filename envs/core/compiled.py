@@ -73,7 +73,11 @@ def _import(game_package: str, part: str = "encoder") -> ModuleType | None:
 
 
 def status(part: str = "encoder") -> dict[str, bool]:
-    """Per game package with that part: whether it runs compiled in this process."""
+    """Per game package with that part: whether it runs compiled in this process
+    (``"mask"``: the view builder's legal-action mask, ``ViewBuilder.mask_into``)."""
+    if part == "mask":
+        return {g: on and hasattr(_import(g, "view").ViewBuilder, "mask_into")
+                for g, on in status("view").items()}
     packages = VIEW_PACKAGES if part == "view" else GAME_PACKAGES
     return {g: enabled() and _import(g, part) is not None for g in packages}
 
