@@ -3,6 +3,8 @@ tests/<game>/test_compiled_encoder.py and test_compiled_view.py)."""
 
 from __future__ import annotations
 
+import tracemalloc
+
 import numpy as np
 
 from plunder.envs.core.compiled import PURE_PYTHON_VAR
@@ -87,3 +89,18 @@ def view_difference(a, b, where: str = "view") -> str:
 #: junk for a state's fields: wrong types, lengths and ranges (the compiled views' fuzz)
 BAD_FIELD_VALUES = [None, -5, 10**30, 3.5, "x", (), [], [None] * 3, [[]] * 8,
                     [-1] * 40, [10**30] * 8, list(range(200)), {"a": 1}]
+
+
+def memory_growth(run, warm: int, count: int) -> int:
+    """Bytes still allocated after ``run(count)`` that were not before it: ``run(warm)``
+    first (caches and free lists fill), then ``run(warm // 2)`` while traced, then the
+    measured ``run(count)``. A C function that leaks grows with ``count``."""
+    run(warm)
+    tracemalloc.start()
+    try:
+        run(warm // 2)
+        before = tracemalloc.get_traced_memory()[0]
+        run(count)
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()

@@ -8,6 +8,7 @@ from plunder.envs.anchors_aweigh.components import COLOURS, KINDS
 from plunder.envs.anchors_aweigh.engine import (
     CARGO, CHEST, EMPTY, AnchorsAweighGame, AnchorsAweighState,
 )
+from plunder.envs.core.compiled import PURE_PYTHON_VAR
 
 
 def new_state(n=2, seed=0, **options) -> AnchorsAweighState:
@@ -127,3 +128,75 @@ def random_states(game, rng, count):
                 old.append(s.clone())
             s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
                            for p in s.current_players()})
+
+
+def variants(n: int) -> list[dict]:
+    """The options of tests/obs_reference.py's Anchors Aweigh! variants offered at ``n``
+    players."""
+    from tests.obs_reference import VARIANTS
+
+    out = []
+    for opts in VARIANTS["anchors_aweigh_v0"]:
+        try:
+            AnchorsAweighGame(n, **opts)
+        except Exception:                      # a variant not offered at this count
+            continue
+        out.append(opts)
+    return out
+
+
+def switched_game(monkeypatch, pure: bool, n: int = 2, **opts) -> AnchorsAweighGame:
+    """A game built with ``PLUNDER_PURE_PYTHON=1`` (``pure``) or without it."""
+    with monkeypatch.context() as m:
+        if pure:
+            m.setenv(PURE_PYTHON_VAR, "1")
+        else:
+            m.delenv(PURE_PYTHON_VAR, raising=False)
+        return AnchorsAweighGame(n, **opts)
+
+
+def play_steps(game, seed: int, steps: int) -> AnchorsAweighState:
+    """A new game of ``game`` after up to ``steps`` random joint steps."""
+    s = game.new_game(np.random.default_rng(seed))
+    rng = np.random.default_rng(seed + 1)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                       for p in s.current_players()})
+    return s
+
+
+def fuzz_states() -> list[AnchorsAweighState]:
+    """Real states of every phase at 2-4 players, plain and in two variants (clones, with
+    no cached public part or acting seats), for feeding junk to the compiled code."""
+    out = {}
+    for n, opts in ((2, {}), (4, {"meddlesome_monkey": (1,)}), (3, {"rough_seas": True})):
+        game = AnchorsAweighGame(n, **opts)
+        rng = np.random.default_rng(n)
+        for s, _ in random_states(game, rng, 1500):
+            if (n, s.phase) not in out or rng.random() < 0.01:
+                out[n, s.phase] = s.clone()
+    return list(out.values())
+
+
+def junk_items(state, name: str, bad_values):
+    """Clones of ``state`` with one item of its list field ``name`` (the first, middle and
+    last), or one item of a list inside it (the first and last), replaced by each bad
+    value in turn; nothing for a field that is not a non-empty list."""
+    value = getattr(state, name)
+    if not isinstance(value, list) or not value:
+        return
+    for i in sorted({0, len(value) // 2, len(value) - 1}):
+        for bad in bad_values:
+            s = state.clone()
+            getattr(s, name)[i] = bad
+            yield s
+            inner = value[i]
+            if isinstance(inner, list) and inner:
+                for j in sorted({0, len(inner) - 1}):
+                    s = state.clone()
+                    row = list(inner)
+                    row[j] = bad
+                    getattr(s, name)[i] = row
+                    yield s

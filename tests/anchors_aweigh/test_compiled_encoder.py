@@ -19,23 +19,11 @@ from plunder.envs.anchors_aweigh.view import (  # noqa: E402
     AnchorsAweighView, BelowDeck, PublicView,
 )
 from tests.compiled_encoders import compiled_game, python_game  # noqa: E402
-from tests.anchors_aweigh.helpers import random_states  # noqa: E402
-from tests.obs_reference import VARIANTS  # noqa: E402
+from tests.anchors_aweigh.helpers import random_states, variants  # noqa: E402
 
 ENV_ID = "anchors_aweigh_v0"
 #: states compared per player count (shared by its variants), each observed by every seat
 STATES_PER_COUNT = 5000
-
-
-def _variants(n):
-    out = []
-    for opts in VARIANTS[ENV_ID]:
-        try:
-            AnchorsAweighGame(n, **opts)
-        except Exception:                      # a variant not offered at this count
-            continue
-        out.append(opts)
-    return out
 
 
 def _python_game(monkeypatch, n, **opts):
@@ -73,14 +61,14 @@ def test_field_names_match_the_view_types():
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_compiled_matches_python_bit_for_bit(n, monkeypatch):
-    variants = _variants(n)
+    offered = variants(n)
     phases = set()
     compared = 0
-    for v, opts in enumerate(variants):
+    for v, opts in enumerate(offered):
         py = _python_game(monkeypatch, n, **opts)
         c = _compiled_game(monkeypatch, n, **opts)
         rng = np.random.default_rng(1000 * n + v)
-        for s, past in random_states(c, rng, STATES_PER_COUNT // len(variants)):
+        for s, past in random_states(c, rng, STATES_PER_COUNT // len(offered)):
             phases.add(s.phase)
             for p in rng.permutation(n).tolist():       # shuffled: the Python caches
                 view = s.view(p)
@@ -288,7 +276,7 @@ def test_the_cache_gives_the_full_encode_for_every_seat_and_order(n, monkeypatch
     repeated, alternating between two states, and one pub with the private parts of
     other states' views: the same bytes as a full encode (and as the Python encoder)."""
     hits = 0
-    for v, opts in enumerate(_variants(n)):
+    for v, opts in enumerate(variants(n)):
         c = _compiled_game(monkeypatch, n, **opts)        # encodes with its cache
         ref = _compiled_game(monkeypatch, n, **opts)      # full encodes only
         py = _python_game(monkeypatch, n, **opts)

@@ -9,8 +9,6 @@ crash."""
 from __future__ import annotations
 
 import json
-import pickle
-import tracemalloc
 
 import numpy as np
 import pytest
@@ -22,9 +20,12 @@ from plunder.envs.anchors_aweigh.engine import (  # noqa: E402
 )
 from plunder.envs.core.batch import GameBatch, observe_into  # noqa: E402
 from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
-from tests.anchors_aweigh.helpers import random_states  # noqa: E402
-from tests.compiled_encoders import BAD_FIELD_VALUES, uses_compiled_mask  # noqa: E402
-from tests.obs_reference import VARIANTS  # noqa: E402
+from tests.anchors_aweigh.helpers import (  # noqa: E402
+    fuzz_states, junk_items, play_steps, random_states, switched_game, variants,
+)
+from tests.compiled_encoders import (  # noqa: E402
+    BAD_FIELD_VALUES, memory_growth, uses_compiled_mask,
+)
 
 ENV_ID = "anchors_aweigh_v0"
 #: states compared per player count (shared by its variants), each for every seat
@@ -33,17 +34,6 @@ STATES_PER_COUNT = 1500
 MASK_FIELDS = ("phase", "ships", "stor", "hand", "pile_up", "pile_down", "supply",
                "parrots", "current", "encounter", "pending", "cargo_queue", "_acting")
 ERRORS = (TypeError, ValueError, IndexError)
-
-
-def _variants(n):
-    out = []
-    for opts in VARIANTS[ENV_ID]:
-        try:
-            AnchorsAweighGame(n, **opts)
-        except Exception:                      # a variant not offered at this count
-            continue
-        out.append(opts)
-    return out
 
 
 def _builder(game):
@@ -71,12 +61,12 @@ def _compare(builder, state, where):
 def _compare_random_play(n, count):
     phases = set()
     compared = 0
-    variants = _variants(n)
-    for v, opts in enumerate(variants):
+    offered = variants(n)
+    for v, opts in enumerate(offered):
         game = AnchorsAweighGame(n, **opts)
         builder = _builder(game)
         rng = np.random.default_rng(2000 * n + v + count)
-        for s, past in random_states(game, rng, count // len(variants)):
+        for s, past in random_states(game, rng, count // len(offered)):
             phases.add(s.phase)
             where = f"{n}p {opts} turn {s.turns} phase {PHASES[s.phase]}"
             _compare(builder, s, where)
@@ -89,7 +79,7 @@ def _compare_random_play(n, count):
             if rng.random() < 0.05:                 # a state loaded from JSON
                 loaded = game.state_from_dict(json.loads(s.to_json()))
                 _compare(builder, loaded, f"{where} loaded")
-    assert compared >= count - len(variants)
+    assert compared >= count - len(offered)
     assert phases == set(range(len(PHASES))), phases       # every phase, at every count
 
 
@@ -174,26 +164,6 @@ def test_the_constructor_checks_the_mask_tables():
 
 # -- the binding ----------------------------------------------------------------------------
 
-def _game(monkeypatch, pure, n=2, **opts):
-    with monkeypatch.context() as m:
-        if pure:
-            m.setenv(PURE_PYTHON_VAR, "1")
-        else:
-            m.delenv(PURE_PYTHON_VAR, raising=False)
-        return AnchorsAweighGame(n, **opts)
-
-
-def _play(game, seed, steps):
-    s = game.new_game(np.random.default_rng(seed))
-    rng = np.random.default_rng(seed + 1)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
-                       for p in s.current_players()})
-    return s
-
-
 def _masks_of(game, state):
     """Every seat's mask through the batch's observe_into (game.mask_into)."""
     n = game.num_players
@@ -204,38 +174,27 @@ def _masks_of(game, state):
 
 
 def test_a_game_uses_the_compiled_mask_unless_switched_off(monkeypatch):
-    game = _game(monkeypatch, False)
+    game = switched_game(monkeypatch, False)
     assert uses_compiled_mask(game)
     assert game.mask_into.__self__ is game.view_of.__self__      # one builder for both
-    s = _play(game, 1, 30)
+    s = play_steps(game, 1, 30)
     for p in range(2):
         want = s.clone().python_legal_actions_mask(p)
         assert s.legal_actions_mask(p).tobytes() == want.tobytes()
         assert s.legal_actions_mask(p).dtype == np.int8
     assert _masks_of(game, s).tobytes() == np.stack(
         [s.python_legal_actions_mask(p) for p in range(2)]).tobytes()
-    py = _game(monkeypatch, True)
+    py = switched_game(monkeypatch, True)
     assert not uses_compiled_mask(py) and "mask_into" not in py.__dict__
-    s = _play(py, 1, 30)
+    s = play_steps(py, 1, 30)
     for p in range(2):
         assert s.legal_actions_mask(p).tobytes() == s.python_legal_actions_mask(p).tobytes()
     assert _masks_of(py, s).tobytes() == np.stack(
         [s.python_legal_actions_mask(p) for p in range(2)]).tobytes()
 
 
-@pytest.mark.parametrize("pure", [False, True])
-def test_a_pickled_game_binds_again_and_gives_the_same_masks(monkeypatch, pure):
-    game = _game(monkeypatch, pure, 4, rough_seas=True)
-    monkeypatch.delenv(PURE_PYTHON_VAR, raising=False)      # loaded with compiled code on
-    copy = pickle.loads(pickle.dumps(game))
-    assert uses_compiled_mask(copy)
-    assert copy.mask_into is not game.__dict__.get("mask_into")
-    s = _play(game, 4, 60)
-    t = pickle.loads(pickle.dumps(s))                        # a state pickles with its game
-    assert uses_compiled_mask(t.game)
-    for p in range(4):
-        assert (t.legal_actions_mask(p).tobytes()
-                == s.clone().python_legal_actions_mask(p).tobytes())
+# a pickled game binds the mask again: tests/anchors_aweigh/test_compiled_view.py (with the
+# view builder it belongs to)
 
 
 def test_a_batch_in_pure_python_mode_steps_as_before(monkeypatch):
@@ -257,18 +216,6 @@ def test_a_batch_in_pure_python_mode_steps_as_before(monkeypatch):
 
 # -- junk in the fields -------------------------------------------------------------------
 
-def _fuzz_states():
-    """Real states of every phase at several counts and variants (clones, no caches)."""
-    out = {}
-    for n, opts in ((2, {}), (4, {"meddlesome_monkey": (1,)}), (3, {"rough_seas": True})):
-        game = AnchorsAweighGame(n, **opts)
-        rng = np.random.default_rng(n)
-        for s, _ in random_states(game, rng, 1500):
-            if (n, s.phase) not in out or rng.random() < 0.01:
-                out[n, s.phase] = s.clone()
-    return list(out.values())
-
-
 def _try(builder, s, raised, name, *errors):
     """Every seat's mask of ``s``: a mask or an error (``out`` then left as it was)."""
     for p in range(s.game.num_players):
@@ -284,7 +231,7 @@ def _try(builder, s, raised, name, *errors):
 
 def test_junk_in_any_field_is_an_error_or_a_mask():
     raised = set()
-    for state in _fuzz_states():
+    for state in fuzz_states():
         builder = _builder(state.game)
         state.current_players()                    # _acting set, so junk in it is read
         for name in cview.MASK_FIELDS:
@@ -298,29 +245,15 @@ def test_junk_in_any_field_is_an_error_or_a_mask():
                         s._acting = state._acting
                     setattr(s, name, bad)
                     _try(builder, s, raised, name)
-            value = getattr(state, name)
-            if not isinstance(value, list) or not value:
-                continue
-            for i in sorted({0, len(value) // 2, len(value) - 1}):
-                for bad in BAD_FIELD_VALUES:
-                    s = state.clone()
-                    getattr(s, name)[i] = bad
-                    _try(builder, s, raised, name)
-                    inner = getattr(state, name)[i]
-                    if isinstance(inner, list) and inner:
-                        for j in sorted({0, len(inner) - 1}):
-                            s = state.clone()
-                            row = list(inner)
-                            row[j] = bad
-                            getattr(s, name)[i] = row
-                            _try(builder, s, raised, name)
+            for s in junk_items(state, name, BAD_FIELD_VALUES):
+                _try(builder, s, raised, name)
     assert raised == set(MASK_FIELDS), set(MASK_FIELDS) - raised
 
 
 def test_writing_masks_does_not_leak():
     game = AnchorsAweighGame(4, rough_seas=True)
     builder = _builder(game)
-    states = [_play(game, seed, 25 * seed) for seed in range(1, 5)]
+    states = [play_steps(game, seed, 25 * seed) for seed in range(1, 5)]
     out = np.empty(NUM_ACTIONS, np.int8)
 
     def write(count):
@@ -329,11 +262,5 @@ def test_writing_masks_does_not_leak():
             s._acting = None
             builder.mask_into(s, k % 4, out)
 
-    write(2000)
-    tracemalloc.start()
-    write(1000)
-    before = tracemalloc.get_traced_memory()[0]
-    write(20000)
-    grown = tracemalloc.get_traced_memory()[0] - before
-    tracemalloc.stop()
+    grown = memory_growth(write, 2000, 20000)
     assert grown < 20000, grown

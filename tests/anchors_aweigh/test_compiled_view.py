@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import pickle
-import tracemalloc
 
 import numpy as np
 import pytest
@@ -24,27 +23,18 @@ from plunder.envs.anchors_aweigh.view import (  # noqa: E402
 )
 from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
 from tests.compiled_encoders import (  # noqa: E402
-    BAD_FIELD_VALUES, same_view, uses_compiled_view, view_difference,
+    BAD_FIELD_VALUES, memory_growth, same_view, uses_compiled_mask, uses_compiled_view,
+    view_difference,
 )
-from tests.anchors_aweigh.helpers import random_states  # noqa: E402
-from tests.obs_reference import VARIANTS  # noqa: E402
+from tests.anchors_aweigh.helpers import (  # noqa: E402
+    fuzz_states, junk_items, play_steps, random_states, switched_game, variants,
+)
 
 ENV_ID = "anchors_aweigh_v0"
 #: states compared per player count (shared by its variants), each seen by every seat
 STATES_PER_COUNT = 1500
 #: the state caches the view reads and fills
 CACHES = ("_pub", "_acting")
-
-
-def _variants(n):
-    out = []
-    for opts in VARIANTS[ENV_ID]:
-        try:
-            AnchorsAweighGame(n, **opts)
-        except Exception:                      # a variant not offered at this count
-            continue
-        out.append(opts)
-    return out
 
 
 def _builder(game):
@@ -77,14 +67,14 @@ def test_field_names_match_the_view_types():
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_compiled_view_is_the_python_view(n):
-    variants = _variants(n)
+    offered = variants(n)
     phases = set()
     compared = 0
-    for v, opts in enumerate(variants):
+    for v, opts in enumerate(offered):
         game = AnchorsAweighGame(n, **opts)
         builder = _builder(game)
         rng = np.random.default_rng(1000 * n + v)
-        for s, past in random_states(game, rng, STATES_PER_COUNT // len(variants)):
+        for s, past in random_states(game, rng, STATES_PER_COUNT // len(offered)):
             phases.add(s.phase)
             where = f"{n}p {opts} turn {s.turns} phase {PHASES[s.phase]}"
             _compare(builder, s, rng.permutation(n).tolist(), where)
@@ -152,66 +142,37 @@ def test_the_constructor_checks_what_it_is_given():
 
 # -- the binding ----------------------------------------------------------------------------
 
-def _game(monkeypatch, pure, n=2, **opts):
-    with monkeypatch.context() as m:
-        if pure:
-            m.setenv(PURE_PYTHON_VAR, "1")
-        else:
-            m.delenv(PURE_PYTHON_VAR, raising=False)
-        return AnchorsAweighGame(n, **opts)
-
-
-def _play(game, seed, steps):
-    s = game.new_game(np.random.default_rng(seed))
-    rng = np.random.default_rng(seed + 1)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
-                       for p in s.current_players()})
-    return s
-
-
 def test_a_game_uses_the_compiled_view_unless_switched_off(monkeypatch):
-    game = _game(monkeypatch, False)
+    game = switched_game(monkeypatch, False)
     assert uses_compiled_view(game)
-    s = _play(game, 1, 30)
+    s = play_steps(game, 1, 30)
     view = s.view(0)
     assert s._pub is view.pub
     assert same_view(view, s.clone().python_view(0))
-    py = _game(monkeypatch, True)
+    py = switched_game(monkeypatch, True)
     assert not uses_compiled_view(py) and "view_of" not in py.__dict__
-    s = _play(py, 1, 30)
+    s = play_steps(py, 1, 30)
     assert same_view(s.view(1), s.python_view(1))
 
 
 @pytest.mark.parametrize("pure", [False, True])
-def test_a_pickled_game_binds_again_and_gives_the_same_views(monkeypatch, pure):
-    game = _game(monkeypatch, pure, 4, rough_seas=True)
+def test_a_pickled_game_binds_again_and_gives_the_same_views_and_masks(monkeypatch, pure):
+    game = switched_game(monkeypatch, pure, 4, rough_seas=True)
     monkeypatch.delenv(PURE_PYTHON_VAR, raising=False)      # loaded with compiled code on
     copy = pickle.loads(pickle.dumps(game))
-    assert uses_compiled_view(copy)
+    assert uses_compiled_view(copy) and uses_compiled_mask(copy)
     assert copy.view_of is not game.__dict__.get("view_of")
-    s = _play(game, 4, 60)
+    assert copy.mask_into is not game.__dict__.get("mask_into")
+    s = play_steps(game, 4, 60)
     t = pickle.loads(pickle.dumps(s))                        # a state pickles with its game
-    assert uses_compiled_view(t.game)
+    assert uses_compiled_view(t.game) and uses_compiled_mask(t.game)
     for p in range(4):
         assert same_view(t.view(p), s.clone().python_view(p))
+        assert (t.legal_actions_mask(p).tobytes()
+                == s.clone().python_legal_actions_mask(p).tobytes())
 
 
 # -- junk in the fields -------------------------------------------------------------------
-
-def _fuzz_states():
-    """Real states of several phases and counts (clones with no cached public part)."""
-    out = {}
-    for n, opts in ((2, {}), (4, {"meddlesome_monkey": (1,)}), (3, {"rough_seas": True})):
-        game = AnchorsAweighGame(n, **opts)
-        rng = np.random.default_rng(n)
-        for s, _ in random_states(game, rng, 1500):
-            if (n, s.phase) not in out or rng.random() < 0.01:
-                out[n, s.phase] = s.clone()
-    return list(out.values())
-
 
 def _try(builder, s, *errors):
     for p in range(s.game.num_players):
@@ -222,7 +183,7 @@ def _try(builder, s, *errors):
 
 
 def test_junk_in_any_field_is_an_error_or_a_view():
-    for state in _fuzz_states():
+    for state in fuzz_states():
         builder = _builder(state.game)
         for name in cview.STATE_FIELDS:
             s = state.clone()
@@ -232,28 +193,14 @@ def test_junk_in_any_field_is_an_error_or_a_view():
                 s = state.clone()
                 setattr(s, name, bad)
                 _try(builder, s)
-            value = getattr(state, name)
-            if not isinstance(value, list) or not value:
-                continue
-            for i in sorted({0, len(value) // 2, len(value) - 1}):
-                for bad in BAD_FIELD_VALUES:
-                    s = state.clone()
-                    getattr(s, name)[i] = bad
-                    _try(builder, s)
-                    inner = getattr(state, name)[i]
-                    if isinstance(inner, list) and inner:
-                        for j in sorted({0, len(inner) - 1}):
-                            s = state.clone()
-                            row = list(inner)
-                            row[j] = bad
-                            getattr(s, name)[i] = row
-                            _try(builder, s)
+            for s in junk_items(state, name, BAD_FIELD_VALUES):
+                _try(builder, s)
 
 
 def test_building_views_does_not_leak():
     game = AnchorsAweighGame(4)
     builder = _builder(game)
-    states = [_play(game, seed, 25 * seed) for seed in range(1, 5)]
+    states = [play_steps(game, seed, 25 * seed) for seed in range(1, 5)]
 
     def build(count):
         for k in range(count):
@@ -261,11 +208,5 @@ def test_building_views_does_not_leak():
             s._pub = s._acting = None
             builder.view(s, k % 4)
 
-    build(2000)
-    tracemalloc.start()
-    build(1000)
-    before = tracemalloc.get_traced_memory()[0]
-    build(20000)
-    grown = tracemalloc.get_traced_memory()[0] - before
-    tracemalloc.stop()
+    grown = memory_growth(build, 2000, 20000)
     assert grown < 20000, grown
