@@ -407,21 +407,13 @@ class ShipShapeState(GameState):
         return decisions[seat]
 
     def _decide_all(self) -> tuple[str, ...]:
-        """Every seat's decision: nothing once the game is over, nor for the Cap'n; in a
-        group placing crates, "place" for the seats with a crate to place; else "bid" for
-        the seats still bidding."""
+        """Every seat's decision, from who acts (``current_players``: the seats with a crate
+        to place in a group placing, else those still bidding, never the Cap'n): "place"
+        or "bid" by its group's step; nothing for the others."""
         groups = self.game.group_index[min(self.voyage, VOYAGES - 1)]
-        if self.done:
-            return ("",) * len(groups)
-        capn = self.game.capn
-        decisions = []
-        for seat, k in enumerate(groups):
-            if seat == capn:
-                decisions.append("")
-            elif self.placing[k]:
-                decisions.append("place" if any(x[0] == seat for x in self.placing[k]) else "")
-            else:
-                decisions.append("bid" if seat in self.need[k] else "")
+        decisions = [""] * len(groups)
+        for seat in self.current_players():
+            decisions[seat] = "place" if self.placing[groups[seat]] else "bid"
         return tuple(decisions)
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
