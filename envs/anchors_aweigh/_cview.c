@@ -1445,34 +1445,6 @@ static PyObject *ViewBuilder_mask_into(ViewBuilder *self, PyObject *const *args,
 
 /* ---- construction ---------------------------------------------------------------------- */
 
-/* ``cls`` must be a tuple subclass whose ``_fields`` are ``names``. */
-static int check_class(PyObject *cls, const char *const *names, Py_ssize_t count,
-                       const char *what)
-{
-    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)) {
-        PyErr_Format(PyExc_TypeError, "ViewBuilder: %s must be a named tuple class", what);
-        return -1;
-    }
-    PyObject *fields = PyObject_GetAttrString(cls, "_fields");
-    if (fields == NULL) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "ViewBuilder: %s must be a named tuple class", what);
-        return -1;
-    }
-    int ok = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) == count;
-    for (Py_ssize_t k = 0; ok && k < count; k++) {
-        PyObject *f = PyTuple_GET_ITEM(fields, k);
-        ok = PyUnicode_Check(f) && PyUnicode_CompareWithASCIIString(f, names[k]) == 0;
-    }
-    Py_DECREF(fields);
-    if (!ok) {
-        PyErr_Format(PyExc_ValueError, "ViewBuilder: %s's fields are not the %zd the "
-                     "compiled view fills", what, count);
-        return -1;
-    }
-    return 0;
-}
-
 /* ``obj`` must be a tuple of ``len`` items. */
 static int check_tuple(PyObject *obj, Py_ssize_t len, const char *what)
 {
@@ -1574,9 +1546,9 @@ static PyObject *ViewBuilder_new(PyTypeObject *type, PyObject *args, PyObject *k
         PyErr_SetString(PyExc_ValueError, "ViewBuilder: storage_capacity must be >= 0");
         return NULL;
     }
-    if (check_class(view_cls, VIEW_NAMES, V_COUNT, "view_cls") < 0
-            || check_class(public_cls, PUBLIC_NAMES, P_COUNT, "public_cls") < 0
-            || check_class(below_cls, BELOW_NAMES, B_COUNT, "below_cls") < 0
+    if (ce_check_record(view_cls, "ViewBuilder: view_cls", VIEW_NAMES, V_COUNT) < 0
+            || ce_check_record(public_cls, "ViewBuilder: public_cls", PUBLIC_NAMES, P_COUNT) < 0
+            || ce_check_record(below_cls, "ViewBuilder: below_cls", BELOW_NAMES, B_COUNT) < 0
             || check_tuple(meddlesome, n, "meddlesome_flags") < 0
             || check_tuple(no_seats, n, "no_seats") < 0
             || check_tuple(no_secrets, NUM_SPACES + 1, "no_secrets") < 0
