@@ -19,13 +19,19 @@ HEURISTICS: dict[str, str] = {
     "shipshape_v0": "shipshape_heuristic:ShipShapeHeuristic",
 }
 
+#: env id -> "module:Class" of a stronger scripted bot, where a game has one (the
+#: ``planner`` bot spec; a warm start may imitate it: ``pretrain.teacher``)
+PLANNERS: dict[str, str] = {
+    "anchors_aweigh_v0": "anchors_aweigh_planner:AnchorsAweighPlanner",
+}
+
 
 #: spec kinds of an exported bot: greedy (``trained``, ``onnx``) or sampling (``sampled``)
 TRAINED_KINDS = ("trained", "onnx", "sampled")
 
 #: every kind of bot spec ``make_bot`` takes, as ``plunder eval --help`` and
 #: ``plunder play --help`` list them (``onnx:PATH`` is an alias of ``trained:PATH``)
-BOT_SPECS = ("random", "heuristic", "search[:SAMPLES]", "pretrained[:early|final][:sampled]",
+BOT_SPECS = ("random", "heuristic", "planner", "search[:SAMPLES]", "pretrained[:early|final][:sampled]",
              "trained:PATH.onnx", "sampled:PATH.onnx",
              "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]")
 
@@ -82,11 +88,31 @@ def heuristic_class(env_id: str):
     return getattr(importlib.import_module(f"plunder.policies.{module}"), cls)
 
 
+def planner_class(env_id: str):
+    """The planner bot class of ``env_id`` (only some games have one)."""
+    if env_id not in PLANNERS:
+        raise InvalidArgumentError(f"no planner bot for {env_id!r}; the games with one: "
+                                   f"{', '.join(sorted(PLANNERS))}")
+    module, cls = PLANNERS[env_id].split(":")
+    return getattr(importlib.import_module(f"plunder.policies.{module}"), cls)
+
+
+def scripted_class(env_id: str, kind: str):
+    """The ``heuristic`` or ``planner`` bot class of ``env_id``."""
+    if kind == "heuristic":
+        return heuristic_class(env_id)
+    if kind == "planner":
+        return planner_class(env_id)
+    raise InvalidArgumentError(f"a scripted bot is 'heuristic' or 'planner', got {kind!r}")
+
+
 def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, **options):
     """A bot from a spec (``BOT_SPECS``):
 
     - ``random``: uniformly random legal moves;
     - ``heuristic``: the game's hand-written bot;
+    - ``planner``: a stronger hand-written bot, where the game has one (``PLANNERS``:
+      Anchors Aweigh!'s values its cargo by the contracts still open);
     - ``search[:SAMPLES]``: determinized search with random rollouts (default 6 sampled
       states per move; :mod:`plunder.policies.search`);
     - ``pretrained[:early|final][:sampled]``: the bot shipped in the package for this game
@@ -109,8 +135,10 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
     kind, _, arg = spec.partition(":")
     if kind == "random":
         return RandomPolicy(game, seed=seed)
-    if kind == "heuristic":
-        return heuristic_class(env_id)(game, seed=seed)
+    if kind in ("heuristic", "planner"):
+        if arg:
+            raise InvalidArgumentError(f"{kind!r} takes no argument, got {spec!r}")
+        return scripted_class(env_id, kind)(game, seed=seed)
     if kind == "search":
         from .search import SearchPolicy
         if arg and not (arg.isdigit() and int(arg) > 0):

@@ -48,9 +48,10 @@ def _env_id(game: str) -> str:
               "seat order; the first player may be drawn at random by the rules).")
 @click.option("--bots", default="heuristic", show_default=True,
               help="Comma-separated bots for the other seats, each one of: random, "
-                   "heuristic, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
+                   "heuristic, planner, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
                    "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]. "
-                   "One name fills every seat; trained plays "
+                   "One name fills every seat; planner is a stronger scripted bot "
+                   "(Anchors Aweigh! only); trained plays "
                    "the network's likeliest move, sampled draws from its probabilities, "
                    "search and netsearch search sampled states (netsearch guided by the "
                    "network; docs/training.md).")
@@ -120,10 +121,10 @@ def train(game, config_path, overrides, steps, players, seed, run_dir, resume, o
 @main.command("eval")
 @click.argument("game")
 @click.option("--bots", required=True, help="Comma-separated bots, each one of: random, "
-              "heuristic, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
+              "heuristic, planner, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
               "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]. "
               "With fewer bots than seats the last fills the "
-              "rest; trained plays the network's likeliest move, sampled draws from its "
+              "rest; planner is a stronger scripted bot (Anchors Aweigh! only); trained plays the network's likeliest move, sampled draws from its "
               "probabilities, search and netsearch search sampled states (netsearch guided "
               "by the network; docs/training.md).")
 @click.option("--games", type=int, default=200, show_default=True, help="Games to play.")

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from plunder.envs.core import ConfigError
-from plunder.policies.base import BOT_SPECS, TRAINED_KINDS
+from plunder.policies.base import BOT_SPECS, PLANNERS, TRAINED_KINDS
 
 #: the kinds of bot spec (``heuristic``, ``trained``, ...) an evaluation opponent may be
 BOT_KINDS = {s.partition(":")[0].partition("[")[0] for s in BOT_SPECS} | set(TRAINED_KINDS)
@@ -124,11 +124,11 @@ class EvalConfig:
 class PretrainConfig:
     """Optional warm start by imitating the game's heuristic bot (see training/pretrain.py)."""
 
-    samples: int = _f(0, "heuristic decisions to imitate before PPO (0: start from scratch; "
-                         "skipped for a game without a heuristic bot)", low=0)
+    samples: int = _f(0, "the teacher's decisions to imitate before PPO (0: start from "
+                         "scratch; skipped for a game without a heuristic bot)", low=0)
     dagger_rounds: int = _f(0, "DAgger rounds after the first fit: the learner plays "
                                "`samples` decisions against heuristic bots, each labelled "
-                               "with the heuristic's choice, and the policy is refitted "
+                               "with the teacher's choice, and the policy is refitted "
                                "on all data so far", low=0)
     dagger_greedy: bool = _f(False, "in DAgger rounds the learner plays its likeliest move (as "
                                     "the exported bot does) instead of sampling, so the "
@@ -151,6 +151,10 @@ class PretrainConfig:
                                      "the warm-started policy from becoming deterministic, "
                                      "so that PPO still tries the other moves",
                                 low=0.0, high=0.999)
+    teacher: str = _f("heuristic", "the scripted bot imitated: heuristic, or planner (a "
+                                   "stronger one, where the game has one: Anchors Aweigh!); "
+                                   "the DAgger opponents stay heuristic bots",
+                      choices=("heuristic", "planner"))
 
 
 @dataclass
@@ -342,6 +346,9 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
     if cfg.recall and cfg.options.get(cls.recall_option):
         raise ConfigError(f"{where}: recall: options.{cls.recall_option} is already on; "
                           "recall trains with it and plays the game without it")
+    if cfg.pretrain.teacher == "planner" and env_id not in PLANNERS:
+        raise ConfigError(f"{where}: pretrain.teacher: {env_id} has no planner bot (games "
+                          f"with one: {', '.join(sorted(PLANNERS))})")
     kinds = {"random", "heuristic", "snapshots", "onnx"}
     bad = sorted(set(cfg.league.weights) - kinds)
     if bad:

@@ -12,6 +12,9 @@ Why: in Scallywags the observation names 40 coins one by one, and a plain MLP ne
 games to tie "coin c is valuable" to "action take coin c" for every c; from scratch,
 150k PPO steps did not get past ~50% against random (docs/training.md#results).
 ``dagger_rounds`` adds DAgger rounds (the learner plays, the heuristic labels).
+``teacher: planner`` imitates the game's planner bot instead (a stronger scripted bot,
+where a game has one): it plays every seat of the first games and labels the DAgger
+states, while the learner's DAgger opponents stay heuristic bots, as evaluations play.
 ``collect_parts`` plays each collection as independently seeded parts side by side
 (:func:`collect_in_parts`), and ``torch_threads`` gives the fits more than the run's threads.
 """
@@ -28,14 +31,16 @@ from plunder.envs.core.rewards import final_rewards
 
 def collect_heuristic_decisions(env_id: str, num_players: int, options: dict,
                                 samples: int, seed: int, reward_mode: str = "rank",
-                                gamma: float = 0.995, max_turns: int | None = None):
-    """(observations, masks, actions, value targets) of heuristic self-play decisions."""
-    from plunder.policies.base import heuristic_class
+                                gamma: float = 0.995, max_turns: int | None = None,
+                                teacher: str = "heuristic"):
+    """(observations, masks, actions, value targets) of the ``teacher`` bot's self-play
+    decisions (``heuristic`` or ``planner``)."""
+    from plunder.policies.base import scripted_class
 
     cls = game_class(env_id)
     game = cls(num_players, **options)
     max_turns = int(max_turns or cls.default_max_turns)
-    hcls = heuristic_class(env_id)
+    hcls = scripted_class(env_id, teacher)
     rng = np.random.default_rng(seed)
     bots = [hcls(game, seed=int(rng.integers(2**31 - 1))) for _ in range(num_players)]
     obs, masks, acts, targets = [], [], [], []
@@ -110,7 +115,7 @@ def imitate(model, data, epochs: int, batch_size: int, learning_rate: float, see
         agree = float((dist.get_actions(deterministic=True) == t_acts[:4096])
                       .float().mean())
     stats["agreement"] = agree
-    echo(f"pretrain: imitated {n:,} heuristic decisions for {epochs} epochs; "
+    echo(f"pretrain: imitated {n:,} decisions for {epochs} epochs; "
          f"greedy agreement {agree:.0%}, value mse {stats['value_mse']:.3f}")
     return stats
 
@@ -137,12 +142,12 @@ def _smoothing_terms(policy, obs, actions, masks):
 def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor,
                              samples: int, seed: int, reward_mode: str = "rank",
                              gamma: float = 0.995, max_turns: int | None = None,
-                             greedy: bool = False):
+                             greedy: bool = False, teacher: str = "heuristic"):
     """DAgger data: the *learner* (``actor``, sampling, or its likeliest move with
     ``greedy`` as the exported bot plays) plays one seat against heuristic bots; each of
-    its decisions is labelled with what the heuristic would have done there. Value
-    targets are the learner's own discounted final rewards."""
-    from plunder.policies.base import heuristic_class
+    its decisions is labelled with what the ``teacher`` bot (``heuristic`` or ``planner``)
+    would have done there. Value targets are the learner's own discounted final rewards."""
+    from plunder.policies.base import heuristic_class, scripted_class
 
     cls = game_class(env_id)
     game = cls(num_players, **options)
@@ -150,7 +155,7 @@ def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor
     hcls = heuristic_class(env_id)
     rng = np.random.default_rng(seed)
     bots = [hcls(game, seed=int(rng.integers(2**31 - 1))) for _ in range(num_players)]
-    teacher = hcls(game, seed=int(rng.integers(2**31 - 1)))
+    teacher = scripted_class(env_id, teacher)(game, seed=int(rng.integers(2**31 - 1)))
     obs, masks, acts, targets = [], [], [], []
     while len(acts) < samples:
         state = game.new_game(rng)

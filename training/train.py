@@ -511,7 +511,7 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
     t0 = time.perf_counter()
     games = {"env_id": cfg.env_id, "num_players": cfg.num_players,
              "options": cfg.train_options(), "reward_mode": cfg.reward_mode,
-             "gamma": cfg.ppo.gamma, "max_turns": cfg.max_turns}
+             "gamma": cfg.ppo.gamma, "max_turns": cfg.max_turns, "teacher": pt.teacher}
 
     def collect(fn, kwargs, seed):
         return collect_in_parts(fn, kwargs, pt.samples, seed, pt.collect_parts,
@@ -528,7 +528,7 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
             more = collect(collect_dagger_decisions,
                            {**games, "actor": actor, "greedy": pt.dagger_greedy},
                            cfg.seed + 13 + k)
-            echo(f"pretrain: DAgger round {k + 1}: learner agreed with the heuristic on "
+            echo(f"pretrain: DAgger round {k + 1}: learner agreed with the {pt.teacher} on "
                  f"{_agreement(actor, more):.0%} of its own decisions")
             data = concat(data, more)
             state["pretrain"] = imitate(model, data, pt.epochs, pt.batch_size,

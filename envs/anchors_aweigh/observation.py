@@ -129,6 +129,24 @@ def build_layout(game) -> ObservationLayout:
     return b.build()
 
 
+def card_vectors(game) -> np.ndarray:
+    """Each adventure card's ``current_card`` vector, row = card id (a front names its card:
+    no two rows are equal)."""
+    cards = np.zeros((len(game.cards), CF), np.float32)
+    for card in game.cards:
+        v = cards[card.index]
+        v[card.type] = 1
+        v[4 + card.back] = 1
+        base = 13 if card.needs_assets else 21
+        for x in card.needs:
+            v[base + x] += 0.25
+        v[25] = card.coins / 12
+        for x in card.cargo:
+            v[26 + x] += 0.25
+        v[30] = card.grey / 4
+    return cards
+
+
 class _Tables:
     """Precomputed rows: ship cell codes and hand codes to features, card vectors."""
 
@@ -150,19 +168,7 @@ class _Tables:
             cell[CELL_CARGO + c, 14 + c] = 1
         self.cell = cell
         self.hand = hand
-        cards = np.zeros((len(game.cards), CF), np.float32)
-        for card in game.cards:
-            v = cards[card.index]
-            v[card.type] = 1
-            v[4 + card.back] = 1
-            base = 13 if card.needs_assets else 21
-            for x in card.needs:
-                v[base + x] += 0.25
-            v[25] = card.coins / 12
-            for x in card.cargo:
-                v[26 + x] += 0.25
-            v[30] = card.grey / 4
-        self.cards = cards
+        self.cards = card_vectors(game)
         # the pirate cards, for pirate_odds: ids, strength 1..3, needs per kind
         pirates = [c for c in game.cards if c.type == PIRATES]
         self.pirate_id_list = [c.index for c in pirates]

@@ -160,3 +160,12 @@ def test_docs_schema_table_is_describe_config():
     changes)."""
     text = (CONFIG_DIR.parents[1] / "docs" / "training.md").read_text()
     assert describe_config() in text
+
+
+def test_a_planner_teacher_needs_a_game_with_a_planner():
+    cfg = config_from_dict({"game": "anchors_aweigh", "pretrain": {"teacher": "planner"}})
+    assert cfg.pretrain.teacher == "planner"
+    with pytest.raises(ConfigError, match="pretrain.teacher: scallywags_v0 has no planner"):
+        config_from_dict({"game": "scallywags", "pretrain": {"teacher": "planner"}})
+    with pytest.raises(ConfigError, match="teacher"):
+        config_from_dict({"game": "anchors_aweigh", "pretrain": {"teacher": "search"}})

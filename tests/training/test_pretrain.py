@@ -151,3 +151,50 @@ def test_label_smoothing_must_be_below_one():
     for bad in ("-0.1", "1.0"):
         with pytest.raises(ConfigError, match="label_smoothing"):
             load_config("scallywags_v0", overrides=[f"pretrain.label_smoothing={bad}"])
+
+
+# -- the teacher: the heuristic, or the game's planner bot ------------------------------
+
+class RecordingBot:
+    """Wraps a scripted bot class; every instance notes the labels it hands out."""
+
+    def __init__(self, cls):
+        self.cls, self.made = cls, []
+
+    def __call__(self, game, seed=None):
+        bot = self.cls(game, seed=seed)
+        bot.moves = []
+        act = bot.act
+
+        def noted(obs, mask):
+            move = act(obs, mask)
+            bot.moves.append(move)
+            return move
+        bot.act = noted
+        self.made.append(bot)
+        return bot
+
+
+def test_the_planner_teaches_the_warm_start(monkeypatch):
+    """``teacher="planner"``: the planner plays every seat of the imitation games; in
+    DAgger games it labels the learner's states while heuristic bots sit opposite."""
+    from plunder.policies import base
+    from plunder.policies.anchors_aweigh_heuristic import AnchorsAweighHeuristic
+    from plunder.policies.anchors_aweigh_planner import AnchorsAweighPlanner
+
+    planner, heuristic = RecordingBot(AnchorsAweighPlanner), RecordingBot(AnchorsAweighHeuristic)
+    monkeypatch.setattr(base, "planner_class", lambda env_id: planner)
+    monkeypatch.setattr(base, "heuristic_class", lambda env_id: heuristic)
+    kwargs = {"env_id": "anchors_aweigh_v0", "num_players": 2, "options": {},
+              "teacher": "planner"}
+    _, masks, acts, _ = collect_heuristic_decisions(**kwargs, samples=300, seed=2)
+    assert not heuristic.made and len(planner.made) == 2
+    assert sum(len(b.moves) for b in planner.made) >= 300      # every label is the planner's
+    assert masks[np.arange(300), acts].all()
+    planner.made.clear()
+    game = game_class("anchors_aweigh_v0")(2)
+    _, masks, acts, _ = collect_dagger_decisions(**kwargs, actor=_random_actor(game),
+                                                 samples=200, seed=3)
+    assert len(planner.made) == 1 and len(heuristic.made) == 2      # teacher + opponents
+    assert list(acts) == planner.made[0].moves[:200]
+    assert masks[np.arange(200), acts].all()

@@ -65,7 +65,7 @@ def test_toy_simultaneous_game_trains(toy, tmp_path):
                    "--set", "pretrain.samples=300", "--set", "pretrain.epochs=2"])
     assert res.exit_code == 0, res.output
     assert "2 × random" in res.output and "2 × heuristic" in res.output
-    assert "pretrain: imitated 300 heuristic decisions" in res.output
+    assert "pretrain: imitated 300 decisions" in res.output
     bot = make_bot(f"trained:{run / 'bot.onnx'}", toy, 3)
     env = make(toy, num_players=3)
     env.reset(seed=0)
