@@ -155,6 +155,10 @@ class PretrainConfig:
                                    "stronger one, where the game has one: Anchors Aweigh!); "
                                    "the DAgger opponents stay heuristic bots",
                       choices=("heuristic", "planner"))
+    contrast_weight: float = _f(1.0, "with teacher planner: the weight in the imitation loss "
+                                     "of each decision where the planner chooses otherwise "
+                                     "than the heuristic would (1: every decision alike)",
+                                low=0.0)
 
 
 @dataclass
@@ -349,6 +353,9 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
     if cfg.pretrain.teacher == "planner" and env_id not in PLANNERS:
         raise ConfigError(f"{where}: pretrain.teacher: {env_id} has no planner bot (games "
                           f"with one: {', '.join(sorted(PLANNERS))})")
+    if cfg.pretrain.contrast_weight != 1.0 and cfg.pretrain.teacher == "heuristic":
+        raise ConfigError(f"{where}: pretrain.contrast_weight weighs where the teacher differs "
+                          "from the heuristic: it needs pretrain.teacher: planner")
     kinds = {"random", "heuristic", "snapshots", "onnx"}
     bad = sorted(set(cfg.league.weights) - kinds)
     if bad:

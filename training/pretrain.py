@@ -32,9 +32,11 @@ from plunder.envs.core.rewards import final_rewards
 def collect_heuristic_decisions(env_id: str, num_players: int, options: dict,
                                 samples: int, seed: int, reward_mode: str = "rank",
                                 gamma: float = 0.995, max_turns: int | None = None,
-                                teacher: str = "heuristic"):
-    """(observations, masks, actions, value targets) of the ``teacher`` bot's self-play
-    decisions (``heuristic`` or ``planner``)."""
+                                teacher: str = "heuristic", contrast_weight: float = 1.0):
+    """(observations, masks, actions, value targets, loss weights) of the ``teacher``
+    bot's self-play decisions (``heuristic`` or ``planner``). A decision where the teacher
+    is not the heuristic and chooses otherwise than the heuristic would weighs
+    ``contrast_weight`` in the fit; every other decision weighs 1."""
     from plunder.policies.base import scripted_class
 
     cls = game_class(env_id)
@@ -43,10 +45,11 @@ def collect_heuristic_decisions(env_id: str, num_players: int, options: dict,
     hcls = scripted_class(env_id, teacher)
     rng = np.random.default_rng(seed)
     bots = [hcls(game, seed=int(rng.integers(2**31 - 1))) for _ in range(num_players)]
-    obs, masks, acts, targets = [], [], [], []
+    shadows = _shadows(env_id, game, teacher, num_players, contrast_weight)
+    obs, masks, acts, targets, weights = [], [], [], [], []
     while len(acts) < samples:
         state = game.new_game(rng)
-        for b in bots:
+        for b in bots + shadows:
             b.reset()
         seats: list[int] = []
         while not state.is_terminal() and state.turns < max_turns:
@@ -59,6 +62,7 @@ def collect_heuristic_decisions(env_id: str, num_players: int, options: dict,
                 obs.append(o)
                 masks.append(m.astype(bool))
                 acts.append(a)
+                weights.append(_weight(shadows, p, o, m, a, contrast_weight))
                 seats.append(p)
             state.apply_joint(joint)
         rewards = final_rewards(reward_mode, state.rank_keys(), state.scores(), num_players)
@@ -69,22 +73,25 @@ def collect_heuristic_decisions(env_id: str, num_players: int, options: dict,
         targets[len(targets) - len(seats):] = targets[len(targets) - len(seats):][::-1]
     n = samples
     return (np.asarray(obs[:n], np.float32), np.asarray(masks[:n]),
-            np.asarray(acts[:n], np.int64), np.asarray(targets[:n], np.float32))
+            np.asarray(acts[:n], np.int64), np.asarray(targets[:n], np.float32),
+            np.asarray(weights[:n], np.float32))
 
 
 def imitate(model, data, epochs: int, batch_size: int, learning_rate: float, seed: int,
             echo: Callable[[str], None] = print, label_smoothing: float = 0.0) -> dict:
-    """Fit ``model.policy`` to the heuristic's actions and the value targets; with
-    ``label_smoothing`` e, each target is 1 - e on the heuristic's action plus e spread
-    evenly over the legal actions (the illegal ones stay impossible)."""
+    """Fit ``model.policy`` to the teacher's actions (each decision's policy loss weighted
+    by ``data``'s weights) and the value targets; with ``label_smoothing`` e, each target
+    is 1 - e on the teacher's action plus e spread evenly over the legal actions (the
+    illegal ones stay impossible)."""
     import torch
 
-    obs, masks, acts, targets = data
+    obs, masks, acts, targets, weights = data
+    weighted = bool((weights != 1).any())
     policy = model.policy
     opt = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     gen = np.random.default_rng(seed)
     t_obs, t_acts = torch.as_tensor(obs), torch.as_tensor(acts)
-    t_targets = torch.as_tensor(targets)
+    t_targets, t_weights = torch.as_tensor(targets), torch.as_tensor(weights)
     n = len(acts)
     stats = {}
     for epoch in range(epochs):
@@ -95,12 +102,15 @@ def imitate(model, data, epochs: int, batch_size: int, learning_rate: float, see
             if label_smoothing:
                 values, log_prob, legal_mean = _smoothing_terms(policy, t_obs[idx],
                                                                 t_acts[idx], masks[idx])
-                pi_loss = -((1.0 - label_smoothing) * log_prob
-                            + label_smoothing * legal_mean).mean()
+                fit = (1.0 - label_smoothing) * log_prob + label_smoothing * legal_mean
             else:   # the plain loss, computed as the shipped runs were
-                values, log_prob, _ = policy.evaluate_actions(t_obs[idx], t_acts[idx],
-                                                              action_masks=masks[idx])
-                pi_loss = -log_prob.mean()
+                values, fit, _ = policy.evaluate_actions(t_obs[idx], t_acts[idx],
+                                                         action_masks=masks[idx])
+            if weighted:    # a weighted mean: the loss keeps its scale
+                w = t_weights[idx]
+                pi_loss = -(w * fit).sum() / w.sum()
+            else:
+                pi_loss = -fit.mean()
             v_loss = torch.nn.functional.mse_loss(values.flatten(), t_targets[idx])
             loss = pi_loss + 0.5 * v_loss
             opt.zero_grad()
@@ -142,11 +152,13 @@ def _smoothing_terms(policy, obs, actions, masks):
 def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor,
                              samples: int, seed: int, reward_mode: str = "rank",
                              gamma: float = 0.995, max_turns: int | None = None,
-                             greedy: bool = False, teacher: str = "heuristic"):
+                             greedy: bool = False, teacher: str = "heuristic",
+                             contrast_weight: float = 1.0):
     """DAgger data: the *learner* (``actor``, sampling, or its likeliest move with
     ``greedy`` as the exported bot plays) plays one seat against heuristic bots; each of
     its decisions is labelled with what the ``teacher`` bot (``heuristic`` or ``planner``)
-    would have done there. Value targets are the learner's own discounted final rewards."""
+    would have done there, weighted as :func:`collect_heuristic_decisions` weighs. Value
+    targets are the learner's own discounted final rewards."""
     from plunder.policies.base import heuristic_class, scripted_class
 
     cls = game_class(env_id)
@@ -155,12 +167,13 @@ def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor
     hcls = heuristic_class(env_id)
     rng = np.random.default_rng(seed)
     bots = [hcls(game, seed=int(rng.integers(2**31 - 1))) for _ in range(num_players)]
+    shadows = _shadows(env_id, game, teacher, 1, contrast_weight)
     teacher = scripted_class(env_id, teacher)(game, seed=int(rng.integers(2**31 - 1)))
-    obs, masks, acts, targets = [], [], [], []
+    obs, masks, acts, targets, weights = [], [], [], [], []
     while len(acts) < samples:
         state = game.new_game(rng)
         me = int(rng.integers(num_players))
-        for b in bots + [teacher]:
+        for b in bots + [teacher] + shadows:
             b.reset()
         mine = 0
         while not state.is_terminal() and state.turns < max_turns:
@@ -172,6 +185,7 @@ def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor
                     obs.append(o)
                     masks.append(m.astype(bool))
                     acts.append(int(teacher.act(o, m)))
+                    weights.append(_weight(shadows, 0, o, m, acts[-1], contrast_weight))
                     mine += 1
                     joint[p] = int(actor.act_batch(o[None], m[None], rng, greedy)[0])
                 else:
@@ -181,7 +195,26 @@ def collect_dagger_decisions(env_id: str, num_players: int, options: dict, actor
         targets += [r * gamma ** (mine - 1 - k) for k in range(mine)]
     n = samples
     return (np.asarray(obs[:n], np.float32), np.asarray(masks[:n]),
-            np.asarray(acts[:n], np.int64), np.asarray(targets[:n], np.float32))
+            np.asarray(acts[:n], np.int64), np.asarray(targets[:n], np.float32),
+            np.asarray(weights[:n], np.float32))
+
+
+def _shadows(env_id: str, game, teacher: str, seats: int, contrast_weight: float) -> list:
+    """Heuristic bots that follow the teacher's seats (fed the same observations, so a
+    heuristic with a memory keeps it), to name the decisions where the teacher differs;
+    none when nothing is weighted."""
+    if teacher == "heuristic" or contrast_weight == 1.0:
+        return []
+    from plunder.policies.base import heuristic_class
+
+    return [heuristic_class(env_id)(game, seed=0) for _ in range(seats)]
+
+
+def _weight(shadows: list, seat: int, obs, mask, action: int, contrast_weight: float) -> float:
+    """``contrast_weight`` where the heuristic following ``seat`` would not play ``action``."""
+    if not shadows:
+        return 1.0
+    return contrast_weight if int(shadows[seat].act(obs, mask)) != action else 1.0
 
 
 def concat(a, b):

@@ -511,7 +511,8 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
     t0 = time.perf_counter()
     games = {"env_id": cfg.env_id, "num_players": cfg.num_players,
              "options": cfg.train_options(), "reward_mode": cfg.reward_mode,
-             "gamma": cfg.ppo.gamma, "max_turns": cfg.max_turns, "teacher": pt.teacher}
+             "gamma": cfg.ppo.gamma, "max_turns": cfg.max_turns, "teacher": pt.teacher,
+             "contrast_weight": pt.contrast_weight}
 
     def collect(fn, kwargs, seed):
         return collect_in_parts(fn, kwargs, pt.samples, seed, pt.collect_parts,
@@ -540,7 +541,7 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
 
 
 def _agreement(actor: Actor, data) -> float:
-    obs, masks, acts, _ = data
+    obs, masks, acts = data[:3]
     return float((actor.act_batch(obs, masks, greedy=True) == acts).mean())
 
 

@@ -44,6 +44,33 @@ def test_value_counts_tokens_and_the_best_set_of_contracts():
     assert bot.value([-1, 0, 0, 0], []) == -np.inf
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_it_loads_for_the_discoveries_of_the_round(players):
+    """While loading, the tiles it aims for are the needs of the round's discovery cards
+    (from the true state: the fronts are public until the captain's call)."""
+    from plunder.envs.anchors_aweigh.components import DISCOVERY
+    from plunder.envs.anchors_aweigh.engine import LOADING
+
+    game = AnchorsAweighGame(players)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for g in range(3):
+        bots = [AnchorsAweighPlanner(game, seed=g + s) for s in range(players)]
+        state = game.new_game(rng)
+        while not state.is_terminal():
+            joint = {}
+            for p in state.current_players():
+                joint[p] = int(bots[p].act(game.encode(state.view(p)),
+                                           state.legal_actions_mask(p)))
+                if state.phase == LOADING and state.captain < 0:
+                    need = Counter(k for c in state.deck if game.cards[c].type == DISCOVERY
+                                   for k in game.cards[c].needs)
+                    assert bots[p]._asset_needs().tolist() == [need[k] for k in range(10)]
+                    checked += 1
+            state.apply_joint(joint)
+    assert checked > 100
+
+
 def _open_contracts(state, game):
     """The round's contracts still to come, from the true state (public since loading)."""
     return [game.cards[c] for c in state.deck + state.queue if game.cards[c].type == CONTRACT]
@@ -60,7 +87,7 @@ def test_trades_contracts_and_colours_follow_the_value_of_the_true_state(players
     game = AnchorsAweighGame(players)
     rng = np.random.default_rng(11)
     checked = Counter()
-    for g in range(12):
+    for g in range(24):
         bots = [AnchorsAweighPlanner(game, seed=g)] + [
             AnchorsAweighHeuristic(game, seed=g + s) for s in range(1, players)]
         state = game.new_game(rng)
@@ -87,18 +114,18 @@ def test_trades_contracts_and_colours_follow_the_value_of_the_true_state(players
                     assert values[move - A_COLOUR] == max(values.values())
                     checked["colour"] += 1
             state.apply_joint(joint)
-    assert checked[TRADE] >= 10 and checked[CONTRACT] >= 10 and checked["colour"] >= 5
+    assert checked[TRADE] >= 10 and checked[CONTRACT] >= 10 and checked["colour"] >= 3
 
 
 def test_the_planner_beats_the_heuristic():
-    """300 games, seats alternating (fixed seeds: the same games every run)."""
+    """200 games, seats alternating (fixed seeds: the same games every run)."""
     from plunder.training.evaluate import run_tournament
 
     bots = [("planner", lambda s: make_bot("planner", "anchors_aweigh_v0", 2, seed=s)),
             ("heuristic", lambda s: make_bot("heuristic", "anchors_aweigh_v0", 2, seed=s))]
-    result = run_tournament("anchors_aweigh_v0", 2, bots, 300, seed=3, rate=False)
+    result = run_tournament("anchors_aweigh_v0", 2, bots, 200, seed=3, rate=False)
     planner = result.bots[0]
-    assert planner.wins / planner.seat_games > 0.55
+    assert planner.wins / planner.seat_games > 0.65
 
 
 def test_only_games_with_a_planner_make_one():

@@ -35,8 +35,9 @@ class RecordingActor:
 def test_dagger_learner_plays_as_asked_and_labels_are_legal(greedy):
     game = game_class("scallywags_v0")(2)
     actor = RecordingActor(_random_actor(game))
-    obs, masks, acts, targets = collect_dagger_decisions(
+    obs, masks, acts, targets, weights = collect_dagger_decisions(
         "scallywags_v0", 2, {}, actor, samples=60, seed=1, greedy=greedy)
+    assert (weights == 1).all()                      # the heuristic teaches: all alike
     assert len(obs) == len(acts) == 60 and set(actor.greedy_flags) == {greedy}
     assert masks[np.arange(60), acts].all()          # the heuristic's labels are legal
     assert np.all(np.abs(targets) <= 1)
@@ -87,7 +88,7 @@ def test_smoothing_terms_are_the_policys_own(kind):
 
     model, vec = _small_model(kind)
     try:
-        obs, masks, acts, _ = collect_heuristic_decisions("scallywags_v0", 2, {}, 200, 3)
+        obs, masks, acts, *_ = collect_heuristic_decisions("scallywags_v0", 2, {}, 200, 3)
         o, a = torch.as_tensor(obs), torch.as_tensor(acts)
         with torch.no_grad():
             v, lp, _ = model.policy.evaluate_actions(o, a, action_masks=masks)
@@ -125,9 +126,10 @@ def test_label_smoothing_fits_the_smoothed_target():
     """Fitted to one labelled decision per state, the policy approaches 1 - e on the label
     plus e spread evenly over the legal moves (plain imitation: the label alone), and
     keeps no probability on illegal moves."""
-    obs, masks, acts, values = collect_heuristic_decisions("scallywags_v0", 2, {}, 200, 4)
+    obs, masks, acts, values, weights = collect_heuristic_decisions("scallywags_v0", 2, {},
+                                                                    200, 4)
     pick = [i for i in range(len(acts)) if masks[i].sum() >= 4][:3]   # real choices
-    data = tuple(np.repeat(x[pick], 32, axis=0) for x in (obs, masks, acts, values))
+    data = tuple(np.repeat(x[pick], 32, axis=0) for x in (obs, masks, acts, values, weights))
     rows = np.arange(len(data[2]))
     legal = data[1].sum(1)
     plain = _fitted_probs(0.0, data)
@@ -187,14 +189,54 @@ def test_the_planner_teaches_the_warm_start(monkeypatch):
     monkeypatch.setattr(base, "heuristic_class", lambda env_id: heuristic)
     kwargs = {"env_id": "anchors_aweigh_v0", "num_players": 2, "options": {},
               "teacher": "planner"}
-    _, masks, acts, _ = collect_heuristic_decisions(**kwargs, samples=300, seed=2)
+    _, masks, acts, _, weights = collect_heuristic_decisions(**kwargs, samples=300, seed=2)
     assert not heuristic.made and len(planner.made) == 2
     assert sum(len(b.moves) for b in planner.made) >= 300      # every label is the planner's
-    assert masks[np.arange(300), acts].all()
+    assert masks[np.arange(300), acts].all() and (weights == 1).all()
     planner.made.clear()
     game = game_class("anchors_aweigh_v0")(2)
-    _, masks, acts, _ = collect_dagger_decisions(**kwargs, actor=_random_actor(game),
+    _, masks, acts, _, _ = collect_dagger_decisions(**kwargs, actor=_random_actor(game),
                                                  samples=200, seed=3)
     assert len(planner.made) == 1 and len(heuristic.made) == 2      # teacher + opponents
     assert list(acts) == planner.made[0].moves[:200]
     assert masks[np.arange(200), acts].all()
+
+
+@pytest.mark.parametrize("dagger", [False, True])
+def test_the_decisions_where_the_planner_differs_from_the_heuristic_weigh_more(dagger):
+    """With ``contrast_weight`` w, a label weighs w exactly where the heuristic bot would
+    have chosen otherwise. (In the perfect-recall variant, where warm starts with
+    ``recall`` play, the heuristic's card memory is rebuilt from each observation, so its
+    choice can be asked of the observation alone.)"""
+    from plunder.policies.anchors_aweigh_heuristic import AnchorsAweighHeuristic
+
+    options = {"perfect_recall": True}
+    game = game_class("anchors_aweigh_v0")(2, **options)
+    kwargs = {"env_id": "anchors_aweigh_v0", "num_players": 2, "options": options,
+              "teacher": "planner", "samples": 400, "seed": 4}
+    if dagger:
+        kwargs["actor"] = _random_actor(game)
+    collect = collect_dagger_decisions if dagger else collect_heuristic_decisions
+    obs, masks, acts, _, plain = collect(**kwargs)
+    obs_w, _, acts_w, _, weights = collect(**kwargs, contrast_weight=4.0)
+    assert np.array_equal(obs, obs_w) and np.array_equal(acts, acts_w)   # the same games
+    assert (plain == 1).all() and set(np.unique(weights)) == {1.0, 4.0}
+    heuristic = AnchorsAweighHeuristic(game, seed=0)
+    differs = [int(heuristic.act(o, m)) != a for o, m, a in zip(obs, masks, acts)]
+    assert np.array_equal(weights == 4.0, np.array(differs))
+
+
+def test_weighted_imitation_fits_the_heavier_label():
+    """Each state labelled twice, 16 times with one move weighing 3 and 16 times with
+    another weighing 1: the fit gives the first about 3/4."""
+    obs, masks, acts, values, _ = collect_heuristic_decisions("scallywags_v0", 2, {}, 200, 4)
+    pick = [i for i in range(len(acts)) if masks[i].sum() >= 4][:3]
+    other = [int(np.flatnonzero(masks[i] & (np.arange(masks.shape[1]) != acts[i]))[0])
+             for i in pick]
+    labels = np.concatenate([[acts[i]] * 16 + [o] * 16 for i, o in zip(pick, other)])
+    weights = np.tile(np.r_[np.full(16, 3.0), np.ones(16)], len(pick)).astype(np.float32)
+    data = (np.repeat(obs[pick], 32, axis=0), np.repeat(masks[pick], 32, axis=0),
+            labels.astype(np.int64), np.repeat(values[pick], 32), weights)
+    probs = _fitted_probs(0.0, data)
+    heavy = np.repeat(acts[pick], 32)
+    np.testing.assert_allclose(probs[np.arange(len(heavy)), heavy], 0.75, atol=0.06)
