@@ -292,12 +292,16 @@ class AnchorsAweighGame(Game):
         """The 10 tile kinds: each is read from its face-up tiles in the pile, what the
         round's visible cards need of it and its tiles on every ship (its kind and whether
         cards may need it are fixed features), so a policy may score "grab a face-up tile
-        of kind k" with weights shared across the kinds."""
+        of kind k" with weights shared across the kinds; and the round's unrevealed cards
+        (``round_cards``, 13 slots), each read by one shared encoder."""
         static = tuple(tuple([float(k == j) for j in range(NUM_KINDS)]
                              + [float(k < STORAGE)]) for k in range(NUM_KINDS))
         return (EntityGroup("kinds", NUM_KINDS, ("pile_up", "pile_up_starfish",
                                                       "round_asset_needs", "held_kind"),
-                            (A_GRAB_UP,), strided_fields=("assets_seen",), static=static),)
+                            (A_GRAB_UP,), strided_fields=("assets_seen",), static=static),
+                # the round's unrevealed cards: 13 slots filled in card-id order, so a slot
+                # names no particular card; read as a set (its members' mean code)
+                EntityGroup("cards", 13, ("round_cards",)))
 
     @property
     def layout(self):

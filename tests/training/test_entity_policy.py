@@ -221,7 +221,7 @@ def test_shipshape_orientations_are_an_entity_group():
 
 def test_anchors_aweigh_tile_kinds_are_an_entity_group():
     game = game_class("anchors_aweigh_v0")(3)
-    (kinds,) = game.entity_groups
+    kinds, cards = game.entity_groups
     index, lay = kinds.feature_index(game.layout), game.layout
     assert index.shape == (10, 4 + 3)
     # kind 4 (spyglass): its face-up and face-up starfish counts, what the visible cards
@@ -235,6 +235,10 @@ def test_anchors_aweigh_tile_kinds_are_an_entity_group():
     assert game.action_name(kinds.actions[0] + 4) == "grab a face-up spyglass"
     static = kinds.static_features()
     assert static.shape == (10, 11) and static[4, 4] == 1 and static[8, 10] == 0
+    # the round's card slots: slot 2 owns the third block of round_cards, no actions
+    start = lay.slice("round_cards").start
+    assert cards.feature_index(lay)[2].tolist() == list(range(start + 62, start + 93))
+    assert cards.actions == () and cards.static_features().shape == (13, 0)
 
 
 def test_policy_entity_groups_picks_groups_by_name():
