@@ -80,6 +80,7 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
         return int(hits[0]) if len(hits) else -1
 
     def _remember(self, obs) -> None:
+        """What the heuristic notes, and the round's contracts while their fronts show."""
         super()._remember(obs)
         rnd = int(np.argmax(self._f(obs, "round"))) + 1
         if self._f(obs, "fronts_visible")[0] > 0:
@@ -146,6 +147,7 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
         return super().act(observation, action_mask)
 
     def _trade_or_contract(self, obs) -> int | None:
+        """Resolve a trade or contract unless that loses value (None: another card)."""
         cid = self._card_id(self._f(obs, "current_card"))
         if cid < 0 or self.cards[cid].type not in (TRADE, CONTRACT):
             return None
@@ -159,6 +161,7 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
         return A_RESOLVE if gain >= 0 else A_SKIP
 
     def _best_colour(self, obs, mask) -> int:
+        """The colour of a grey (or run-out) token that adds the most value."""
         held = self._own_cargo(obs)
         rest = self._open_contracts(obs)
         want = self._cargo_wants() - held
@@ -167,6 +170,7 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
                                                       want[c], -c))
 
     def _cheapest_payment(self, obs, mask) -> int | None:
+        """The penalty colour whose loss costs the least value (None: nothing to pay)."""
         options = [c for c in range(4) if mask[A_PAY + c]]
         if mask[A_PAY_NONE] or not options:
             return None
@@ -175,6 +179,7 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
         return A_PAY + max(options, key=lambda c: (self.value(held - _UNIT[c], rest), -c))
 
     def _overflow(self, obs, mask) -> int | None:
+        """No room for the token: swap it for a held one, an unneeded asset or nothing."""
         held = self._own_cargo(obs)
         rest = self._open_contracts(obs)
         unit = int(np.argmax(self._f(obs, "unit_colour")))
@@ -182,8 +187,9 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
         added = self.value(held + _UNIT[unit], rest) - now
         need = self._asset_needs()
         ships = self._f(obs, "ships")[:14 * SF].reshape(14, SF)
+        kinds = [int(np.argmax(ships[s, 3:13])) for s in range(12)]
         spare = [s for s in range(12) if mask[A_TOSS_ASSET + s]
-                 and (lambda k: k == MONKEY or need[k] == 0)(int(np.argmax(ships[s, 3:13])))]
+                 and (kinds[s] == MONKEY or need[kinds[s]] == 0)]
         if spare and added > 0:
             return A_TOSS_ASSET + spare[0]
         swaps = [(self.value(held - _UNIT[c] + _UNIT[unit], rest), c) for c in range(4)
@@ -194,7 +200,8 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
             return A_TOSS_ASSET + spare[0]
         return A_DISCARD if mask[A_DISCARD] else None
 
-    def _loading_cargo(self, obs, mask) -> int | None:
+    def _loading_cargo(self, obs, mask) -> int:
+        """The heuristic's loading move, but a cargo token of the most valuable colour."""
         move = super().act(obs, mask)
         if not A_CARGO <= move < A_CARGO + 4:
             return move
