@@ -132,5 +132,6 @@ def test_only_games_with_a_planner_make_one():
     assert isinstance(make_bot("planner", "anchors_aweigh_v0", 3), AnchorsAweighPlanner)
     with pytest.raises(InvalidArgumentError, match="no planner bot for 'scallywags_v0'"):
         make_bot("planner", "scallywags_v0", 2)
-    with pytest.raises(InvalidArgumentError, match="takes no argument"):
-        make_bot("planner:3", "anchors_aweigh_v0", 2)
+    for spec in ("planner:3", "heuristic:3"):
+        with pytest.raises(InvalidArgumentError, match="takes no argument"):
+            make_bot(spec, "anchors_aweigh_v0", 2)
