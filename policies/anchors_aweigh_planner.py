@@ -23,8 +23,9 @@ the round, so this bot values its cargo by what it can still buy:
                      remaining contracts that the cargo pays for together
 
 The remaining contracts are the round's contract cards, remembered while the fronts show
-(as the heuristic remembers the round), that the public ``used`` history has not yet
-removed; contracts moved to the bottom stay in the set. With that value it decides:
+(``recall.RoundFronts``, which the trained bots' card memory uses too), less those that
+the public ``used`` history or the current card has removed; contracts moved to the
+bottom stay in the set. With that value it decides:
 
 - a trade or contract: resolve only if the value after (plus the contract's coins) is at
   least the value of skipping;
@@ -52,7 +53,8 @@ from plunder.envs.anchors_aweigh.engine import (
     A_CARGO, A_COLOUR, A_DISCARD, A_PARROT, A_PAY, A_PAY_NONE, A_RESOLVE, A_SKIP, A_STOW,
     A_TOSS_ASSET, A_TOSS_CARGO, COLOUR, DECIDE, LOADING, PIRATE, PLACE,
 )
-from plunder.envs.anchors_aweigh.observation import SF, card_vectors
+from plunder.envs.anchors_aweigh.observation import SF
+from plunder.envs.anchors_aweigh.recall import RoundFronts
 
 from .anchors_aweigh_heuristic import MONKEY, AnchorsAweighHeuristic
 
@@ -65,34 +67,22 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
     name = "planner"
 
     def __init__(self, game, seed: int | None = None):
+        self.fronts = RoundFronts(game)
         super().__init__(game, seed)
         self.cards = game.cards
-        self.card_rows = card_vectors(game)
 
     def reset(self) -> None:
         """Forget the previous game."""
         super().reset()
-        self.contracts: list[int] = []     # ids of this round's contract cards
-        self.contracts_round = 0
+        self.fronts.reset()
+        self.contracts: list[int] = []     # this round's contract cards still to come
 
     # -- what it knows ----------------------------------------------------------------------
-    def _card_id(self, vec) -> int:
-        """The card a front vector shows (-1: none)."""
-        hits = np.flatnonzero((self.card_rows == vec).all(1))
-        return int(hits[0]) if len(hits) else -1
-
     def _remember(self, obs) -> None:
-        """What the heuristic notes, and the round's contracts while their fronts show."""
+        """What the heuristic notes, and the round's contracts still to come."""
         super()._remember(obs)
-        rnd = int(np.argmax(self._f(obs, "round"))) + 1
-        if self._f(obs, "fronts_visible")[0] > 0:
-            fronts = self._f(obs, "round_cards").reshape(13, -1)
-            ids = [self._card_id(v) for v in fronts if v[:4].any()]
-            self.contracts = [i for i in ids if i >= 0 and self.cards[i].type == CONTRACT]
-            self.contracts_round = rnd
-        elif rnd != self.contracts_round:
-            self.contracts = []
-            self.contracts_round = rnd
+        ids = self.fronts.update(obs) or []
+        self.contracts = [c for c in ids if self.cards[c].type == CONTRACT]
 
     def _asset_needs(self) -> np.ndarray:
         """Tiles per kind that the round's remembered discoveries need (pirates left out)."""
@@ -101,11 +91,6 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
             if v[DISCOVERY]:
                 need[:8] += np.rint(v[13:21] * 4).astype(int)
         return need
-
-    def _open_contracts(self, obs, exclude: int = -1) -> list[int]:
-        """The round's contracts not yet resolved or gone (public ``used``)."""
-        used = self._f(obs, "used")
-        return [c for c in self.contracts if not used[c] and c != exclude]
 
     def value(self, cargo, contracts: list[int]) -> float:
         """Cargo units plus the best net gain of a jointly payable set of ``contracts``."""
@@ -150,12 +135,12 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
 
     def _trade_or_contract(self, obs) -> int | None:
         """Resolve a trade or contract unless that loses value (None: another card)."""
-        cid = self._card_id(self._f(obs, "current_card"))
+        cid = self.fronts.card_id(self._f(obs, "current_card"))
         if cid < 0 or self.cards[cid].type not in (TRADE, CONTRACT):
             return None
         card = self.cards[cid]
         held = self._own_cargo(obs)
-        rest = self._open_contracts(obs, exclude=cid)
+        rest = self.contracts
         after = held.copy()
         np.subtract.at(after, list(card.needs), 1)
         np.add.at(after, list(card.cargo), 1)
@@ -165,7 +150,7 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
     def _best_colour(self, obs, mask) -> int:
         """The colour of a grey (or run-out) token that adds the most value."""
         held = self._own_cargo(obs)
-        rest = self._open_contracts(obs)
+        rest = self.contracts
         want = self._cargo_wants() - held
         options = [c for c in range(4) if mask[A_COLOUR + c]]
         return A_COLOUR + max(options, key=lambda c: (self.value(held + _UNIT[c], rest),
@@ -177,13 +162,13 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
         if mask[A_PAY_NONE] or not options:
             return None
         held = self._own_cargo(obs)
-        rest = self._open_contracts(obs)
+        rest = self.contracts
         return A_PAY + max(options, key=lambda c: (self.value(held - _UNIT[c], rest), -c))
 
     def _overflow(self, obs, mask) -> int | None:
         """No room for the token: swap it for a held one, an unneeded asset or nothing."""
         held = self._own_cargo(obs)
-        rest = self._open_contracts(obs)
+        rest = self.contracts
         unit = int(np.argmax(self._f(obs, "unit_colour")))
         now = self.value(held, rest)
         added = self.value(held + _UNIT[unit], rest) - now
@@ -212,7 +197,7 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
         for v in self.memory:
             if v[DISCOVERY]:
                 coming += np.rint(v[26:30] * 4).astype(int)
-        rest = self._open_contracts(obs)
+        rest = self.contracts
         want = self._cargo_wants() - held
         options = [c for c in range(4) if mask[A_CARGO + c]]
         return A_CARGO + max(options, key=lambda c: (

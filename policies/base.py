@@ -31,8 +31,8 @@ TRAINED_KINDS = ("trained", "onnx", "sampled")
 
 #: every kind of bot spec ``make_bot`` takes, as ``plunder eval --help`` and
 #: ``plunder play --help`` list them (``onnx:PATH`` is an alias of ``trained:PATH``)
-BOT_SPECS = ("random", "heuristic", "planner", "search[:SAMPLES]", "pretrained[:early|final][:sampled]",
-             "trained:PATH.onnx", "sampled:PATH.onnx",
+BOT_SPECS = ("random", "heuristic", "planner", "search[:SAMPLES]",
+             "pretrained[:early|final][:sampled]", "trained:PATH.onnx", "sampled:PATH.onnx",
              "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]")
 
 
@@ -80,21 +80,23 @@ def choose_action(bot, env, agent: str, observation: dict) -> int:
     return bot.act(observation["observation"], observation["action_mask"])
 
 
+def _registered_class(registry: dict[str, str], env_id: str, what: str):
+    """The class ``registry`` names for ``env_id`` (a clear error when it names none)."""
+    if env_id not in registry:
+        raise InvalidArgumentError(f"no {what} bot for {env_id!r}; the games with one: "
+                                   f"{', '.join(sorted(registry))}")
+    module, cls = registry[env_id].split(":")
+    return getattr(importlib.import_module(f"plunder.policies.{module}"), cls)
+
+
 def heuristic_class(env_id: str):
     """The heuristic bot class of ``env_id``."""
-    if env_id not in HEURISTICS:
-        raise InvalidArgumentError(f"no heuristic bot for {env_id!r}")
-    module, cls = HEURISTICS[env_id].split(":")
-    return getattr(importlib.import_module(f"plunder.policies.{module}"), cls)
+    return _registered_class(HEURISTICS, env_id, "heuristic")
 
 
 def planner_class(env_id: str):
     """The planner bot class of ``env_id`` (only some games have one)."""
-    if env_id not in PLANNERS:
-        raise InvalidArgumentError(f"no planner bot for {env_id!r}; the games with one: "
-                                   f"{', '.join(sorted(PLANNERS))}")
-    module, cls = PLANNERS[env_id].split(":")
-    return getattr(importlib.import_module(f"plunder.policies.{module}"), cls)
+    return _registered_class(PLANNERS, env_id, "planner")
 
 
 def scripted_class(env_id: str, kind: str):

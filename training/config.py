@@ -122,7 +122,8 @@ class EvalConfig:
 
 @dataclass
 class PretrainConfig:
-    """Optional warm start by imitating the game's heuristic bot (see training/pretrain.py)."""
+    """Optional warm start by imitating a scripted bot, the game's heuristic or its planner
+    (see training/pretrain.py)."""
 
     samples: int = _f(0, "the teacher's decisions to imitate before PPO (0: start from "
                          "scratch; skipped for a game without a heuristic bot)", low=0)

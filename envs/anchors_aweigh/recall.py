@@ -27,10 +27,54 @@ from plunder.envs.core import InvalidArgumentError
 from .components import BACKS, NUM_COLOURS, NUM_KINDS
 from .engine import ENCOUNTER
 from .observation import (
-    CF, _setup, encounter_outlook, pirate_odds, pirate_shortfalls, pirate_weights,
+    CF, _setup, card_vectors, encounter_outlook, pirate_odds, pirate_shortfalls,
+    pirate_weights,
 )
 
 ROUND_SLOTS = 13
+
+
+class RoundFronts:
+    """The fronts of the round's cards that one player saw, by card id: noted while they
+    show, less the cards used or revealed since (public history). Bots that read
+    observations share it: :class:`CardMemory`, the planner bot."""
+
+    def __init__(self, game):
+        rows = card_vectors(game)
+        self.card_of = {row.tobytes(): i for i, row in enumerate(rows)}
+        if len(self.card_of) != len(rows):
+            raise ValueError("two cards share an observation vector: a front cannot name "
+                             "its card")
+        self.slices = {name: game.layout.slice(name) for name in (
+            "round", "fronts_visible", "round_cards", "current_card", "used")}
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the previous game."""
+        self.round = 0
+        self.cards: list[int] = []
+
+    def card_id(self, vector) -> int:
+        """The card a front's vector shows (-1: none)."""
+        return self.card_of.get(np.asarray(vector, np.float32).tobytes(), -1)
+
+    def update(self, obs: np.ndarray) -> list[int] | None:
+        """Note the fronts if ``obs`` shows them; the ids of the round's cards still to
+        come as far as this player knows (None: it never saw this round's fronts)."""
+        sl = self.slices
+        rnd = int(np.argmax(obs[sl["round"]])) + 1
+        if obs[sl["fronts_visible"]][0] > 0:
+            rows = obs[sl["round_cards"]].reshape(ROUND_SLOTS, CF)
+            self.round = rnd
+            self.cards = [self.card_of[r.tobytes()] for r in rows if r.any()]
+            return list(self.cards)
+        if rnd != self.round:
+            return None
+        gone = set(np.flatnonzero(obs[sl["used"]]).tolist())
+        current = obs[sl["current_card"]]
+        if current.any():                   # revealed: no longer among the fronts
+            gone.add(self.card_of[current.tobytes()])
+        return [c for c in self.cards if c not in gone]
 
 
 class CardMemory:
@@ -43,10 +87,7 @@ class CardMemory:
         self.game = game
         self.tables = game.__dict__.get("_obs_tables") or _setup(game)
         self.layout = layout = game.layout
-        self.card_of = {row.tobytes(): i for i, row in enumerate(self.tables.cards)}
-        if len(self.card_of) != len(self.tables.cards):
-            raise ValueError("two cards share an observation vector: a front cannot name "
-                             "its card")
+        self.fronts = RoundFronts(game)
         self.slices = {name: layout.slice(name) for name in (
             "round", "fronts_visible", "round_cards", "round_asset_needs",
             "round_cargo_needs", "current_card", "used", "assets_seen", "parrots",
@@ -56,39 +97,32 @@ class CardMemory:
 
     def reset(self) -> None:
         """Forget the previous game."""
-        self.round = 0
-        self.cards: list[int] = []
+        self.fronts.reset()
 
     def recall_view(self, view):
         """The player's view as the ``perfect_recall`` variant shows it (for bots that
         read views, such as netsearch); like ``recall``, it notes the fronts while they
         are visible."""
+        seen = self.fronts
         if view.fronts is not None:
-            self.round, self.cards = view.round, sorted(view.fronts)
+            seen.round, seen.cards = view.round, sorted(view.fronts)
             return view
-        if view.round != self.round:
+        if view.round != seen.round:
             return view
         gone = set(view.used) | {view.current}
-        fronts = tuple(c for c in self.cards if c not in gone)
+        fronts = tuple(c for c in seen.cards if c not in gone)
         return view._replace(pub=view.pub._replace(fronts=fronts))
 
     def recall(self, observation: np.ndarray) -> np.ndarray:
         """The observation as the ``perfect_recall`` variant shows it (a new array)."""
         obs = np.array(observation, np.float32)
         sl = self.slices
-        rnd = int(np.argmax(obs[sl["round"]])) + 1
         if obs[sl["fronts_visible"]][0] > 0:
-            rows = obs[sl["round_cards"]].reshape(ROUND_SLOTS, CF)
-            self.round = rnd
-            self.cards = [self.card_of[r.tobytes()] for r in rows if r.any()]
+            self.fronts.update(obs)         # notes them; the variant shows the same
             return obs
-        if rnd != self.round:
+        ids = self.fronts.update(obs)
+        if ids is None:
             return obs                      # never saw this round's fronts: nothing to add
-        gone = set(np.flatnonzero(obs[sl["used"]]).tolist())
-        current = obs[sl["current_card"]]
-        if current.any():                   # revealed: no longer among the fronts
-            gone.add(self.card_of[current.tobytes()])
-        ids = [c for c in self.cards if c not in gone]
         t = self.tables
         obs[sl["fronts_visible"]] = 1
         start = sl["round_cards"].start
