@@ -77,8 +77,8 @@ Action space
     =======  ===============================================================
 
 Observation
-    ``Dict(observation=Box(float32, (N,)), action_mask=Box(int8, (193,)))`` with N = 1346
-    (2 players), 1715 (3) or 2084 (4). Built from the player's view only: everything
+    ``Dict(observation=Box(float32, (N,)), action_mask=Box(int8, (193,)))`` with N = 1349
+    (2 players), 1718 (3) or 2087 (4). Built from the player's view only: everything
     above deck, the pile's face-up tiles and face-down count, the supplies, coins, chests
     and parrots, the cards (fronts of this round's unrevealed cards until the captain's
     call, or always with ``perfect_recall``; the backs always), the public history of
@@ -115,7 +115,11 @@ Version history
     layout check refuses them). Later the same day: ``encounter_outlook`` (3 entries, set
     only while you are asked to encounter or flee pirates): of the pirate cards of the
     back's strength you may meet, the share your ship resolves and their mean reward,
-    and what a failed encounter costs you; N grew by 3.
+    and what a failed encounter costs you; N grew by 3. Then (2026-11-29):
+    ``trade_outlook`` (3 entries, set only while you are asked to resolve or skip a trade
+    or contract your cargo pays for): what resolving changes, the card's coins plus the
+    value of your cargo after against before, valued by the round's contracts you see;
+    N grew by 3 and the bots exported before no longer load.
     Every env, before any release: final infos carry ``winner_mask`` (one bool per
     scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
     illegal move (-1) unless ``illegal_reward=None``; the engine state is

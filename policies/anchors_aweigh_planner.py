@@ -44,8 +44,6 @@ its own results: docs/training.md (Results).
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from plunder.envs.anchors_aweigh.components import CONTRACT, DISCOVERY, TRADE
@@ -53,7 +51,7 @@ from plunder.envs.anchors_aweigh.engine import (
     A_CARGO, A_COLOUR, A_DISCARD, A_PARROT, A_PAY, A_PAY_NONE, A_RESOLVE, A_SKIP, A_STOW,
     A_TOSS_ASSET, A_TOSS_CARGO, COLOUR, DECIDE, LOADING, PIRATE, PLACE,
 )
-from plunder.envs.anchors_aweigh.observation import SF
+from plunder.envs.anchors_aweigh.observation import SF, cargo_value
 from plunder.envs.anchors_aweigh.recall import RoundFronts
 
 from .anchors_aweigh_heuristic import MONKEY, AnchorsAweighHeuristic
@@ -93,22 +91,11 @@ class AnchorsAweighPlanner(AnchorsAweighHeuristic):
         return need
 
     def value(self, cargo, contracts: list[int]) -> float:
-        """Cargo units plus the best net gain of a jointly payable set of ``contracts``."""
-        cargo = np.asarray(cargo)
-        if (cargo < 0).any():
-            return -np.inf
-        best = 0
-        for r in range(1, len(contracts) + 1):
-            for chosen in itertools.combinations(contracts, r):
-                need = np.zeros(4, int)
-                gain = 0
-                for c in chosen:
-                    card = self.cards[c]
-                    np.add.at(need, list(card.needs), 1)
-                    gain += card.coins - len(card.needs)
-                if gain > best and (need <= cargo).all():
-                    best = gain
-        return float(cargo.sum() + best)
+        """Cargo units plus the best net gain of a jointly payable set of ``contracts``
+        (``observation.cargo_value``, which the trade_outlook field shows; -inf: a count
+        is negative)."""
+        value = cargo_value(self.cards, [int(x) for x in cargo], contracts)
+        return -np.inf if value is None else float(value)
 
     # -- acting -----------------------------------------------------------------------------
     def act(self, observation, action_mask) -> int:

@@ -58,6 +58,7 @@
 #define MAX_SEATS 16
 #define MAX_PIRATES 256
 #define MAX_CARDS 1024
+#define CARD_TRADE (2 + NUM_COLOURS) /* a card_trade row: type, coins, cargo per colour */
 
 static const long DIMS[] = {NUM_PHASES, NUM_SPACES, NUM_ABOVE, NUM_KINDS, NUM_COLOURS,
                             NUM_BACKS, NUM_CELLS, SF, HF, CF, BF, NUM_OUTCOMES,
@@ -97,7 +98,8 @@ enum { F_PHASE, F_ROUND, F_ME_ACTING, F_FRONTS_VISIBLE, F_CAPTAIN_CALLED, F_PILE
        F_UNIT_COLOUR, F_UNIT_MINE, F_MY_UNITS_LEFT, F_OWN_SECRET, F_SHIPS, F_HANDS, F_FULL,
        F_CARGO_HELD, F_ASSETS_SEEN, F_UNKNOWN_TILES, F_BELOW_DECK, F_COINS, F_CHESTS,
        F_PARROTS, F_CAPTAIN, F_MEDDLESOME, F_ACTING, F_DECIDED, F_ENCOUNTER, F_OUTCOME,
-       F_RETURNS, F_HELD_KIND, F_PIRATE_ODDS, F_ENCOUNTER_OUTLOOK, F_COUNT };
+       F_RETURNS, F_HELD_KIND, F_PIRATE_ODDS, F_ENCOUNTER_OUTLOOK, F_TRADE_OUTLOOK,
+       F_COUNT };
 static const char *LAYOUT_NAMES[F_COUNT] = {
     "phase", "round", "me_acting", "fronts_visible", "captain_called", "pile_up",
     "pile_up_starfish", "pile_down", "supply", "chest_supply", "parrot_supply",
@@ -106,7 +108,7 @@ static const char *LAYOUT_NAMES[F_COUNT] = {
     "unit_colour", "unit_mine", "my_units_left", "own_secret", "ships", "hands", "full",
     "cargo_held", "assets_seen", "unknown_tiles", "below_deck", "coins", "chests",
     "parrots", "captain", "meddlesome", "acting", "decided", "encounter", "outcome",
-    "returns", "held_kind", "pirate_odds", "encounter_outlook"};
+    "returns", "held_kind", "pirate_odds", "encounter_outlook", "trade_outlook"};
 
 /* ---- the encoder object ------------------------------------------------------------ */
 
@@ -118,8 +120,10 @@ typedef struct {
     long first_unit_seat;             /* seat of the first cargo_queue entry */
     Py_ssize_t nunits;                /* cargo_queue entries */
     long parrots[MAX_SEATS], coins[MAX_SEATS];
-    long phase, back;                 /* phase, current_back */
+    long phase, back, current;        /* phase, current_back, current */
     char possible[MAX_PIRATES];       /* pirate cards one may still meet */
+    long contracts[ROUND_CARDS];      /* the contract cards among the fronts shown */
+    int ncontracts;
     int pure;                         /* every int read was an int (see pub_int) */
 } Public;
 
@@ -137,6 +141,8 @@ typedef struct {
     long *cell_kind;                 /* NUM_CELLS: asset kind of a cell code, -1 none */
     long *cell_cargo;                /* NUM_CELLS: cargo colour of a cell code, -1 none */
     long cell_unknown, cell_tile;    /* codes: unseen tile; first tile look */
+    long *card_trade;                /* ncards x CARD_TRADE: type, coins, cargo given per
+                                      * colour (trade_outlook) */
     long npirates;
     long *pirate_id, *pirate_strength, *pirate_reward;
     long *pirate_needs;              /* npirates x NUM_KINDS */
@@ -144,6 +150,8 @@ typedef struct {
     long penalty;                    /* the rules' pirate penalty in coins */
     long encounter_phase;            /* engine phase id of "encounter or flee" */
     long pirates1_back;              /* back index of "pirates 1" */
+    long decide_phase;               /* engine phase id of "resolve or skip" */
+    long trade_type, contract_type;  /* card types */
     long returns_scale, returns_cap;
     int ready;                       /* constructed: encode_into may run */
     /* the cache (see the module comment) */
@@ -655,8 +663,30 @@ static int possible_pirates(const Encoder *e, PyObject *pub, Public *a, char *po
     return 0;
 }
 
-/* What write_pirates needs of the public part: parrots, coins, phase, current_back and
- * the possible pirate cards. */
+/* The contract cards among the fronts shown (none while they are hidden), for
+ * trade_outlook. */
+static int read_contracts(const Encoder *e, PyObject *pub, Public *a)
+{
+    a->ncontracts = 0;
+    PyObject *fronts = ce_item(pub, P_FRONTS, "fronts");
+    if (fronts == NULL)
+        return -1;
+    if (fronts == Py_None)
+        return 0;
+    if (ce_tuple(fronts, -1, "fronts") == NULL)
+        return -1;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(fronts) && j < ROUND_CARDS; j++) {
+        long id;                          /* write_fronts checked count and range */
+        if (pub_int_in(a, fronts, j, 0, e->ncards, "fronts", &id) < 0)
+            return -1;
+        if (e->card_trade[id * CARD_TRADE] == e->contract_type)
+            a->contracts[a->ncontracts++] = id;
+    }
+    return 0;
+}
+
+/* What write_pirates and write_trade need of the public part: parrots, coins, phase,
+ * current_back, current, the possible pirate cards and the contracts shown. */
 static int read_pirates(const Encoder *e, PyObject *pub, Public *a)
 {
     PyObject *tp = pub_tuple(pub, P_PARROTS, e->n);
@@ -664,7 +694,9 @@ static int read_pirates(const Encoder *e, PyObject *pub, Public *a)
     if (tp == NULL || tc == NULL || pub_ints(a, tp, e->n, "parrots", a->parrots) < 0
             || pub_ints(a, tc, e->n, "coins", a->coins) < 0
             || pub_long(a, pub, P_PHASE, &a->phase) < 0
-            || pub_long(a, pub, P_CURRENT_BACK, &a->back) < 0)
+            || pub_long(a, pub, P_CURRENT_BACK, &a->back) < 0
+            || pub_long(a, pub, P_CURRENT, &a->current) < 0
+            || read_contracts(e, pub, a) < 0)
         return -1;
     return possible_pirates(e, pub, a, a->possible);
 }
@@ -857,6 +889,64 @@ static void write_pirates(const Encoder *e, const Public *a, long me, int me_act
     out[2] = (float)((double)(pay + has_cargo) / 3.0);
 }
 
+/* The value of ``cargo`` (units per colour) given ``n`` contract cards (cargo_value in
+ * observation.py): its units plus the best net gain (coins less the cargo paid) of a set
+ * of them that it pays for together; -1 if a count is negative. */
+static long cargo_value(const Encoder *e, const long *cargo, const long *contracts, int n)
+{
+    long units = 0, best = 0;
+    for (int c = 0; c < NUM_COLOURS; c++) {
+        if (cargo[c] < 0)
+            return -1;
+        units += cargo[c];
+    }
+    for (long set = 1; set < (1L << n); set++) {
+        long need[NUM_COLOURS] = {0}, gain = 0;
+        int payable = 1;
+        for (int j = 0; j < n; j++)
+            if (set >> j & 1) {
+                long id = contracts[j];
+                gain += e->card_trade[id * CARD_TRADE + 1];
+                for (int c = 0; c < NUM_COLOURS; c++) {
+                    need[c] += e->card_cargo_needs[id * NUM_COLOURS + c];
+                    gain -= e->card_cargo_needs[id * NUM_COLOURS + c];
+                }
+            }
+        for (int c = 0; c < NUM_COLOURS; c++)
+            payable &= need[c] <= cargo[c];
+        if (payable && gain > best)
+            best = gain;
+    }
+    return units + best;
+}
+
+/* trade_outlook, while one must resolve or skip a trade or contract that one's cargo
+ * pays for: [gain / 10, loss / 10, 1 if no loss] of resolving it. Reads one's own
+ * cargo_held, which ``o`` already holds. */
+static void write_trade(const Encoder *e, const Public *a, int me_acts, float *o)
+{
+    if (a->phase != e->decide_phase || !me_acts || a->current < 0
+            || a->current >= e->ncards)
+        return;
+    const long *card = e->card_trade + a->current * CARD_TRADE;
+    if (card[0] != e->trade_type && card[0] != e->contract_type)
+        return;
+    long cargo[NUM_COLOURS], after[NUM_COLOURS];
+    for (int c = 0; c < NUM_COLOURS; c++) {       /* multiples of 1/8: exact */
+        cargo[c] = (long)(o[e->start[F_CARGO_HELD] + c] * 8.0f + 0.5f);
+        after[c] = cargo[c] - e->card_cargo_needs[a->current * NUM_COLOURS + c]
+                   + card[2 + c];
+    }
+    long value_after = cargo_value(e, after, a->contracts, a->ncontracts);
+    if (value_after < 0)                          /* it cannot pay: nothing to weigh */
+        return;
+    long gain = card[1] + value_after - cargo_value(e, cargo, a->contracts, a->ncontracts);
+    float *out = o + e->start[F_TRADE_OUTLOOK];
+    out[0] = gain > 0 ? (float)((double)gain / 10.0) : 0.0f;
+    out[1] = gain < 0 ? (float)((double)-gain / 10.0) : 0.0f;
+    out[2] = gain >= 0 ? 1.0f : 0.0f;
+}
+
 /* The observation of seat ``me`` from ``o``, the public pass of its view's pub for
  * ``me``, and that pass's values ``a``. */
 static int observer_pass(const Encoder *e, PyObject *view, long me, const Public *a,
@@ -874,6 +964,7 @@ static int observer_pass(const Encoder *e, PyObject *view, long me, const Public
     if (write_own_ship(e, view, o, kinds) < 0 || write_hands(e, view, a, me, o) < 0)
         return -1;
     write_pirates(e, a, me, me_acts, kinds, o);
+    write_trade(e, a, me_acts, o);
     return 0;
 }
 
@@ -1019,6 +1110,7 @@ static long expected_width(int f, long n, long ncards)
     case F_CAPTAIN: case F_MEDDLESOME: case F_ACTING: case F_DECIDED: case F_RETURNS:
         return n;
     case F_PIRATE_ODDS: case F_ENCOUNTER_OUTLOOK: return NUM_STRENGTHS;
+    case F_TRADE_OUTLOOK: return 3;
     default: return 1;
     }
 }
@@ -1043,6 +1135,7 @@ static void Encoder_dealloc(Encoder *self)
     PyMem_Free(self->cards);
     PyMem_Free(self->card_asset_needs);
     PyMem_Free(self->card_cargo_needs);
+    PyMem_Free(self->card_trade);
     PyMem_Free(self->cell);
     PyMem_Free(self->hand);
     PyMem_Free(self->cell_kind);
@@ -1055,13 +1148,14 @@ static void Encoder_dealloc(Encoder *self)
 }
 
 /* Encoder(dims, num_players, size, fields, cards, card_asset_needs, card_cargo_needs,
- *         cell, hand, cell_kind, cell_cargo, codes, pirate_id, pirate_strength,
- *         pirate_needs, pirate_reward, rules): see observation.compiled_params. */
+ *         card_trade, cell, hand, cell_kind, cell_cargo, codes, pirate_id,
+ *         pirate_strength, pirate_needs, pirate_reward, rules): see
+ *         observation.compiled_params. */
 static int Encoder_init(Encoder *self, PyObject *args, PyObject *kwds)
 {
-    PyObject *dims, *fields, *cards, *asset_needs, *cargo_needs, *cell, *hand, *cell_kind,
-        *cell_cargo, *codes, *pid, *pstrength, *pneeds, *preward, *rules;
-    long dim[NUM_DIMS], code[2], rule[6];
+    PyObject *dims, *fields, *cards, *asset_needs, *cargo_needs, *card_trade, *cell, *hand,
+        *cell_kind, *cell_cargo, *codes, *pid, *pstrength, *pneeds, *preward, *rules;
+    long dim[NUM_DIMS], code[2], rule[9];
     if (kwds != NULL && PyDict_Size(kwds) > 0) {
         PyErr_SetString(PyExc_TypeError, "Encoder takes no keyword arguments");
         return -1;
@@ -1070,13 +1164,13 @@ static int Encoder_init(Encoder *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "Encoder: already initialised");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "OlnOOOOOOOOOOOOOO:Encoder", &dims, &self->n, &self->size,
-                          &fields, &cards, &asset_needs, &cargo_needs, &cell, &hand,
-                          &cell_kind, &cell_cargo, &codes, &pid, &pstrength, &pneeds,
+    if (!PyArg_ParseTuple(args, "OlnOOOOOOOOOOOOOOO:Encoder", &dims, &self->n, &self->size,
+                          &fields, &cards, &asset_needs, &cargo_needs, &card_trade, &cell,
+                          &hand, &cell_kind, &cell_cargo, &codes, &pid, &pstrength, &pneeds,
                           &preward, &rules))
         return -1;
     if (ce_longs(dims, NUM_DIMS, "dims", dim) < 0 || ce_longs(codes, 2, "codes", code) < 0
-            || ce_longs(rules, 6, "rules", rule) < 0)
+            || ce_longs(rules, 9, "rules", rule) < 0)
         return -1;
     for (Py_ssize_t k = 0; k < NUM_DIMS; k++)
         if (dim[k] != DIMS[k]) {
@@ -1133,6 +1227,8 @@ static int Encoder_init(Encoder *self, PyObject *args, PyObject *kwds)
                     &self->card_asset_needs) < 0
             || table_longs(cargo_needs, self->ncards * NUM_COLOURS, "card_cargo_needs",
                            &self->card_cargo_needs) < 0
+            || table_longs(card_trade, self->ncards * CARD_TRADE, "card_trade",
+                           &self->card_trade) < 0
             || table_floats(cell, NUM_CELLS * SF, "cell", &self->cell) < 0
             || table_floats(hand, NUM_CELLS * HF, "hand", &self->hand) < 0
             || table_longs(cell_kind, NUM_CELLS, "cell_kind", &self->cell_kind) < 0
@@ -1166,6 +1262,9 @@ static int Encoder_init(Encoder *self, PyObject *args, PyObject *kwds)
     self->pirates1_back = rule[3];
     self->returns_scale = rule[4];
     self->returns_cap = rule[5];
+    self->decide_phase = rule[6];
+    self->trade_type = rule[7];
+    self->contract_type = rule[8];
     if (self->returns_scale <= 0) {
         PyErr_SetString(PyExc_ValueError, "rules: the returns scale must be positive");
         return -1;

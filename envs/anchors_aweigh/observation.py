@@ -6,8 +6,8 @@ player r seats to the left (clockwise). Counts are scaled to about 0..1 (see eac
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import add, ne
+from itertools import combinations, compress
+from operator import add, le, ne
 
 import numpy as np
 
@@ -15,10 +15,10 @@ from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
 from plunder.envs.core.memo import remember
 
 from .components import (
-    ABOVE, BACKS, CARD_TYPES, COLOURS, KINDS, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
-    PIRATES,
+    ABOVE, BACKS, CARD_TYPES, COLOURS, CONTRACT, KINDS, NUM_BACKS, NUM_COLOURS, NUM_KINDS,
+    NUM_SPACES, PIRATES, TRADE,
 )
-from .engine import ENCOUNTER
+from .engine import DECIDE, ENCOUNTER
 from .view import (
     CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS, PublicView,
 )
@@ -126,6 +126,14 @@ def build_layout(game) -> ObservationLayout:
           "pirate_odds): the share your ship resolves now; their mean reward, coins plus "
           "cargo units, counting 0 for those it cannot resolve, / 10; what a failed "
           "encounter costs you (the coin penalty you can pay, plus 1 if you hold cargo) / 3")
+    b.add("trade_outlook", 3, "only while you are asked to resolve or skip a trade or a "
+          "contract that your cargo pays for (zeros otherwise): what resolving it changes, "
+          "counting the card's coins and the value of your cargo after against before, "
+          "where the value of cargo is its units (each a coin at the end of the round) plus "
+          "the best net gain (coins less cargo paid) of a set of the round's unrevealed "
+          "contracts you see (round_cards: none while the fronts are hidden) that the cargo "
+          "pays for together: [gain / 10, loss / 10, 1 if resolving loses no value]",
+          high=2)
     return b.build()
 
 
@@ -317,6 +325,13 @@ def encode(game, view) -> np.ndarray:
             pub.current_back - BACKS.index("pirates 1") + 1,
             pub.coins[me], bool(obs[c0:c0 + NUM_COLOURS].any()),
             game.comp.pirate_penalty_coins)
+    if pub.phase == DECIDE and me in pub.acting and pub.current >= 0 \
+            and game.cards[pub.current].type in (TRADE, CONTRACT):
+        c0 = st["cargo_held"]                  # your cargo: a multiple of 1/8, exact
+        s0 = st["trade_outlook"]
+        obs[s0:s0 + 3] = trade_outlook(
+            game.cards, pub.current, [round(x * 8) for x in obs[c0:c0 + NUM_COLOURS].tolist()],
+            pub.fronts)
     secret = view.own_secret
     if any(secret):
         s0 = st["own_secret"]
@@ -418,6 +433,44 @@ def pirate_odds(short, extra: int, weights, counts) -> np.ndarray:
     ``pirate_weights``: the share per strength of possible cards with shortfall <= extra."""
     wins = np.dot(short <= extra, weights).tolist()
     return np.array([w / c if c else 0.0 for w, c in zip(wins, counts)], np.float32)
+
+
+def cargo_value(cards, cargo, contracts) -> int | None:
+    """The value of ``cargo`` (units per colour) given ``contracts`` (card ids): its units
+    plus the best net gain (coins less the cargo paid) of a set of the contracts that it
+    pays for together (trade_outlook); None if a count is negative."""
+    if min(cargo) < 0:
+        return None
+    best = 0
+    for r in range(1, len(contracts) + 1):
+        for chosen in combinations(contracts, r):
+            need = [0] * NUM_COLOURS
+            gain = 0
+            for c in chosen:
+                card = cards[c]
+                for colour in card.needs:
+                    need[colour] += 1
+                gain += card.coins - len(card.needs)
+            if gain > best and all(map(le, need, cargo)):
+                best = gain
+    return sum(cargo) + best
+
+
+def trade_outlook(cards, card_id: int, cargo, fronts) -> np.ndarray:
+    """trade_outlook of resolving trade or contract ``card_id`` with ``cargo`` (units per
+    colour) while the round's unrevealed cards are ``fronts`` (ids; None: hidden)."""
+    card = cards[card_id]
+    after = list(cargo)
+    for colour in card.needs:
+        after[colour] -= 1
+    for colour in card.cargo:
+        after[colour] += 1
+    contracts = [c for c in fronts or () if cards[c].type == CONTRACT]
+    value_after = cargo_value(cards, after, contracts)
+    if value_after is None:             # it cannot pay: nothing to weigh
+        return np.zeros(3, np.float32)
+    gain = card.coins + value_after - cargo_value(cards, cargo, contracts)
+    return np.array([max(gain, 0) / 10, max(-gain, 0) / 10, gain >= 0], np.float32)
 
 
 def _encode_public(game, tables, view) -> np.ndarray:
@@ -702,11 +755,15 @@ def compiled_params(game, module) -> tuple:
         cell_cargo[CELL_CARGO + c] = c
     pirates = [c for c in game.cards if c.type == PIRATES]
     rules = (int(game.rough_seas), game.comp.pirate_penalty_coins, ENCOUNTER,
-             BACKS.index("pirates 1"), RETURNS_SCALE, RETURNS_CAP)
+             BACKS.index("pirates 1"), RETURNS_SCALE, RETURNS_CAP, DECIDE, TRADE, CONTRACT)
+    card_trade = []          # per card: type, coins, cargo given per colour
+    for card in game.cards:
+        card_trade += [card.type, card.coins] + [card.cargo.count(c)
+                                                 for c in range(NUM_COLOURS)]
     return (dims, game.num_players, layout.size, fields,
             tables.cards.ravel().tolist(),
             tables.card_asset_needs.astype(int).ravel().tolist(),
-            tables.card_cargo_needs.astype(int).ravel().tolist(),
+            tables.card_cargo_needs.astype(int).ravel().tolist(), card_trade,
             tables.cell.ravel().tolist(), tables.hand.ravel().tolist(),
             tables.cell_kind.tolist(), cell_cargo, (CELL_UNKNOWN, CELL_TILE),
             tables.pirate_id_list, [c.strength for c in pirates],

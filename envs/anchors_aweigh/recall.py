@@ -12,7 +12,7 @@ player's own observations of the standard game, so that a bot trained with
   since (``used`` is public history) and minus the current card once it is revealed;
 * it writes them back as the variant does: ``fronts_visible``, ``round_cards`` in card-id
   order, ``round_asset_needs``, ``round_cargo_needs``, ``pirate_odds`` and
-  ``encounter_outlook`` (which read the fronts while they are known).
+  ``encounter_outlook`` and ``trade_outlook`` (which read the fronts while they are known).
 
 Nothing but the player's own observations goes in (tests/anchors_aweigh/test_recall.py
 checks the result against the variant's observations, value for value).
@@ -24,11 +24,11 @@ import numpy as np
 
 from plunder.envs.core import InvalidArgumentError
 
-from .components import BACKS, NUM_COLOURS, NUM_KINDS
-from .engine import ENCOUNTER
+from .components import BACKS, CONTRACT, NUM_COLOURS, NUM_KINDS, TRADE
+from .engine import DECIDE, ENCOUNTER
 from .observation import (
     CF, _setup, card_vectors, encounter_outlook, pirate_odds, pirate_shortfalls,
-    pirate_weights,
+    pirate_weights, trade_outlook,
 )
 
 ROUND_SLOTS = 13
@@ -92,7 +92,7 @@ class CardMemory:
             "round", "fronts_visible", "round_cards", "round_asset_needs",
             "round_cargo_needs", "current_card", "used", "assets_seen", "parrots",
             "pirate_odds", "encounter_outlook", "phase", "me_acting", "current_back",
-            "coins", "cargo_held")}
+            "coins", "cargo_held", "trade_outlook")}
         self.reset()
 
     def reset(self) -> None:
@@ -145,4 +145,9 @@ class CardMemory:
                 int(round(float(obs[sl["coins"]][0]) * 10)),
                 bool(obs[sl["cargo_held"]][:NUM_COLOURS].any()),
                 self.game.comp.pirate_penalty_coins)
+        current = self.fronts.card_id(obs[sl["current_card"]])
+        if np.argmax(obs[sl["phase"]]) == DECIDE and obs[sl["me_acting"]][0] > 0 \
+                and current >= 0 and self.game.cards[current].type in (TRADE, CONTRACT):
+            cargo = np.rint(obs[sl["cargo_held"]][:NUM_COLOURS] * 8).astype(int).tolist()
+            obs[sl["trade_outlook"]] = trade_outlook(self.game.cards, current, cargo, ids)
         return obs
