@@ -1,8 +1,8 @@
 """Anchors Aweigh!'s derived observation fields, checked against the rules engine.
 
-``pirate_odds``, ``encounter_outlook`` and ``held_kind`` are computed by the encoder from the player's view; here
-they are recomputed from the engine state with the engine's own payment check, on every
-decision of random games.
+``pirate_odds``, ``encounter_outlook``, ``trade_outlook`` and ``held_kind`` are computed by
+the encoder from the player's view; here they are recomputed from the engine state with the
+engine's own payment check, on every decision of random games.
 """
 
 from __future__ import annotations
@@ -10,8 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from plunder.envs.anchors_aweigh.components import NUM_KINDS, PIRATES
-from plunder.envs.anchors_aweigh.engine import ENCOUNTER, AnchorsAweighGame
+from itertools import chain, combinations
+
+from plunder.envs.anchors_aweigh.components import COLOURS, CONTRACT, NUM_KINDS, PIRATES, TRADE
+from plunder.envs.anchors_aweigh.engine import DECIDE, ENCOUNTER, AnchorsAweighGame
+from plunder.envs.anchors_aweigh.observation import cargo_value
 
 CASES = [(2, {}), (3, {"perfect_recall": True}), (4, {"rough_seas": True})]
 
@@ -116,3 +119,70 @@ def test_round_asset_needs_has_a_column_per_kind():
             for k in card.needs:
                 want[k] += 1 / 8
     assert np.allclose(needs, want) and needs[-2:].sum() == 0
+
+
+def _value(cards, cargo, contracts) -> int:
+    """Cargo units plus the best net gain of a set of contracts it pays for together,
+    by listing every set."""
+    best = 0
+    for chosen in chain.from_iterable(combinations(contracts, r)
+                                      for r in range(len(contracts) + 1)):
+        needs = [x for c in chosen for x in cards[c].needs]
+        if all(needs.count(x) <= cargo[x] for x in set(needs)):
+            best = max(best, sum(cards[c].coins - len(cards[c].needs) for c in chosen))
+    return sum(cargo) + best
+
+
+def _expected_trade_outlook(state, p: int) -> np.ndarray:
+    """trade_outlook from the engine state: the contracts among the round's unrevealed cards
+    (deck and queue) when p sees their fronts, the cargo p holds, what resolving pays."""
+    g = state.game
+    card = g.cards[state.current]
+    if card.type not in (TRADE, CONTRACT) or not state._can_pay_cargo(p, card.needs):
+        return np.zeros(3)
+    shown = not state.fronts_hidden or g.perfect_recall
+    contracts = [c for c in state.deck + state.queue if g.cards[c].type == CONTRACT] \
+        if shown else []
+    before = list(state._cargo_counts(p))
+    after = list(before)
+    for x in card.needs:
+        after[x] -= 1
+    for x in card.cargo:
+        after[x] += 1
+    gain = card.coins + _value(g.cards, after, contracts) - _value(g.cards, before, contracts)
+    return np.array([max(gain, 0) / 10, max(-gain, 0) / 10, gain >= 0])
+
+
+@pytest.mark.parametrize("n,options", CASES)
+def test_trade_outlook_follows_the_rules(n, options):
+    g = AnchorsAweighGame(n, **options)
+    rng = np.random.default_rng(11)
+    asked = valued = 0
+    for seed in range(8):
+        s = g.new_game(np.random.default_rng(seed))
+        while not s.is_terminal() and s.turns < 1500:
+            for p in s.current_players():
+                outlook = g.layout.read(g.encode(s.view(p)), "trade_outlook")
+                if s.phase == DECIDE:
+                    want = _expected_trade_outlook(s, p)
+                    assert np.allclose(outlook, want, atol=1e-6)
+                    asked += bool(want.any())
+                    valued += bool(want[:2].any())
+                else:
+                    assert not outlook.any()
+            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
+                           for p in s.current_players()})
+    assert asked > 20 and valued > 10
+
+
+def test_cargo_value_by_hand():
+    g = AnchorsAweighGame(2)
+    by_id = {c.id: c.index for c in g.cards}
+    c01, c04, c05 = by_id["C01"], by_id["C04"], by_id["C05"]   # BB->5, WP->5, WWB->8
+    assert COLOURS == ("blue", "white", "orange", "purple")
+    cargo = [2, 1, 0, 1]
+    # 4 units; C01 (+3) and C04 (+3) together; C05 needs two whites
+    assert cargo_value(g.cards, cargo, [c01, c04, c05]) == 4 + 6
+    assert cargo_value(g.cards, [2, 2, 0, 0], [c01, c05]) == 4 + 5   # one of the two
+    assert cargo_value(g.cards, cargo, []) == 4
+    assert cargo_value(g.cards, [-1, 0, 0, 0], [c01]) is None
