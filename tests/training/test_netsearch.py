@@ -185,6 +185,8 @@ def test_rollouts_to_the_end_score_the_finished_games():
     bot = make_bot("netsearch:pretrained:2", env_id, n, seed=3)
     assert bot.horizon is None and bot.max_rounds is None and default_horizon(env_id) is None
     assert default_horizon("scallywags_v0") == 2
+    assert default_horizon("anchors_aweigh_v0") == 24       # its critic: docs/training.md
+    assert make_bot("netsearch:pretrained", "anchors_aweigh_v0", 2).horizon == 24
     state = decision_states(game, seed=5, count=1)[0]
     seat = next(p for p in state.current_players()
                 if np.count_nonzero(state.legal_actions_mask(p)) >= 2)
