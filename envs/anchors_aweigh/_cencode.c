@@ -368,9 +368,11 @@ static int write_current(const Encoder *e, PyObject *pub, Public *a, float *o)
 
 /* fronts_visible and, while the fronts are shown, round_cards (the unrevealed cards'
  * rows in the view's order), round_asset_needs and round_cargo_needs (their needs summed,
- * / 8: whole counts, so exact in float32 as numpy sums them). */
+ * / 8: whole counts, so exact in float32 as numpy sums them). Notes the contract cards
+ * among them in ``a`` (none while hidden), for trade_outlook. */
 static int write_fronts(const Encoder *e, PyObject *pub, Public *a, float *o)
 {
+    a->ncontracts = 0;
     PyObject *fronts = ce_item(pub, P_FRONTS, "fronts");
     if (fronts == NULL)
         return -1;
@@ -391,6 +393,8 @@ static int write_fronts(const Encoder *e, PyObject *pub, Public *a, float *o)
         if (pub_int_in(a, fronts, j, 0, e->ncards, "fronts", &id) < 0)
             return -1;
         memcpy(o + e->start[F_ROUND_CARDS] + j * CF, e->cards + id * CF, sizeof(float) * CF);
+        if (e->card_trade[id * CARD_TRADE] == e->contract_type)
+            a->contracts[a->ncontracts++] = id;
         for (int k = 0; k < NUM_KINDS; k++)
             assets[k] += e->card_asset_needs[id * NUM_KINDS + k];
         for (int c = 0; c < NUM_COLOURS; c++)
@@ -663,30 +667,9 @@ static int possible_pirates(const Encoder *e, PyObject *pub, Public *a, char *po
     return 0;
 }
 
-/* The contract cards among the fronts shown (none while they are hidden), for
- * trade_outlook. */
-static int read_contracts(const Encoder *e, PyObject *pub, Public *a)
-{
-    a->ncontracts = 0;
-    PyObject *fronts = ce_item(pub, P_FRONTS, "fronts");
-    if (fronts == NULL)
-        return -1;
-    if (fronts == Py_None)
-        return 0;
-    if (ce_tuple(fronts, -1, "fronts") == NULL)
-        return -1;
-    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(fronts) && j < ROUND_CARDS; j++) {
-        long id;                          /* write_fronts checked count and range */
-        if (pub_int_in(a, fronts, j, 0, e->ncards, "fronts", &id) < 0)
-            return -1;
-        if (e->card_trade[id * CARD_TRADE] == e->contract_type)
-            a->contracts[a->ncontracts++] = id;
-    }
-    return 0;
-}
-
 /* What write_pirates and write_trade need of the public part: parrots, coins, phase,
- * current_back, current, the possible pirate cards and the contracts shown. */
+ * current_back, current and the possible pirate cards (write_fronts notes the contracts
+ * shown). */
 static int read_pirates(const Encoder *e, PyObject *pub, Public *a)
 {
     PyObject *tp = pub_tuple(pub, P_PARROTS, e->n);
@@ -695,8 +678,7 @@ static int read_pirates(const Encoder *e, PyObject *pub, Public *a)
             || pub_ints(a, tc, e->n, "coins", a->coins) < 0
             || pub_long(a, pub, P_PHASE, &a->phase) < 0
             || pub_long(a, pub, P_CURRENT_BACK, &a->back) < 0
-            || pub_long(a, pub, P_CURRENT, &a->current) < 0
-            || read_contracts(e, pub, a) < 0)
+            || pub_long(a, pub, P_CURRENT, &a->current) < 0)
         return -1;
     return possible_pirates(e, pub, a, a->possible);
 }

@@ -44,27 +44,34 @@ def _expected_odds(state, p: int) -> np.ndarray:
     return odds
 
 
-@pytest.mark.parametrize("n,options", CASES)
-def test_pirate_odds_and_held_kind_follow_the_rules(n, options):
-    g = AnchorsAweighGame(n, **options)
-    rng = np.random.default_rng(5)
-    seen_odds = seen_held = 0
-    for seed in range(4):
+def _decisions(g, games: int, rng_seed: int):
+    """(state, seat) for every seat asked to act in ``games`` random games (seeded), each
+    before the joint move is applied."""
+    rng = np.random.default_rng(rng_seed)
+    for seed in range(games):
         s = g.new_game(np.random.default_rng(seed))
         while not s.is_terminal() and s.turns < 1500:
             for p in s.current_players():
-                obs = g.encode(s.view(p))
-                odds = g.layout.read(obs, "pirate_odds")
-                assert np.allclose(odds, _expected_odds(s, p), atol=1e-6)
-                seen_odds += bool(odds.any())
-                held = g.layout.read(obs, "held_kind")
-                want = np.zeros(NUM_KINDS)
-                if s.hand[p] >= 0:
-                    want[g.tile_kind[s.hand[p]]] = 1
-                    seen_held += 1
-                assert np.array_equal(held, want)
+                yield s, p
             s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
                            for p in s.current_players()})
+
+
+@pytest.mark.parametrize("n,options", CASES)
+def test_pirate_odds_and_held_kind_follow_the_rules(n, options):
+    g = AnchorsAweighGame(n, **options)
+    seen_odds = seen_held = 0
+    for s, p in _decisions(g, 4, 5):
+        obs = g.encode(s.view(p))
+        odds = g.layout.read(obs, "pirate_odds")
+        assert np.allclose(odds, _expected_odds(s, p), atol=1e-6)
+        seen_odds += bool(odds.any())
+        held = g.layout.read(obs, "held_kind")
+        want = np.zeros(NUM_KINDS)
+        if s.hand[p] >= 0:
+            want[g.tile_kind[s.hand[p]]] = 1
+            seen_held += 1
+        assert np.array_equal(held, want)
     assert seen_odds > 50 and seen_held > 50      # both cases occurred
 
 
@@ -90,20 +97,14 @@ def _expected_outlook(state, p: int) -> np.ndarray:
 @pytest.mark.parametrize("n,options", CASES)
 def test_encounter_outlook_follows_the_rules(n, options):
     g = AnchorsAweighGame(n, **options)
-    rng = np.random.default_rng(7)
     asked = 0
-    for seed in range(6):
-        s = g.new_game(np.random.default_rng(seed))
-        while not s.is_terminal() and s.turns < 1500:
-            for p in s.current_players():
-                outlook = g.layout.read(g.encode(s.view(p)), "encounter_outlook")
-                if s.phase == ENCOUNTER:
-                    asked += 1
-                    assert np.allclose(outlook, _expected_outlook(s, p), atol=1e-6)
-                else:
-                    assert not outlook.any()
-            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
-                           for p in s.current_players()})
+    for s, p in _decisions(g, 6, 7):
+        outlook = g.layout.read(g.encode(s.view(p)), "encounter_outlook")
+        if s.phase == ENCOUNTER:
+            asked += 1
+            assert np.allclose(outlook, _expected_outlook(s, p), atol=1e-6)
+        else:
+            assert not outlook.any()
     assert asked > 20
 
 
@@ -156,22 +157,16 @@ def _expected_trade_outlook(state, p: int) -> np.ndarray:
 @pytest.mark.parametrize("n,options", CASES)
 def test_trade_outlook_follows_the_rules(n, options):
     g = AnchorsAweighGame(n, **options)
-    rng = np.random.default_rng(11)
     asked = valued = 0
-    for seed in range(8):
-        s = g.new_game(np.random.default_rng(seed))
-        while not s.is_terminal() and s.turns < 1500:
-            for p in s.current_players():
-                outlook = g.layout.read(g.encode(s.view(p)), "trade_outlook")
-                if s.phase == DECIDE:
-                    want = _expected_trade_outlook(s, p)
-                    assert np.allclose(outlook, want, atol=1e-6)
-                    asked += bool(want.any())
-                    valued += bool(want[:2].any())
-                else:
-                    assert not outlook.any()
-            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
-                           for p in s.current_players()})
+    for s, p in _decisions(g, 8, 11):
+        outlook = g.layout.read(g.encode(s.view(p)), "trade_outlook")
+        if s.phase == DECIDE:
+            want = _expected_trade_outlook(s, p)
+            assert np.allclose(outlook, want, atol=1e-6)
+            asked += bool(want.any())
+            valued += bool(want[:2].any())
+        else:
+            assert not outlook.any()
     assert asked > 20 and valued > 10
 
 
