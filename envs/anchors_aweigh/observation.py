@@ -133,7 +133,7 @@ def build_layout(game) -> ObservationLayout:
           "the best net gain (coins less cargo paid) of a set of the round's unrevealed "
           "contracts you see (round_cards: none while the fronts are hidden) that the cargo "
           "pays for together: [gain / 10, loss / 10, 1 if resolving loses no value]",
-          high=2)
+          high=4)       # a resolve spends <= 4 units, each undoing <= one 8-coin gain
     return b.build()
 
 
