@@ -43,7 +43,7 @@ Action space
 
 Observation
     ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (18,)))``; the size
-    depends on the number of seats and the stack: 791 (2-3 players), 1017 (4), 1415 (5-6;
+    depends on the number of seats and the stack: 801 (2-3 players), 1027 (4), 1425 (5-6;
     six seats also see the other group's stack, ``other_stack``).
     Built from the player's view only (everything is public except pending bids and the
     Cap'n's deck order). Seats are relative: slot 0 is you, then the next seats round the
@@ -53,6 +53,9 @@ Observation
     only: your voyage score if it ended now, and your hold's totals and voyage score after
     each orientation of the crate you must place (and after the best placement of each
     crate of your group's stack), so a learner need not simulate the 8 orientations.
+    While you bid, ``bid_outlook`` gives per card in your hand the crate gain you can
+    expect for bidding it, the other bidders modelled as bidding by the heuristic bot's
+    rule from their own side (public facts only; ``envs/shipshape/bidding.py``).
     ``env.unwrapped.layout.describe()`` prints the table; read a field with
     ``layout.read(obs, "seat_coins")``. With 4 players:
 
@@ -74,7 +77,10 @@ Version history
     release: the placement-outcome fields (``score_now``, ``place_outcomes``,
     ``stack_outcomes``; 688 -> 791 floats at 2-3 players, 896 -> 1017 at 4, 1312 -> 1415
     at 5-6). The shipped ShipShape bots were retrained on it; a model file trained on the
-    older layout is refused with a clear error.
+    older layout is refused with a clear error. Revised on 2026-11-29, before a release:
+    the ``bid_outlook`` field (10 floats: 791 -> 801 at 2-3 players, 1017 -> 1027 at 4,
+    1415 -> 1425 at 5-6); the shipped ShipShape bots were retrained on it, and files
+    trained before are refused.
     Every env, before any release: final infos carry ``winner_mask`` (one bool per
     scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
     illegal move (-1) unless ``illegal_reward=None``; the engine state is

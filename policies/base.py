@@ -23,6 +23,7 @@ HEURISTICS: dict[str, str] = {
 #: ``planner`` bot spec; a warm start may imitate it: ``pretrain.teacher``)
 PLANNERS: dict[str, str] = {
     "anchors_aweigh_v0": "anchors_aweigh_planner:AnchorsAweighPlanner",
+    "shipshape_v0": "shipshape_planner:ShipShapePlanner",
 }
 
 
@@ -114,7 +115,8 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
     - ``random``: uniformly random legal moves;
     - ``heuristic``: the game's hand-written bot;
     - ``planner``: a stronger hand-written bot, where the game has one (``PLANNERS``:
-      Anchors Aweigh!'s values its cargo by the contracts still open);
+      Anchors Aweigh!'s values its cargo by the contracts still open, ShipShape's bids
+      against a model of the other bidders);
     - ``search[:SAMPLES]``: determinized search with random rollouts (default 6 sampled
       states per move; :mod:`plunder.policies.search`);
     - ``pretrained[:early|final][:sampled]``: the bot shipped in the package for this game

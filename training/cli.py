@@ -51,7 +51,7 @@ def _env_id(game: str) -> str:
                    "heuristic, planner, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
                    "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]. "
                    "One name fills every seat; planner is a stronger scripted bot "
-                   "(Anchors Aweigh! only); trained plays "
+                   "(Anchors Aweigh! and ShipShape); trained plays "
                    "the network's likeliest move, sampled draws from its probabilities, "
                    "search and netsearch search sampled states (netsearch guided by the "
                    "network; docs/training.md).")
@@ -124,7 +124,7 @@ def train(game, config_path, overrides, steps, players, seed, run_dir, resume, o
               "heuristic, planner, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
               "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]. "
               "With fewer bots than seats the last fills the "
-              "rest; planner is a stronger scripted bot (Anchors Aweigh! only); trained plays the network's likeliest move, sampled draws from its "
+              "rest; planner is a stronger scripted bot (Anchors Aweigh! and ShipShape); trained plays the network's likeliest move, sampled draws from its "
               "probabilities, search and netsearch search sampled states (netsearch guided "
               "by the network; docs/training.md).")
 @click.option("--games", type=int, default=200, show_default=True, help="Games to play.")

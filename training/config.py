@@ -153,7 +153,7 @@ class PretrainConfig:
                                      "so that PPO still tries the other moves",
                                 low=0.0, high=0.999)
     teacher: str = _f("heuristic", "the scripted bot imitated: heuristic, or planner (a "
-                                   "stronger one, where the game has one: Anchors Aweigh!); "
+                                   "stronger one, where the game has one: Anchors Aweigh!, ShipShape); "
                                    "the DAgger opponents stay heuristic bots",
                       choices=("heuristic", "planner"))
     contrast_weight: float = _f(1.0, "with teacher planner: the weight in the imitation loss "

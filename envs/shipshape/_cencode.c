@@ -62,14 +62,14 @@ static const int TABLE_READ[] = {
 enum {
     L_VOYAGE, L_TURN, L_DECISION, L_REBID, L_MY_HAND, L_PENDING_CRATE, L_STACK,
     L_STACK_PRESENT, L_OTHER_STACK, L_OTHER_STACK_PRESENT, L_SCORE_NOW, L_PLACE_OUTCOMES,
-    L_STACK_OUTCOMES, L_SEAT_IS_CAPN, L_SEAT_IN_MY_GROUP, L_SEAT_COINS, L_SEAT_HOLD,
+    L_STACK_OUTCOMES, L_BID_OUTLOOK, L_SEAT_IS_CAPN, L_SEAT_IN_MY_GROUP, L_SEAT_COINS, L_SEAT_HOLD,
     L_SEAT_HAND, L_SEAT_VISIBLE, L_SEAT_TOTALS, L_SEAT_CRATES, L_SEAT_STATUS, L_SEAT_BIDS,
     N_LAYOUT
 };
 static const char *const LAYOUT_NAMES[N_LAYOUT] = {
     "voyage", "turn", "decision", "rebid", "my_hand", "pending_crate", "stack",
     "stack_present", "other_stack", "other_stack_present", "score_now", "place_outcomes",
-    "stack_outcomes", "seat_is_capn", "seat_in_my_group", "seat_coins", "seat_hold",
+    "stack_outcomes", "bid_outlook", "seat_is_capn", "seat_in_my_group", "seat_coins", "seat_hold",
     "seat_hand", "seat_visible", "seat_totals", "seat_crates", "seat_status", "seat_bids",
 };
 
@@ -115,6 +115,8 @@ typedef struct {
     float out_scale[OUTCOME_FEATURES];  /* observation._OUT_SCALE */
     double coin_scale, score_scale;
     long no_low;                        /* lowest cannons when no other seat scores */
+    /* bidding.py's constants: CARD_COST, WIDTH, REBID_CHARGE, HEURISTIC_TIE */
+    double card_cost, width, rebid_charge, heuristic_tie;
     PyObject *view_names[N_VIEW];       /* interned attribute names */
     PyObject *table_names[N_TABLE];
     /* The last table read (a strong reference, so no other object can take its address;
@@ -161,7 +163,7 @@ static int init_layout(Encoder *self, PyObject *spans_seq)
     const long S = self->seats, L = self->stack_size;
     const long width[N_LAYOUT] = {
         3, 3, 2, 1, CARDS, TILE, L * TILE, L, L * TILE, L, 1, ORIENTATIONS * OUTCOME_FEATURES,
-        L * OUTCOME_FEATURES, S, S, S, S, S * CARDS, S * TILE, S * 5, S, S * 3, S * 2,
+        L * OUTCOME_FEATURES, CARDS, S, S, S, S, S * CARDS, S * TILE, S * 5, S, S * 3, S * 2,
     };
     for (int f = 0; f < N_LAYOUT; f++) {
         long start = spans[2 * f], stop = spans[2 * f + 1];
@@ -280,17 +282,19 @@ static PyObject *Encoder_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {
         "seats", "stack_size", "capn", "six_seat", "group_index", "size", "layout_spans",
         "crate_cells", "perms", "cell_features", "cell_totals", "out_scale", "coin_scale",
-        "score_scale", "no_low", NULL,
+        "score_scale", "no_low", "bidding", NULL,
     };
     long seats, stack_size, capn, no_low;
     int six_seat;
     Py_ssize_t size;
     double coin_scale, score_scale;
     PyObject *group_index, *spans, *crate_cells, *perms, *features, *totals, *out_scale;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "lllpOnOOOOOOddl", kwlist, &seats,
+    PyObject *bidding;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "lllpOnOOOOOOddlO", kwlist, &seats,
                                      &stack_size, &capn, &six_seat, &group_index, &size,
                                      &spans, &crate_cells, &perms, &features, &totals,
-                                     &out_scale, &coin_scale, &score_scale, &no_low))
+                                     &out_scale, &coin_scale, &score_scale, &no_low,
+                                     &bidding))
         return NULL;
     if (seats < 2 || seats > MAX_SEATS || stack_size < 1 || stack_size > MAX_STACK
             || capn < -1 || capn >= seats || size < 1) {
@@ -325,6 +329,19 @@ static PyObject *Encoder_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             self->group_index[v][s] = g;
         }
     PyMem_Free(groups);
+
+    double *constants = ce_doubles_exact(bidding, 4, "bidding");
+    if (constants == NULL)
+        goto fail;
+    self->card_cost = constants[0];
+    self->width = constants[1];
+    self->rebid_charge = constants[2];
+    self->heuristic_tie = constants[3];
+    PyMem_Free(constants);
+    if (!(self->width > 0.0)) {
+        PyErr_SetString(PyExc_ValueError, "Encoder: the bidding width must be > 0");
+        goto fail;
+    }
 
     double *scale = ce_doubles_exact(out_scale, OUTCOME_FEATURES, "out_scale");
     if (scale == NULL)
@@ -739,6 +756,274 @@ static int write_score_now_place_stack_outcomes(const Encoder *e, const View *V,
     return 0;
 }
 
+/* ---- the bid outlook (bidding.py, operation for operation: the same doubles) ------------ */
+
+#define MAX_BIDDERS MAX_SEATS
+
+/* bidding.hold_value of a hold with totals ``tot``. */
+static double hold_value(const long tot[5], long rivals, long crates_after)
+{
+    double contraband = (double)tot[2];
+    if (tot[2] >= rivals)
+        contraband *= 0.25;
+    double fill = tot[4] >= 9 ? 8.0 : (crates_after < 3 ? 0.5 * (double)tot[4] : 0.0);
+    return (double)(tot[0] + tot[1] - tot[3]) + contraband + fill;
+}
+
+/* bidding.card_cost */
+static double card_cost(const Encoder *e, long hand_size)
+{
+    return e->card_cost * (hand_size <= 3 ? 0.3 : 1.0);
+}
+
+/* bidding._times: ``poly`` (``*n`` coefficients) times low + high x, in place. */
+static void poly_times(double *poly, int *n, double low, double high)
+{
+    double out[MAX_BIDDERS + 2] = {0};
+    for (int h = 0; h < *n; h++) {
+        out[h] += poly[h] * low;
+        out[h + 1] += poly[h] * high;
+    }
+    (*n)++;
+    memcpy(poly, out, sizeof(double) * (size_t)*n);
+}
+
+static double slot_value(const double *values, long m, long h)
+{
+    return values[h < m - 1 ? h : m - 1];
+}
+
+/* One bidder as the outlook reads it: its crate gains, its cards (sorted), whether it is
+ * the Cap'n, its hold number, and (for the others) the chance of each card. */
+typedef struct {
+    double values[MAX_BIDDERS];
+    long cards[CARDS];
+    int n;
+    int capn;
+    long hold;
+    double probs[CARDS];
+} Bidder;
+
+/* bidding.heuristic_scores and bidding.modelled_bid: bidder ``j``'s chances, the others
+ * (every bidder but ``j``, in order) picking uniformly. */
+static void modelled_bid(const Encoder *e, Bidder *b, long count, long j)
+{
+    Bidder *me = &b[j];
+    const long m = count;
+    double mean = 0.0;
+    for (long i = 0; i < m; i++)
+        mean += me->values[i];
+    const double tie = e->heuristic_tie * mean / (double)m;
+    double scores[CARDS], top = 0.0;
+    for (int c = 0; c < me->n; c++) {
+        const long card = me->cards[c];
+        double clear = 1.0, poly[MAX_BIDDERS + 2] = {1.0};
+        int terms = 1;
+        for (long o = 0; o < count; o++) {
+            if (o == j)
+                continue;
+            long below = 0, equal = 0;
+            for (int i = 0; i < b[o].n; i++) {
+                below += b[o].cards[i] < card;
+                equal += b[o].cards[i] == card;
+            }
+            const double n = (double)b[o].n;
+            const double lo = (double)below / n, hi = (double)(b[o].n - below - equal) / n;
+            poly_times(poly, &terms, lo, hi);
+            clear *= lo + hi;
+        }
+        double expected = (1.0 - clear) * tie;
+        for (int h = 0; h < terms; h++)
+            expected += poly[h] * slot_value(me->values, m, h);
+        scores[c] = expected - card_cost(e, me->n) * (double)(card - 1);
+        if (c == 0 || scores[c] > top)
+            top = scores[c];
+    }
+    double total = 0.0;
+    for (int c = 0; c < me->n; c++) {
+        const double w = 1.0 - (top - scores[c]) / e->width;
+        me->probs[c] = w > 0.0 ? w : 0.0;
+        total += me->probs[c];
+    }
+    for (int c = 0; c < me->n; c++)
+        me->probs[c] = me->probs[c] / total;
+}
+
+/* bidding.crate_rank: bidder 0's crate rank and whether it is tied. */
+static long crate_rank(const long *bids, long count, int rebid, const Bidder *b, int *tied)
+{
+    long untied_above = 0, untied = 0, tied_before = 0;
+    *tied = 0;
+    for (long j = 1; j < count; j++) {
+        int alone = 1;
+        for (long i = 0; i < count; i++)
+            if (i != j && bids[i] == bids[j])
+                alone = 0;
+        if (bids[j] == bids[0])
+            *tied = 1;
+        if (alone) {
+            untied++;
+            if (bids[j] > bids[0])
+                untied_above++;
+        } else if (b[j].hold > b[0].hold)
+            tied_before++;
+    }
+    if (!*tied)
+        return untied_above;
+    return untied + (rebid ? tied_before : 0);
+}
+
+/* bidding.expected_crate: every combination of the others' cards of nonzero chance, the
+ * last bidder's card changing fastest (itertools.product). */
+static double expected_crate(const Encoder *e, const Bidder *b, long count, long card, int rebid)
+{
+    const long m = count;
+    long support[MAX_BIDDERS][CARDS], sizes[MAX_BIDDERS] = {0}, at[MAX_BIDDERS] = {0};
+    double chances[MAX_BIDDERS][CARDS];
+    for (long j = 1; j < count; j++)
+        for (int c = 0; c < b[j].n; c++)
+            if (b[j].probs[c] > 0.0) {
+                support[j][sizes[j]] = b[j].cards[c];
+                chances[j][sizes[j]++] = b[j].probs[c];
+            }
+    double expected = 0.0;
+    long bids[MAX_BIDDERS];
+    bids[0] = card;
+    for (;;) {
+        double chance = 1.0;
+        for (long j = 1; j < count; j++) {
+            bids[j] = support[j][at[j]];
+            chance *= chances[j][at[j]];
+        }
+        int tied;
+        const long rank = crate_rank(bids, count, rebid, b, &tied);
+        if (tied && !rebid) {       /* a re-bid for the crates the untied seats leave */
+            const long start = rank < m - 1 ? rank : m - 1;
+            double left = 0.0;
+            for (long i = start; i < m; i++)
+                left += b[0].values[i];
+            expected += chance * (left / (double)(m - start) - e->rebid_charge);
+        } else
+            expected += chance * slot_value(b[0].values, m, rank);
+        long j = count - 1;         /* the next combination */
+        while (j >= 1 && ++at[j] == sizes[j])
+            at[j--] = 0;
+        if (j < 1)
+            break;
+    }
+    return expected;
+}
+
+/* bid_outlook: while bidding, per crew card in hand, the expected crate gain
+ * (observation._bid_outlooks: the bidders from the player round the table). */
+static int write_bid_outlook(const Encoder *e, const View *V, float *out)
+{
+    if (V->decision != DECIDE_BID)
+        return 0;
+    const long S = e->seats, p = V->player;
+    PyObject *need = group_entry(V->t->f[T_NEED], V->group, S, "table.need[group]");
+    PyObject *stacks = ce_tuple(V->t->f[T_STACKS], -1, "table.stacks");
+    PyObject *hands = ce_tuple(V->t->f[T_HANDS], S, "table.hands");
+    PyObject *placed = ce_tuple(V->t->f[T_PLACED], S, "table.placed");
+    PyObject *history = ce_tuple(V->t->f[T_HOLD_HISTORY], -1, "table.hold_history");
+    long stage;
+    if (need == NULL || stacks == NULL || hands == NULL || placed == NULL || history == NULL
+            || ce_long_at(V->t->f[T_STAGE], V->group, "table.stage", &stage) < 0)
+        return -1;
+    if (PyTuple_GET_SIZE(history) == 0) {
+        PyErr_SetString(PyExc_ValueError, "table.hold_history: empty");
+        return -1;
+    }
+    PyObject *holds = ce_tuple_at(history, PyTuple_GET_SIZE(history) - 1, S,
+                                  "table.hold_history[-1]");
+    PyObject *stack = group_entry(stacks, V->group, e->stack_size, "table.stacks[group]");
+    if (holds == NULL || stack == NULL)
+        return -1;
+    int bidding[MAX_SEATS] = {0};
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(need); i++) {
+        long s;
+        if (long_at_in(need, i, "table.need[group][i]", 0, S - 1, &s) < 0)
+            return -1;
+        bidding[s] = 1;
+    }
+    const long count = PyTuple_GET_SIZE(need);
+    if (!bidding[p] || PyTuple_GET_SIZE(stack) < count) {
+        PyErr_SetString(PyExc_ValueError, "table: a bidder outside table.need, or fewer "
+                        "crates than bidders");
+        return -1;
+    }
+    /* the next ``count`` crates: their placements */
+    const Placement *crates[MAX_BIDDERS];
+    for (long i = 0; i < count; i++) {
+        long crate, o;
+        if (read_crate(e, PyTuple_GET_ITEM(stack, i), "table.stacks[group][i]", &crate,
+                       &o) < 0)
+            return -1;
+        crates[i] = placements_of(e, crate, o);
+    }
+    Bidder b[MAX_BIDDERS];
+    memset(b, 0, sizeof(b));
+    long n = 0;
+    for (long j = 0; j < S; j++) {
+        const long s = (p + j) % S;
+        if (!bidding[s])
+            continue;
+        Bidder *x = &b[n++];
+        PyObject *hand = ce_tuple_at(hands, s, -1, "table.hands[seat]");
+        PyObject *crates_placed = ce_tuple_at(placed, s, -1, "table.placed[seat]");
+        if (hand == NULL || crates_placed == NULL
+                || ce_long_at(holds, s, "table.hold_history[-1][seat]", &x->hold) < 0)
+            return -1;
+        int has[CARDS + 1] = {0};
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hand); i++) {
+            long card;
+            if (long_at_in(hand, i, "table.hands[seat]", 1, CARDS, &card) < 0)
+                return -1;
+            has[card] = 1;
+        }
+        for (long card = 1; card <= CARDS; card++)     /* sorted; none: all ten */
+            if (has[card] || PyTuple_GET_SIZE(hand) == 0)
+                x->cards[x->n++] = card;
+        x->capn = s == e->capn;
+        /* its crate gains: the best of the 8 placements, less its hold's value now */
+        long rivals = 0;
+        int first = 1;
+        for (long t = 0; t < S; t++)
+            if (t != s && (first || V->t->tot[t][2] > rivals)) {
+                rivals = V->t->tot[t][2];
+                first = 0;
+            }
+        const long count_placed = PyTuple_GET_SIZE(crates_placed);
+        const double now = hold_value(V->t->tot[s], rivals, count_placed);
+        unsigned long hold[CELLS];
+        for (int i = 0; i < CELLS; i++)
+            hold[i] = e->cell_packed[V->t->visible[s][i]];
+        for (long i = 0; i < count; i++) {
+            double best = 0.0;
+            for (int a = 0; a < ORIENTATIONS; a++) {
+                long tot[5];
+                place_totals(&crates[i][a], hold, 0, 0, tot);
+                const double v = hold_value(tot, rivals, count_placed + 1);
+                if (a == 0 || v > best)
+                    best = v;
+            }
+            x->values[i] = best - now;
+        }
+    }
+    for (long j = 1; j < count; j++) {
+        if (b[j].capn)
+            for (int c = 0; c < b[j].n; c++)
+                b[j].probs[c] = 1.0 / (double)b[j].n;
+        else
+            modelled_bid(e, b, count, j);
+    }
+    float *dst = out + e->at[L_BID_OUTLOOK];
+    for (int c = 0; c < b[0].n; c++)
+        dst[b[0].cards[c] - 1] = (float)(expected_crate(e, b, count, b[0].cards[c], stage == 2)
+                                         / e->score_scale);
+    return 0;
+}
+
 /* Per absolute seat: the status flags (still to get a crate, placing now, tied) and this
  * turn's revealed bids (stage 1, stage 2) / 10, as observation._derive sets them. */
 static int seat_status_and_bids(const Encoder *e, const View *V, float status[][3],
@@ -922,7 +1207,8 @@ static int write_observation(const Encoder *e, View *V, const float *shared, flo
     copy_shared(e, V, shared, out);
     return write_voyage_turn_decision_rebid(e, V, out) < 0
         || write_pending_crate(e, V, out) < 0
-        || write_score_now_place_stack_outcomes(e, V, out) < 0 ? -1 : 0;
+        || write_score_now_place_stack_outcomes(e, V, out) < 0
+        || write_bid_outlook(e, V, out) < 0 ? -1 : 0;
 }
 
 /* Read ``table`` as the last table: its facts and shared blocks (on failure, no table). */

@@ -13,6 +13,8 @@ import numpy as np
 from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
 from plunder.envs.core.memo import remember
 
+from . import bidding
+from .bidding import bid_outlook, crate_gains
 from .geometry import NUM_CODES, code_good, orient
 
 CELL_FEATURES = 5
@@ -136,6 +138,12 @@ def build_layout(game) -> ObservationLayout:
           "per slot of your group's stack: the same 6 numbers for that crate placed on your "
           "hold in its best orientation (highest voyage score, then most cells showing "
           "goods, then the first orientation; zeros for an empty slot)", low=-1.0)
+    # The bid outlook: a model of the other bidders made explicit (bidding.py), since
+    # a network imitating a bot that models them does not learn the model by itself
+    b.add("bid_outlook", 10, "while you bid, per crew card 1-10 in your hand: the crate "
+          "gain you can expect for bidding it when every other bidder bids by the "
+          "heuristic's rule from its own side (the Cap'n: his deck), by the turn's rules "
+          f"(envs/shipshape/bidding.py) / {SCORE_SCALE:g}; zeros otherwise", low=-1.0)
     b.add("seat_is_capn", S, "per seat slot (0 = you, then round the table): the Cap'n")
     b.add("seat_in_my_group", S, "per seat slot: bids in your group this voyage")
     b.add("seat_coins", S, f"per seat slot: coins / {COIN_SCALE:g}", high=3.0)
@@ -197,7 +205,7 @@ class _Tables:
         S, L = game.num_seats, game.stack_size
         self.size = layout.size
         self.sl = {name: layout.slice(name) for name in layout.names()}
-        crates = game.components.crates
+        crates = self.crates = game.components.crates
         #: crate_feats[crate id, orientation] = the crate's 45 features as it lies (crate
         #: id 0: none, all zero)
         self.crate_feats = np.zeros((len(crates) + 1, 8, TILE), dtype=np.float32)
@@ -275,6 +283,16 @@ class _Tables:
         self.at_now, self.at_place = sl["score_now"].start, sl["place_outcomes"].start
         self.at_stack_out = sl["stack_outcomes"].start
         self.at_in_group = sl["seat_in_my_group"].start
+        self.at_bid = sl["bid_outlook"].start
+        #: (crate id, orientation) -> its 9 cell codes as it lies
+        self.lying_codes: dict[tuple, tuple] = {}
+
+    def lying(self, crate: int, o: int) -> tuple:
+        """The cell codes of crate ``crate`` as it lies in orientation ``o`` (cached)."""
+        cells = self.lying_codes.get((crate, o))
+        if cells is None:
+            cells = self.lying_codes[(crate, o)] = orient(self.crates[crate - 1], o)
+        return cells
 
     def hold(self, cells: tuple) -> _Hold:
         """The _Hold of a top-down view (cached on content)."""
@@ -469,6 +487,36 @@ def _reuse(rec: tuple, p: int, placing: tuple, stack: tuple):
     return now, place, best[j, start:start + len(stack)].ravel()
 
 
+def _bid_outlooks(game, T: _Tables, table, k: int) -> dict:
+    """Seat -> its bid_outlook values (10, unscaled) for the agents bidding in group ``k``
+    (kept on the table). Each seat lists the bidders from itself round the table."""
+    d = table.derived
+    key = ("bid_outlook", k)
+    res = d.get(key)
+    if res is not None:
+        return res
+    S, capn = game.num_seats, game.capn
+    bidders = table.need[k]
+    stack = [T.lying(c, o) for c, o in table.stacks[k][:len(bidders)]]
+    contraband = [hold.tot[2] for hold in d["holds"]]
+    holds = table.hold_history[-1]
+    values, hands = {}, {}
+    for s in bidders:
+        rivals = max(contraband[:s] + contraband[s + 1:])
+        values[s] = crate_gains(table.visible[s], stack, rivals, len(table.placed[s]))
+        hands[s] = sorted(table.hands[s]) or list(range(1, 11))
+    res = {}
+    for p in bidders:
+        if p == capn:
+            continue
+        seats = sorted(bidders, key=lambda s: (s - p) % S)
+        res[p] = bid_outlook([values[s] for s in seats], [hands[s] for s in seats],
+                             [s == capn for s in seats], table.stage[k] == 2,
+                             [holds[s] for s in seats])
+    d[key] = res
+    return res
+
+
 def encode(game, view) -> np.ndarray:
     """The observation vector of ``view`` (reads nothing but the view)."""
     T = _tables(game)
@@ -498,6 +546,9 @@ def encode(game, view) -> np.ndarray:
         obs[T.at_place:T.at_place + 8 * OUTCOME_FEATURES] = place
     if stack_out is not None:
         obs[T.at_stack_out:T.at_stack_out + len(stack_out)] = stack_out
+    if decision == "bid":
+        obs[T.at_bid:T.at_bid + 10] = np.asarray(_bid_outlooks(game, T, table, k)[p]) \
+            / SCORE_SCALE
     d["seat"].take(T.seat_perm[p], out=obs[T.seat_start:], mode="clip")
     if game.six_seat:     # two groups: whose seats share p's
         obs[T.at_in_group:T.at_in_group + game.num_seats] = T.in_group[voyage][p]
@@ -523,4 +574,5 @@ def compiled_params(game, module) -> tuple:
             tuple(spans), tuple(c for cells in game.components.crates for c in cells),
             tuple(i for perm in PERMS for i in perm), tuple(_CELL_TABLE.ravel().tolist()),
             tuple(int(x) for x in _CELL_TOTALS.ravel()), tuple(_OUT_SCALE.tolist()),
-            COIN_SCALE, SCORE_SCALE, _NO_LOW)
+            COIN_SCALE, SCORE_SCALE, _NO_LOW,
+            (bidding.CARD_COST, bidding.WIDTH, bidding.REBID_CHARGE, bidding.HEURISTIC_TIE))

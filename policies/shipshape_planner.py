@@ -1,0 +1,54 @@
+"""A stronger scripted ShipShape bot: the heuristic, bidding against a model of the others.
+
+The heuristic bot (``shipshape_heuristic``) values each crate of the stack by what it adds
+to its own hold and bids as if every other bidder drew a card uniformly from their hand.
+Players do not bid at random: each bids for the crates *it* wants. This bot keeps the
+heuristic's crate values and placements and bids by the observation's ``bid_outlook``
+(``envs/shipshape/bidding.py``): each other bidder modelled as the heuristic's rule played
+from that seat's side (the crates' worth to its own hold, everybody else uniform), the
+Cap'n as his deck, and each card of its own hand scored by the crate it then expects to
+win by the turn's rules (ties and re-bids included). It bids the card with the best
+expected crate less the heuristic's charge for spending high cards.
+
+It reads only the observation, by field name, and the mask; trained ShipShape bots imitate
+it in their warm start (``pretrain.teacher: planner``); its results: docs/training.md
+(Results).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from plunder.envs.shipshape.bidding import card_cost, crate_gains
+from plunder.envs.shipshape.engine import NUM_CARDS
+from plunder.envs.shipshape.observation import SCORE_SCALE
+
+from .shipshape_heuristic import ShipShapeHeuristic, decode_tiles
+
+
+class ShipShapePlanner(ShipShapeHeuristic):
+    """The heuristic bot, bidding by the bid outlook (a model of the other bidders)."""
+
+    name = "planner"
+
+    def _bid(self, obs, legal, mine, placed) -> int:
+        """The card of the best expected crate less the charge for high cards."""
+        outlook = self.layout.read(obs, "bid_outlook").astype(np.float64) * SCORE_SCALE
+        cards = legal + 1
+        score = outlook[legal] - card_cost(len(legal)) * (cards - 1)
+        return int(legal[int(np.argmax(score))])
+
+    # -- the outlook's inputs, read back from the observation (tests compare the two) --------
+    def seat_crate_gains(self, slot: int, stack: np.ndarray, obs) -> list[float]:
+        """What each crate of ``stack`` (decoded, top first) adds to seat ``slot``'s hold."""
+        read = self.layout.read
+        hold = decode_tiles(read(obs, "seat_visible").reshape(self.S, -1)[slot]).tolist()
+        placed = int(round(read(obs, "seat_crates")[slot] * 3))
+        contraband = np.rint(read(obs, "seat_totals").reshape(self.S, 5)[:, 2] * 27)
+        rivals = int(np.delete(contraband, slot).max())
+        return crate_gains(hold, stack.tolist(), rivals, placed)
+
+    def seat_hand(self, obs, slot: int) -> list[int]:
+        """Seat ``slot``'s cards, sorted (the Cap'n's: his deck, all ten once it ran out)."""
+        row = self.layout.read(obs, "seat_hand").reshape(self.S, NUM_CARDS)[slot]
+        return (np.flatnonzero(row > 0.5) + 1).tolist() or list(range(1, NUM_CARDS + 1))
