@@ -756,6 +756,20 @@ static int write_score_now_place_stack_outcomes(const Encoder *e, const View *V,
     return 0;
 }
 
+/* The hold numbers of the current voyage (table.hold_history[-1], one per seat). */
+static PyObject *current_holds(const Encoder *e, const View *V)
+{
+    PyObject *history = ce_tuple(V->t->f[T_HOLD_HISTORY], -1, "table.hold_history");
+    if (history == NULL)
+        return NULL;
+    if (PyTuple_GET_SIZE(history) == 0) {
+        PyErr_SetString(PyExc_ValueError, "table.hold_history: empty");
+        return NULL;
+    }
+    return ce_tuple_at(history, PyTuple_GET_SIZE(history) - 1, e->seats,
+                       "table.hold_history[-1]");
+}
+
 /* ---- the bid outlook (bidding.py, operation for operation: the same doubles) ------------ */
 
 #define MAX_BIDDERS MAX_SEATS
@@ -925,17 +939,11 @@ static int write_bid_outlook(const Encoder *e, const View *V, float *out)
     PyObject *stacks = ce_tuple(V->t->f[T_STACKS], -1, "table.stacks");
     PyObject *hands = ce_tuple(V->t->f[T_HANDS], S, "table.hands");
     PyObject *placed = ce_tuple(V->t->f[T_PLACED], S, "table.placed");
-    PyObject *history = ce_tuple(V->t->f[T_HOLD_HISTORY], -1, "table.hold_history");
     long stage;
-    if (need == NULL || stacks == NULL || hands == NULL || placed == NULL || history == NULL
+    if (need == NULL || stacks == NULL || hands == NULL || placed == NULL
             || ce_long_at(V->t->f[T_STAGE], V->group, "table.stage", &stage) < 0)
         return -1;
-    if (PyTuple_GET_SIZE(history) == 0) {
-        PyErr_SetString(PyExc_ValueError, "table.hold_history: empty");
-        return -1;
-    }
-    PyObject *holds = ce_tuple_at(history, PyTuple_GET_SIZE(history) - 1, S,
-                                  "table.hold_history[-1]");
+    PyObject *holds = current_holds(e, V);
     PyObject *stack = group_entry(stacks, V->group, e->stack_size, "table.stacks[group]");
     if (holds == NULL || stack == NULL)
         return -1;
@@ -1095,16 +1103,8 @@ static int write_seats(const Encoder *e, const View *V, float *out)
     PyObject *hands = ce_tuple(V->t->f[T_HANDS], S, "table.hands");
     PyObject *coins = ce_tuple(V->t->f[T_COINS], S, "table.coins");
     PyObject *placed = ce_tuple(V->t->f[T_PLACED], S, "table.placed");
-    PyObject *history = ce_tuple(V->t->f[T_HOLD_HISTORY], -1, "table.hold_history");
-    if (hands == NULL || coins == NULL || placed == NULL || history == NULL)
-        return -1;
-    if (PyTuple_GET_SIZE(history) == 0) {
-        PyErr_SetString(PyExc_ValueError, "table.hold_history: empty");
-        return -1;
-    }
-    PyObject *holds = ce_tuple_at(history, PyTuple_GET_SIZE(history) - 1, S,
-                                  "table.hold_history[-1]");
-    if (holds == NULL)
+    PyObject *holds = current_holds(e, V);
+    if (hands == NULL || coins == NULL || placed == NULL || holds == NULL)
         return -1;
     const long *my_groups = e->group_index[V->t->v];
     for (long j = 0; j < S; j++) {
