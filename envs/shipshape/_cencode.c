@@ -75,6 +75,28 @@ static const char *const LAYOUT_NAMES[N_LAYOUT] = {
 
 /* ---- the encoder object ------------------------------------------------------------------ */
 
+#define MAX_BIDDERS MAX_SEATS
+
+/* One bidder as the outlook reads it: its crate gains, its cards (sorted), whether it is
+ * the Cap'n, its hold number, and (for the others) the chance of each card. */
+typedef struct {
+    double values[MAX_BIDDERS];
+    long cards[CARDS];
+    int n;
+    int capn;
+    long hold;
+    double probs[CARDS];
+} Bidder;
+
+/* A group's bidders in seat order, with their crate gains and the chances of their cards
+ * (bidding.modelled_bid, each from its own side); ``ready`` once computed for a table. */
+typedef struct {
+    int ready, rebid;
+    long count;
+    long seat[MAX_BIDDERS];
+    Bidder bidder[MAX_BIDDERS];
+} GroupBids;
+
 /* One public table as the writers read it: its fields (owned references) and the facts
  * read from them that several blocks use. */
 typedef struct {
@@ -84,6 +106,7 @@ typedef struct {
     int done;
     unsigned char visible[MAX_SEATS][CELLS];   /* every seat's hold, top-down codes */
     long tot[MAX_SEATS][5];             /* its gold, cannons, contraband, rats, goods */
+    GroupBids bids[2];                  /* per group, once a bidder asks (zeroed on reading) */
 } Table;
 
 /* A crate placed on a hold, as the outcomes need it: the packed totals of its own cells
@@ -471,6 +494,7 @@ static int read_view(const Encoder *e, PyObject *view, View *V)
  * failure the caller releases ``T``). */
 static int read_table(const Encoder *e, PyObject *table, Table *T)
 {
+    T->bids[0].ready = T->bids[1].ready = 0;
     for (int i = 0; i < N_TABLE_READ; i++) {
         int t = TABLE_READ[i];
         if ((T->f[t] = get_attr(table, e->table_names[t], "view.table")) == NULL)
@@ -772,8 +796,6 @@ static PyObject *current_holds(const Encoder *e, const View *V)
 
 /* ---- the bid outlook (bidding.py, operation for operation: the same doubles) ------------ */
 
-#define MAX_BIDDERS MAX_SEATS
-
 /* bidding.hold_value of a hold with totals ``tot``. */
 static double hold_value(const long tot[5], long rivals, long crates_after)
 {
@@ -807,19 +829,9 @@ static double slot_value(const double *values, long m, long h)
     return values[h < m - 1 ? h : m - 1];
 }
 
-/* One bidder as the outlook reads it: its crate gains, its cards (sorted), whether it is
- * the Cap'n, its hold number, and (for the others) the chance of each card. */
-typedef struct {
-    double values[MAX_BIDDERS];
-    long cards[CARDS];
-    int n;
-    int capn;
-    long hold;
-    double probs[CARDS];
-} Bidder;
 
 /* bidding.heuristic_scores and bidding.modelled_bid: bidder ``j``'s chances, the others
- * (every bidder but ``j``, in order) picking uniformly. */
+ * (the bidders after ``j`` round the table) picking uniformly. */
 static void modelled_bid(const Encoder *e, Bidder *b, long count, long j)
 {
     Bidder *me = &b[j];
@@ -833,9 +845,8 @@ static void modelled_bid(const Encoder *e, Bidder *b, long count, long j)
         const long card = me->cards[c];
         double clear = 1.0, poly[MAX_BIDDERS + 2] = {1.0};
         int terms = 1;
-        for (long o = 0; o < count; o++) {
-            if (o == j)
-                continue;
+        for (long k = 1; k < count; k++) {     /* the others from its own side */
+            const long o = (j + k) % count;
             long below = 0, equal = 0;
             for (int i = 0; i < b[o].n; i++) {
                 below += b[o].cards[i] < card;
@@ -863,33 +874,14 @@ static void modelled_bid(const Encoder *e, Bidder *b, long count, long j)
         me->probs[c] = me->probs[c] / total;
 }
 
-/* bidding.crate_rank: bidder 0's crate rank and whether it is tied. */
-static long crate_rank(const long *bids, long count, int rebid, const Bidder *b, int *tied)
-{
-    long untied_above = 0, untied = 0, tied_before = 0;
-    *tied = 0;
-    for (long j = 1; j < count; j++) {
-        int alone = 1;
-        for (long i = 0; i < count; i++)
-            if (i != j && bids[i] == bids[j])
-                alone = 0;
-        if (bids[j] == bids[0])
-            *tied = 1;
-        if (alone) {
-            untied++;
-            if (bids[j] > bids[0])
-                untied_above++;
-        } else if (b[j].hold > b[0].hold)
-            tied_before++;
-    }
-    if (!*tied)
-        return untied_above;
-    return untied + (rebid ? tied_before : 0);
-}
-
-/* bidding.expected_crate: every combination of the others' cards of nonzero chance, the
- * last bidder's card changing fastest (itertools.product). */
-static double expected_crate(const Encoder *e, const Bidder *b, long count, long card, int rebid)
+/* bidding.expected_crate for every card of bidder 0's hand at once (``out[c]`` for its
+ * c-th card): every combination of the others' cards of nonzero chance, the last bidder's
+ * card changing fastest (itertools.product). Each card's sum takes the same terms in the
+ * same order as Python's loop over the combinations for that card; what does not depend
+ * on the card (the chance, which other seats tie among themselves) is found once per
+ * combination. The rank is bidding.crate_rank's. */
+static void expected_crates(const Encoder *e, const Bidder *b, long count, int rebid,
+                            double *out)
 {
     const long m = count;
     long support[MAX_BIDDERS][CARDS], sizes[MAX_BIDDERS] = {0}, at[MAX_BIDDERS] = {0};
@@ -900,65 +892,92 @@ static double expected_crate(const Encoder *e, const Bidder *b, long count, long
                 support[j][sizes[j]] = b[j].cards[c];
                 chances[j][sizes[j]++] = b[j].probs[c];
             }
-    double expected = 0.0;
+    /* the mean of the crates from rank r on, less the re-bid charge (a tie at a first bid) */
+    double rebid_value[MAX_BIDDERS];
+    for (long start = 0; start < m; start++) {
+        double left = 0.0;
+        for (long i = start; i < m; i++)
+            left += b[0].values[i];
+        rebid_value[start] = left / (double)(m - start) - e->rebid_charge;
+    }
+    for (int c = 0; c < b[0].n; c++)
+        out[c] = 0.0;
     long bids[MAX_BIDDERS];
-    bids[0] = card;
+    int paired[MAX_BIDDERS];         /* another other seat bid the same card */
     for (;;) {
         double chance = 1.0;
         for (long j = 1; j < count; j++) {
             bids[j] = support[j][at[j]];
             chance *= chances[j][at[j]];
         }
-        int tied;
-        const long rank = crate_rank(bids, count, rebid, b, &tied);
-        if (tied && !rebid) {       /* a re-bid for the crates the untied seats leave */
-            const long start = rank < m - 1 ? rank : m - 1;
-            double left = 0.0;
-            for (long i = start; i < m; i++)
-                left += b[0].values[i];
-            expected += chance * (left / (double)(m - start) - e->rebid_charge);
-        } else
-            expected += chance * slot_value(b[0].values, m, rank);
+        for (long j = 1; j < count; j++) {
+            paired[j] = 0;
+            for (long i = 1; i < count; i++)
+                if (i != j && bids[i] == bids[j])
+                    paired[j] = 1;
+        }
+        for (int c = 0; c < b[0].n; c++) {
+            const long card = b[0].cards[c];
+            long untied_above = 0, untied = 0, tied_before = 0;
+            int tied = 0;
+            for (long j = 1; j < count; j++) {
+                const int equal = bids[j] == card;
+                tied |= equal;
+                if (!paired[j] && !equal) {
+                    untied++;
+                    untied_above += bids[j] > card;
+                } else if (b[j].hold > b[0].hold)
+                    tied_before++;
+            }
+            double worth;
+            if (!tied)
+                worth = slot_value(b[0].values, m, untied_above);
+            else if (rebid)
+                worth = slot_value(b[0].values, m, untied + tied_before);
+            else        /* a re-bid for the crates the untied seats leave */
+                worth = rebid_value[untied < m - 1 ? untied : m - 1];
+            out[c] += chance * worth;
+        }
         long j = count - 1;         /* the next combination */
         while (j >= 1 && ++at[j] == sizes[j])
             at[j--] = 0;
         if (j < 1)
             break;
     }
-    return expected;
 }
 
-/* bid_outlook: while bidding, per crew card in hand, the expected crate gain
- * (observation._bid_outlooks: the bidders from the player round the table). */
-static int write_bid_outlook(const Encoder *e, const View *V, float *out)
+/* The bidders of group ``k`` of table ``T``, their crate gains and models: computed at the
+ * first bidder's observation of a table and kept on it (every bidder's are the same). */
+static GroupBids *group_bids(const Encoder *e, const View *V)
 {
-    if (V->decision != DECIDE_BID)
-        return 0;
-    const long S = e->seats, p = V->player;
-    PyObject *need = group_entry(V->t->f[T_NEED], V->group, S, "table.need[group]");
-    PyObject *stacks = ce_tuple(V->t->f[T_STACKS], -1, "table.stacks");
-    PyObject *hands = ce_tuple(V->t->f[T_HANDS], S, "table.hands");
-    PyObject *placed = ce_tuple(V->t->f[T_PLACED], S, "table.placed");
+    Table *T = (Table *)V->t;       /* only its cache is written */
+    GroupBids *g = &T->bids[V->group];
+    if (g->ready)
+        return g;
+    const long S = e->seats;
+    PyObject *need = group_entry(T->f[T_NEED], V->group, S, "table.need[group]");
+    PyObject *stacks = ce_tuple(T->f[T_STACKS], -1, "table.stacks");
+    PyObject *hands = ce_tuple(T->f[T_HANDS], S, "table.hands");
+    PyObject *placed = ce_tuple(T->f[T_PLACED], S, "table.placed");
     long stage;
     if (need == NULL || stacks == NULL || hands == NULL || placed == NULL
-            || ce_long_at(V->t->f[T_STAGE], V->group, "table.stage", &stage) < 0)
-        return -1;
+            || ce_long_at(T->f[T_STAGE], V->group, "table.stage", &stage) < 0)
+        return NULL;
     PyObject *holds = current_holds(e, V);
     PyObject *stack = group_entry(stacks, V->group, e->stack_size, "table.stacks[group]");
     if (holds == NULL || stack == NULL)
-        return -1;
+        return NULL;
     int bidding[MAX_SEATS] = {0};
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(need); i++) {
         long s;
         if (long_at_in(need, i, "table.need[group][i]", 0, S - 1, &s) < 0)
-            return -1;
+            return NULL;
         bidding[s] = 1;
     }
     const long count = PyTuple_GET_SIZE(need);
-    if (!bidding[p] || PyTuple_GET_SIZE(stack) < count) {
-        PyErr_SetString(PyExc_ValueError, "table: a bidder outside table.need, or fewer "
-                        "crates than bidders");
-        return -1;
+    if (PyTuple_GET_SIZE(stack) < count) {
+        PyErr_SetString(PyExc_ValueError, "table: fewer crates than bidders");
+        return NULL;
     }
     /* the next ``count`` crates: their placements */
     const Placement *crates[MAX_BIDDERS];
@@ -966,27 +985,27 @@ static int write_bid_outlook(const Encoder *e, const View *V, float *out)
         long crate, o;
         if (read_crate(e, PyTuple_GET_ITEM(stack, i), "table.stacks[group][i]", &crate,
                        &o) < 0)
-            return -1;
+            return NULL;
         crates[i] = placements_of(e, crate, o);
     }
-    Bidder b[MAX_BIDDERS];
-    memset(b, 0, sizeof(b));
+    memset(g, 0, sizeof(*g));
+    Bidder *b = g->bidder;
     long n = 0;
-    for (long j = 0; j < S; j++) {
-        const long s = (p + j) % S;
+    for (long s = 0; s < S; s++) {
         if (!bidding[s])
             continue;
+        g->seat[n] = s;
         Bidder *x = &b[n++];
         PyObject *hand = ce_tuple_at(hands, s, -1, "table.hands[seat]");
         PyObject *crates_placed = ce_tuple_at(placed, s, -1, "table.placed[seat]");
         if (hand == NULL || crates_placed == NULL
                 || ce_long_at(holds, s, "table.hold_history[-1][seat]", &x->hold) < 0)
-            return -1;
+            return NULL;
         int has[CARDS + 1] = {0};
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hand); i++) {
             long card;
             if (long_at_in(hand, i, "table.hands[seat]", 1, CARDS, &card) < 0)
-                return -1;
+                return NULL;
             has[card] = 1;
         }
         for (long card = 1; card <= CARDS; card++)     /* sorted; none: all ten */
@@ -997,15 +1016,15 @@ static int write_bid_outlook(const Encoder *e, const View *V, float *out)
         long rivals = 0;
         int first = 1;
         for (long t = 0; t < S; t++)
-            if (t != s && (first || V->t->tot[t][2] > rivals)) {
-                rivals = V->t->tot[t][2];
+            if (t != s && (first || T->tot[t][2] > rivals)) {
+                rivals = T->tot[t][2];
                 first = 0;
             }
         const long count_placed = PyTuple_GET_SIZE(crates_placed);
-        const double now = hold_value(V->t->tot[s], rivals, count_placed);
+        const double now = hold_value(T->tot[s], rivals, count_placed);
         unsigned long hold[CELLS];
         for (int i = 0; i < CELLS; i++)
-            hold[i] = e->cell_packed[V->t->visible[s][i]];
+            hold[i] = e->cell_packed[T->visible[s][i]];
         for (long i = 0; i < count; i++) {
             double best = 0.0;
             for (int a = 0; a < ORIENTATIONS; a++) {
@@ -1018,17 +1037,44 @@ static int write_bid_outlook(const Encoder *e, const View *V, float *out)
             x->values[i] = best - now;
         }
     }
-    for (long j = 1; j < count; j++) {
+    for (long j = 0; j < count; j++) {
         if (b[j].capn)
             for (int c = 0; c < b[j].n; c++)
                 b[j].probs[c] = 1.0 / (double)b[j].n;
         else
             modelled_bid(e, b, count, j);
     }
+    g->count = count;
+    g->rebid = stage == 2;
+    g->ready = 1;
+    return g;
+}
+
+/* bid_outlook: while bidding, per crew card in hand, the expected crate gain
+ * (observation._bid_outlooks: the bidders from the player round the table). */
+static int write_bid_outlook(const Encoder *e, const View *V, float *out)
+{
+    if (V->decision != DECIDE_BID)
+        return 0;
+    const GroupBids *g = group_bids(e, V);
+    if (g == NULL)
+        return -1;
+    long me = -1;
+    for (long i = 0; i < g->count; i++)
+        if (g->seat[i] == V->player)
+            me = i;
+    if (me < 0) {
+        PyErr_SetString(PyExc_ValueError, "table: a bidder outside table.need");
+        return -1;
+    }
+    Bidder b[MAX_BIDDERS];
+    for (long k = 0; k < g->count; k++)
+        b[k] = g->bidder[(me + k) % g->count];
+    double expected[CARDS];
+    expected_crates(e, b, g->count, g->rebid, expected);
     float *dst = out + e->at[L_BID_OUTLOOK];
     for (int c = 0; c < b[0].n; c++)
-        dst[b[0].cards[c] - 1] = (float)(expected_crate(e, b, count, b[0].cards[c], stage == 2)
-                                         / e->score_scale);
+        dst[b[0].cards[c] - 1] = (float)(expected[c] / e->score_scale);
     return 0;
 }
 

@@ -202,7 +202,9 @@ def bid_outlook(values, hands, capn, rebid: bool, holds) -> list[float]:
         if capn[j]:
             probs = [1.0 / len(hands[j])] * len(hands[j])
         else:
-            probs = modelled_bid(values[j], hands[j], hands[:j] + hands[j + 1:])
+            # the others from bidder j's own side (the bidders after it round the table):
+            # the same numbers whoever observes, so an encoder can compute them once
+            probs = modelled_bid(values[j], hands[j], hands[j + 1:] + hands[:j])
         others.append((hands[j], probs))
     out = [0.0] * NUM_CARDS
     for card in hands[0]:
