@@ -37,20 +37,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from plunder.envs.shipshape.bidding import CARD_COST, CELL_PARTS, HEURISTIC_TIE
 from plunder.envs.shipshape.engine import NUM_CARDS, PLACE0
-from plunder.envs.shipshape.geometry import NUM_CODES, PERMS, code_good
+from plunder.envs.shipshape.geometry import PERMS
 from plunder.envs.shipshape.observation import CELL_FEATURES
 
 from .base import check_mask
 
 #: code -> [gold + cannons - rats, contraband, shows a good]: what a hold's value sums
-#: (one gather and one sum per call; sums of small integers, so exact in any order)
-_CELL_SUMS = np.zeros((NUM_CODES, 3))
-_CELL_SUMS[1, 0] = -1
-for _c in range(2, NUM_CODES):
-    _g, _v = code_good(_c)
-    _CELL_SUMS[_c, 0 if _g < 2 else 1] = _v
-    _CELL_SUMS[_c, 2] = 1
+#: (one gather and one sum per call; sums of small integers, so exact in any order); the
+#: bid outlook's model of this bot (envs/shipshape/bidding.py) sums the same table
+_CELL_SUMS = np.asarray(CELL_PARTS, dtype=np.float64)
 _PERMS = np.asarray(PERMS, dtype=np.intp)
 
 
@@ -87,7 +84,7 @@ class ShipShapeHeuristic:
     name = "heuristic"
 
     def __init__(self, game, seed: int | None = None, samples: int = 64,
-                 card_cost: float = 0.15):
+                 card_cost: float = CARD_COST):
         self.game = game
         self.layout = game.layout
         self.rng = np.random.default_rng(seed)
@@ -169,7 +166,7 @@ class ShipShapeHeuristic:
     def _expected_gains(self, cards, opp, crate_values, m) -> np.ndarray:
         """Each bid card's expected crate value over the sampled bids of the others
         (``opp``: one row per sample); a tie is worth 0.9 of the average crate."""
-        tie_value = 0.9 * crate_values.mean()
+        tie_value = HEURISTIC_TIE * crate_values.mean()
         # one row per card in hand, one column per sampled set of the others' bids (each
         # row is summed as the one-card loop this replaced summed it: the same bids)
         bids = cards[:, None, None]

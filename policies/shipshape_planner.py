@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from plunder.envs.shipshape.bidding import card_cost, crate_gains
-from plunder.envs.shipshape.engine import NUM_CARDS
+from plunder.envs.shipshape.bidding import card_cost
 from plunder.envs.shipshape.observation import SCORE_SCALE
 
-from .shipshape_heuristic import ShipShapeHeuristic, decode_tiles
+from .shipshape_heuristic import ShipShapeHeuristic
 
 
 class ShipShapePlanner(ShipShapeHeuristic):
@@ -39,18 +38,3 @@ class ShipShapePlanner(ShipShapeHeuristic):
         cards = legal + 1
         score = outlook[legal] - card_cost(len(legal)) * (cards - 1)
         return int(legal[int(np.argmax(score))])
-
-    # -- the outlook's inputs, read back from the observation (tests compare the two) --------
-    def seat_crate_gains(self, slot: int, stack: np.ndarray, obs) -> list[float]:
-        """What each crate of ``stack`` (decoded, top first) adds to seat ``slot``'s hold."""
-        read = self.layout.read
-        hold = decode_tiles(read(obs, "seat_visible").reshape(self.S, -1)[slot]).tolist()
-        placed = int(round(read(obs, "seat_crates")[slot] * 3))
-        contraband = np.rint(read(obs, "seat_totals").reshape(self.S, 5)[:, 2] * 27)
-        rivals = int(np.delete(contraband, slot).max())
-        return crate_gains(hold, stack.tolist(), rivals, placed)
-
-    def seat_hand(self, obs, slot: int) -> list[int]:
-        """Seat ``slot``'s cards, sorted (the Cap'n's: his deck, all ten once it ran out)."""
-        row = self.layout.read(obs, "seat_hand").reshape(self.S, NUM_CARDS)[slot]
-        return (np.flatnonzero(row > 0.5) + 1).tolist() or list(range(1, NUM_CARDS + 1))

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 
+from .engine import NUM_CARDS
 from .geometry import NUM_CODES, PERMS, code_good
 
 #: the heuristic bot's charge per pip above 1 for spending a card (scaled by 0.3 when
@@ -42,14 +43,14 @@ WIDTH = 0.6
 REBID_CHARGE = 0.5
 #: the heuristic bot's worth of a tie, as a share of the mean crate
 HEURISTIC_TIE = 0.9
-NUM_CARDS = 10
 
-#: cell code -> (gold + cannons - rats, contraband, shows a good)
-_CELL = [(0, 0, 0), (-1, 0, 0)]
+#: cell code -> (gold + cannons - rats, contraband, shows a good): the parts of a hold's
+#: value (the heuristic bot sums the same table)
+CELL_PARTS = [(0, 0, 0), (-1, 0, 0)]
 for _code in range(2, NUM_CODES):
     _good, _value = code_good(_code)
-    _CELL.append((_value, 0, 1) if _good < 2 else (0, _value, 1))
-_CELL = tuple(_CELL)
+    CELL_PARTS.append((_value, 0, 1) if _good < 2 else (0, _value, 1))
+CELL_PARTS = tuple(CELL_PARTS)
 
 
 def card_cost(hand_size: int) -> float:
@@ -62,7 +63,7 @@ def hold_value(cells, rivals_contraband: int, crates_after: int) -> float:
     contraband, ``crates_after`` crates placed this voyage."""
     base = contraband = goods = 0
     for code in cells:
-        b, c, g = _CELL[code]
+        b, c, g = CELL_PARTS[code]
         base += b
         contraband += c
         goods += g
@@ -174,6 +175,13 @@ def expected_crate(card: int, values, others, rebid: bool, holds) -> float:
     bidder's (cards, probabilities), ``holds`` every bidder's hold number (the observer
     first); every combination of the others' cards of nonzero chance, in order."""
     m = len(values)
+    # tied at a first bid, with r untied seats: a re-bid for the crates from rank r on
+    rebid_worth = []
+    for start in range(m):
+        left = 0.0
+        for v in values[start:]:
+            left += v
+        rebid_worth.append(left / (m - start) - REBID_CHARGE)
     support = [[(c, p) for c, p in zip(cards, probs) if p > 0.0] for cards, probs in others]
     expected = 0.0
     for combo in itertools.product(*support):
@@ -181,14 +189,8 @@ def expected_crate(card: int, values, others, rebid: bool, holds) -> float:
         for _, p in combo:
             chance *= p
         rank, tied = crate_rank([card] + [c for c, _ in combo], rebid, holds)
-        if tied and not rebid:      # a re-bid for the crates the untied seats leave
-            start = min(rank, m - 1)
-            left = 0.0
-            for v in values[start:]:
-                left += v
-            expected += chance * (left / (m - start) - REBID_CHARGE)
-        else:
-            expected += chance * _slot(values, rank)
+        worth = _slot(rebid_worth if tied and not rebid else values, rank)
+        expected += chance * worth
     return expected
 
 

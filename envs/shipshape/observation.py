@@ -504,7 +504,7 @@ def _bid_outlooks(game, T: _Tables, table, k: int) -> dict:
     for s in bidders:
         rivals = max(contraband[:s] + contraband[s + 1:])
         values[s] = crate_gains(table.visible[s], stack, rivals, len(table.placed[s]))
-        hands[s] = sorted(table.hands[s]) or list(range(1, 11))
+        hands[s] = sorted(table.hands[s]) or list(range(1, bidding.NUM_CARDS + 1))
     res = {}
     for p in bidders:
         if p == capn:

@@ -43,7 +43,7 @@ def _next_crates(game, state, group):
 
 
 def _gains(game, state, seat, crates):
-    contraband = [sum(bidding._CELL[code][1] for code in state.visible[t])
+    contraband = [sum(bidding.CELL_PARTS[code][1] for code in state.visible[t])
                   for t in range(game.num_seats)]
     rivals = max(contraband[:seat] + contraband[seat + 1:])
     return bidding.crate_gains(list(state.visible[seat]), crates, rivals,
@@ -134,28 +134,44 @@ def test_the_expected_crate_is_what_the_engine_hands_out(players):
     assert checked > 30
 
 
+def _seat_gains_from_obs(layout, seats, slot, stack, obs):
+    """Seat ``slot``'s crate gains, read from the observation's fields alone."""
+    hold = decode_tiles(layout.read(obs, "seat_visible").reshape(seats, -1)[slot]).tolist()
+    placed = int(round(layout.read(obs, "seat_crates")[slot] * 3))
+    contraband = np.rint(layout.read(obs, "seat_totals").reshape(seats, 5)[:, 2] * 27)
+    rivals = int(np.delete(contraband, slot).max())
+    return bidding.crate_gains(hold, stack.tolist(), rivals, placed)
+
+
+def _seat_hand_from_obs(layout, seats, slot, obs):
+    """Seat ``slot``'s cards from the observation (the Cap'n's deck; all ten once empty)."""
+    row = layout.read(obs, "seat_hand").reshape(seats, 10)[slot]
+    return (np.flatnonzero(row > 0.5) + 1).tolist() or list(range(1, 11))
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_the_field_is_computed_from_what_the_observation_shows(players):
     """Read back from the observation's other fields (holds, stack, hands, hold numbers),
     the bidders' crate gains and cards give the field exactly: it uses nothing else."""
     checked = 0
     for game, state, joint in _bid_steps(players, 2, seed=1):
-        planner = ShipShapePlanner(game)
-        read = planner.layout.read
+        layout, S = game.layout, game.num_seats
+        read = layout.read
         for seat in joint:
             obs = game.encode(state.view(seat))
             if state.decision(seat) != "bid":
                 assert not read(obs, "bid_outlook").any()
                 continue
-            status = read(obs, "seat_status").reshape(planner.S, 3)
+            status = read(obs, "seat_status").reshape(S, 3)
             group = read(obs, "seat_in_my_group")
-            slots = [k for k in range(planner.S) if status[k, 0] > 0.5 and group[k] > 0.5]
+            slots = [k for k in range(S) if status[k, 0] > 0.5 and group[k] > 0.5]
             stack = decode_tiles(read(obs, "stack").reshape(-1, 45)[:len(slots)])
             holds = np.rint(read(obs, "seat_hold") * 18).astype(int)
             capn = read(obs, "seat_is_capn")
             outlook = bidding.bid_outlook(
-                [planner.seat_crate_gains(k, stack, obs) for k in slots],
-                [planner.seat_hand(obs, k) for k in slots], [capn[k] > 0.5 for k in slots],
+                [_seat_gains_from_obs(layout, S, k, stack, obs) for k in slots],
+                [_seat_hand_from_obs(layout, S, k, obs) for k in slots],
+                [capn[k] > 0.5 for k in slots],
                 read(obs, "rebid")[0] > 0.5, [int(holds[k]) for k in slots])
             expected = (np.asarray(outlook) / SCORE_SCALE).astype(np.float32)
             assert np.array_equal(read(obs, "bid_outlook"), expected)
