@@ -497,6 +497,9 @@ def _bid_outlooks(game, T: _Tables, table, k: int) -> dict:
         return res
     S, capn = game.num_seats, game.capn
     bidders = table.need[k]
+    if len(table.stacks[k]) < len(bidders):     # never by the rules: one crate per bidder
+        raise ValueError(f"table: {len(bidders)} bidders but {len(table.stacks[k])} crates "
+                         "in their stack")
     stack = [T.lying(c, o) for c, o in table.stacks[k][:len(bidders)]]
     contraband = [hold.tot[2] for hold in d["holds"]]
     holds = table.hold_history[-1]

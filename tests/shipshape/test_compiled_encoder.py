@@ -322,6 +322,17 @@ def test_bad_views_raise(placing):
             game.encode_into(v, out)
 
 
+def test_a_bid_with_fewer_crates_than_bidders_is_refused(monkeypatch):
+    """The bid outlook needs one crate per bidder (the rules always leave one): a table
+    without them is an error in both encoders, not a shorter outlook."""
+    for game in (_compiled_game(monkeypatch, 4), python_game(monkeypatch, ShipShapeGame, 4)):
+        view = _a_view(game, steps=0, want="bid")
+        assert view.decision == "bid" and len(view.table.need[0]) == 4
+        short = _with_table(view, stacks=(view.table.stacks[0][:2],))
+        with pytest.raises(ValueError, match="crates"):
+            game.encode(short)
+
+
 def test_non_views_raise(placing):
     game, view = placing
     out = np.empty(game.layout.size, np.float32)
