@@ -145,8 +145,8 @@ def _seat_gains_from_obs(layout, seats, slot, stack, obs):
 
 def _seat_hand_from_obs(layout, seats, slot, obs):
     """Seat ``slot``'s cards from the observation (the Cap'n's deck; all ten once empty)."""
-    row = layout.read(obs, "seat_hand").reshape(seats, 10)[slot]
-    return (np.flatnonzero(row > 0.5) + 1).tolist() or list(range(1, 11))
+    row = layout.read(obs, "seat_hand").reshape(seats, bidding.NUM_CARDS)[slot]
+    return (np.flatnonzero(row > 0.5) + 1).tolist() or list(range(1, bidding.NUM_CARDS + 1))
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
