@@ -163,6 +163,28 @@ class PretrainConfig:
 
 
 @dataclass
+class DistillConfig:
+    """Optional search distillation after PPO: the search with the run's network labels
+    the network's own games and the policy is fitted to its moves (see
+    training/distill.py)."""
+
+    samples: int = _f(0, "decisions of the trained network's own greedy games to label "
+                         "with the search's moves and fit after PPO (0: no distillation)",
+                      low=0)
+    opponents: list[str] = _f(["random", "heuristic"], "bots in the other seats of those "
+                                                       "games, taken in turn game by game",
+                              min_len=1)
+    search: str = _f("", "netsearch settings as in a bot spec, KEY=VALUE parts joined by "
+                         "':' (e.g. samples=32:top_k=2); empty: the game's defaults")
+    collect_parts: int = _f(1, "the games are played as this many independently seeded "
+                               "parts on up to `vec_workers` processes (as "
+                               "pretrain.collect_parts)", low=1)
+    epochs: int = _f(2, "passes over the labelled decisions", low=1)
+    batch_size: int = _f(1024, "minibatch size of the fit", low=1)
+    learning_rate: float = _f(3e-4, "Adam step size of the fit", low=0.0)
+
+
+@dataclass
 class TrainConfig:
     """One self-play training run of one game at one player count."""
 
@@ -207,6 +229,8 @@ class TrainConfig:
     eval: EvalConfig = field(default_factory=EvalConfig, metadata={"doc": "evaluation"})
     pretrain: PretrainConfig = field(default_factory=PretrainConfig,
                                      metadata={"doc": "warm start"})
+    distill: DistillConfig = field(default_factory=DistillConfig,
+                                   metadata={"doc": "search distillation"})
 
     def train_options(self) -> dict[str, Any]:
         """The variant training plays: ``options``, plus the game's recall option with
@@ -371,6 +395,20 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
     for opp in cfg.eval.opponents:
         if opp.partition(":")[0] not in BOT_KINDS:
             raise ConfigError(f"{where}: eval.opponents: unknown bot {opp!r}")
+    for opp in cfg.distill.opponents:
+        if opp.partition(":")[0] not in BOT_KINDS:
+            raise ConfigError(f"{where}: distill.opponents: unknown bot {opp!r}")
+    if cfg.distill.search:
+        from plunder.envs.core import PlunderError
+        from plunder.policies.netsearch import spec_settings
+
+        try:
+            rest, _ = spec_settings(f"netsearch:{cfg.distill.search}", cfg.distill.search)
+        except PlunderError as exc:
+            raise ConfigError(f"{where}: distill.search: {exc}") from None
+        if rest:
+            raise ConfigError(f"{where}: distill.search: {cfg.distill.search!r} must be "
+                              "KEY=VALUE settings joined by ':' (the network is the run's)")
     # exported opponents are loaded (and checked against this game) before any training
     for i, path in enumerate(cfg.league.onnx_opponents):
         _check_onnx_opponent(path, env_id, cfg, f"{where}: league.onnx_opponents[{i}]")

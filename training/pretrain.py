@@ -78,11 +78,12 @@ def collect_heuristic_decisions(env_id: str, num_players: int, options: dict,
 
 
 def imitate(model, data, epochs: int, batch_size: int, learning_rate: float, seed: int,
-            echo: Callable[[str], None] = print, label_smoothing: float = 0.0) -> dict:
+            echo: Callable[[str], None] = print, label_smoothing: float = 0.0,
+            what: str = "pretrain") -> dict:
     """Fit ``model.policy`` to the teacher's actions (each decision's policy loss weighted
     by ``data``'s weights) and the value targets; with ``label_smoothing`` e, each target
     is 1 - e on the teacher's action plus e spread evenly over the legal actions (the
-    illegal ones stay impossible)."""
+    illegal ones stay impossible). ``what`` names the phase in the printed line."""
     import torch
 
     obs, masks, acts, targets, weights = data
@@ -125,7 +126,7 @@ def imitate(model, data, epochs: int, batch_size: int, learning_rate: float, see
         agree = float((dist.get_actions(deterministic=True) == t_acts[:4096])
                       .float().mean())
     stats["agreement"] = agree
-    echo(f"pretrain: imitated {n:,} decisions for {epochs} epochs; "
+    echo(f"{what}: imitated {n:,} decisions for {epochs} epochs; "
          f"greedy agreement {agree:.0%}, value mse {stats['value_mse']:.3f}")
     return stats
 

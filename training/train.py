@@ -30,6 +30,7 @@ the games and opponents of the vec env (``SeedSequence(S)`` and its children; wo
 processes get 32-bit seeds from it; ``S + steps`` on resume), the warm start's imitation
 games and minibatches (``S + 7``, ``S + 11``, ``S + 13 + k``, ``S + 17 + k``; games played in
 ``pretrain.collect_parts`` parts take the children of ``SeedSequence`` of theirs), the
+distillation's games and minibatches (``S + 101``, parts as the warm start's; ``S + 103``), the
 opponents' own generators (31-bit draws), torch and SB3 (``S``). Evaluations are
 tournaments (:mod:`plunder.training.evaluate`), whose game and bot seeds are 2**64 and
 above: the periodic evaluation at step ``k`` is the tournament ``S + k`` (``k >= 1``), the
@@ -488,6 +489,7 @@ def _meta(cfg: TrainConfig, state: dict) -> dict:
             "num_players": cfg.num_players, "options": cls.check_options(cfg.options),
             "config": cfg.to_dict(), "git_commit": state["commit"],
             "platform": state["platform"], "evals": state["evals"], "pretrain": state.get("pretrain"),
+            "distill": state.get("distill"),
             "next": {k: state[k] for k in ("next_snapshot", "next_eval", "next_checkpoint")},
             "wall_seconds": state["wall"] + time.perf_counter() - state["t0"]}
 
@@ -538,6 +540,39 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
     finally:
         torch.set_num_threads(cfg.torch_threads)
     state["pretrain"]["seconds"] = round(time.perf_counter() - t0, 1)
+
+
+def _distill(cfg: TrainConfig, model, state: dict, echo) -> None:
+    """Fit the policy to the search's moves at its own greedy decisions
+    (``cfg.distill``; training/distill.py); a run that has done it once does not again."""
+    ds = cfg.distill
+    if ds.samples <= 0 or state.get("distill"):
+        return
+    from .actors import critic_from_policy
+    from .distill import collect_search_decisions, critic_values
+    from .export import export_actor
+    from .pretrain import collect_in_parts, imitate
+
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        net = export_actor(actor_from_policy(model.policy), cfg, int(model.num_timesteps), {},
+                           Path(tmp) / "searched.onnx", state["commit"],
+                           critic=critic_from_policy(model.policy))
+        kwargs = {"env_id": cfg.env_id, "num_players": cfg.num_players,
+                  "options": cfg.options, "bot_path": str(net), "opponents": ds.opponents,
+                  "search": ds.search, "max_turns": cfg.max_turns}
+        obs, masks, labels, played = collect_in_parts(
+            collect_search_decisions, kwargs, ds.samples, cfg.seed + 101, ds.collect_parts,
+            cfg.vec_workers)
+    overridden = float((labels != played).mean())
+    echo(f"distill: the search chose otherwise than the network at {overridden:.1%} of "
+         f"{len(labels):,} decisions")
+    data = (obs, masks, labels, critic_values(model.policy, obs),
+            np.ones(len(labels), np.float32))
+    stats = imitate(model, data, ds.epochs, ds.batch_size, ds.learning_rate, cfg.seed + 103,
+                    echo, what="distill")
+    state["distill"] = {**stats, "search_overrode": overridden,
+                        "seconds": round(time.perf_counter() - t0, 1)}
 
 
 def _agreement(actor: Actor, data) -> float:
@@ -631,6 +666,7 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         pool.load_state_dict(ckpt.league)
         state["evals"] = list(ckpt.meta.get("evals", []))
         state["pretrain"] = ckpt.meta.get("pretrain")
+        state["distill"] = ckpt.meta.get("distill")
         state.update(ckpt.meta.get("next", {}))
         state["wall"] = float(ckpt.meta.get("wall_seconds", 0.0))
         steps0 = int(ckpt.meta["steps"])
@@ -681,6 +717,11 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         echo(f"trained {steps - steps0:,} steps in {learn_s:.0f}s "
              f"({(steps - steps0) / max(learn_s, 1e-9):,.0f} learner steps/s); "
              f"checkpoint {path}")
+    if cfg.distill.samples > 0 and not state.get("distill"):
+        _distill(cfg, model, state, echo)
+        # the same step, now distilled: a resumed run does not distill twice
+        path = save_checkpoint(run_dir, model, pool, _meta(cfg, state))
+        echo(f"distilled in {state['distill']['seconds']:.0f}s; checkpoint {path}")
     summary: dict = {}
     from .actors import critic_from_policy
     from .export import export_actor
