@@ -10,10 +10,11 @@ critic held to its own values from before the fit, so that the network learns wh
 search overrides it and keeps what it played elsewhere.
 
 Why: in 2-player ShipShape the search with the network wins 1-1.6 points more of its
-games against random than the network alone, at about 30 times the computation per move;
-PPO's own variants, runs and weight averages had not moved the network past 94.8%. One
-fit to 60,000 searched decisions of the network's own games gained 0.4 points against
-random over 25,000 fresh games (docs/training.md, thirty-second round).
+games against random than the network alone, at about 30 times the computation per move,
+and PPO's own variants had not moved the network past 94.8%. Fitted to 60,000 searched
+decisions of its own games, a 3M-step network won 0.4 points more against random over
+25,000 fresh games; no packaged config distills yet, since a run with it did not fit in 30
+minutes with a network as good as the shipped one (docs/training.md, thirty-second round).
 
 The games are played in ``distill.collect_parts`` independently seeded parts on up to
 ``vec_workers`` processes (:func:`plunder.training.pretrain.collect_in_parts`); the search

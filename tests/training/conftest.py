@@ -26,7 +26,8 @@ TOY_CONFIG = str(Path(__file__).parent / "toy.yaml")
 TINY = ["n_envs=4", "ppo.n_steps=128", "ppo.batch_size=256", "ppo.n_epochs=2",
         "eval.every=0", "eval.games=10", "eval.final_games=20", "league.snapshot_every=1024",
         "checkpoint_every=1024", "progress_bar=false", "tensorboard=false",
-        "policy.net_arch=[32, 32]", "pretrain.samples=300", "pretrain.epochs=1"]
+        "policy.net_arch=[32, 32]", "pretrain.samples=300", "pretrain.epochs=1",
+        "distill.samples=0"]
 
 
 def set_args(overrides):

@@ -114,7 +114,8 @@ def run(task, policy, games, json_out, as_json):
 @click.option("--run-dir", type=click.Path(file_okay=False), default=None,
               help="Where the best response trains (default runs/exploit-GAME-Np-BOT).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
-              help="Another training config setting (repeatable; not league.*).")
+              help="Another training config setting (repeatable; not league.*, "
+                   "pretrain.* or distill.*).")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
 def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out):
