@@ -398,6 +398,10 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
     for opp in cfg.distill.opponents:
         if opp.partition(":")[0] not in BOT_KINDS:
             raise ConfigError(f"{where}: distill.opponents: unknown bot {opp!r}")
+    if cfg.distill.samples and cfg.recall:
+        raise ConfigError(f"{where}: distill: a recall run's network reads the remembered "
+                          "observations, which the distillation's games do not record; "
+                          "set distill.samples: 0 or recall: false")
     if cfg.distill.search:
         from plunder.envs.core import PlunderError
         from plunder.policies.netsearch import spec_settings

@@ -18,7 +18,8 @@ minutes with a network as good as the shipped one (docs/training.md, thirty-seco
 
 The games are played in ``distill.collect_parts`` independently seeded parts on up to
 ``vec_workers`` processes (:func:`plunder.training.pretrain.collect_in_parts`); the search
-reads only its seat's view, as it does in every game it plays.
+reads only its seat's view, as it does in every game it plays. A recall run cannot distill
+(its network reads remembered observations, which these games do not record).
 """
 
 from __future__ import annotations

@@ -65,6 +65,13 @@ def test_bad_distill_settings_are_refused(distill, match):
         config_from_dict({"game": "shipshape", "distill": distill})
 
 
+def test_a_recall_run_cannot_distill():
+    with pytest.raises(ConfigError, match="recall"):
+        config_from_dict({"game": "anchors_aweigh", "recall": True,
+                          "distill": {"samples": 100}})
+    config_from_dict({"game": "anchors_aweigh", "recall": True})
+
+
 def test_a_run_distills_once_and_exports_the_distilled_network(tmp_path):
     run = tmp_path / "ss2"
     args = ["train", "shipshape", "--steps", "1024", "--run-dir", str(run),
