@@ -174,8 +174,9 @@ class DistillConfig:
     opponents: list[str] = _f(["random", "heuristic"], "bots in the other seats of those "
                                                        "games, taken in turn game by game",
                               min_len=1)
-    search: str = _f("", "netsearch settings as in a bot spec, KEY=VALUE parts joined by "
-                         "':' (e.g. samples=32:top_k=2); empty: the game's defaults")
+    search_settings: str = _f("", "netsearch settings as in a bot spec, KEY=VALUE parts "
+                                  "joined by ':' (e.g. samples=32:top_k=2); empty: the "
+                                  "game's defaults")
     collect_parts: int = _f(1, "the games are played as this many independently seeded "
                                "parts on up to `vec_workers` processes (as "
                                "pretrain.collect_parts)", low=1)
@@ -402,16 +403,17 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
         raise ConfigError(f"{where}: distill: a recall run's network reads the remembered "
                           "observations, which the distillation's games do not record; "
                           "set distill.samples: 0 or recall: false")
-    if cfg.distill.search:
+    settings = cfg.distill.search_settings
+    if settings:
         from plunder.envs.core import PlunderError
         from plunder.policies.netsearch import spec_settings
 
         try:
-            rest, _ = spec_settings(f"netsearch:{cfg.distill.search}", cfg.distill.search)
+            rest, _ = spec_settings(f"netsearch:{settings}", settings)
         except PlunderError as exc:
-            raise ConfigError(f"{where}: distill.search: {exc}") from None
+            raise ConfigError(f"{where}: distill.search_settings: {exc}") from None
         if rest:
-            raise ConfigError(f"{where}: distill.search: {cfg.distill.search!r} must be "
+            raise ConfigError(f"{where}: distill.search_settings: {settings!r} must be "
                               "KEY=VALUE settings joined by ':' (the network is the run's)")
     # exported opponents are loaded (and checked against this game) before any training
     for i, path in enumerate(cfg.league.onnx_opponents):

@@ -4,7 +4,7 @@ When PPO has finished, the run's network is exported and plays one seat of
 ``distill.samples`` decisions' worth of games, greedily, as the shipped bot plays, against
 ``distill.opponents`` (taken in turn, one game each). At every one of its decisions the
 search with that same network (``netsearch``: the game's default settings, changed by
-``distill.search``) names the move it would make there instead. The policy is then fitted
+``distill.search_settings``) names the move it would make there instead. The policy is then fitted
 to the search's moves by cross-entropy (:func:`plunder.training.pretrain.imitate`), the
 critic held to its own values from before the fit, so that the network learns where the
 search overrides it and keeps what it played elsewhere.

@@ -560,7 +560,7 @@ def _distill(cfg: TrainConfig, model, state: dict, echo) -> None:
                            critic=critic_from_policy(model.policy))
         kwargs = {"env_id": cfg.env_id, "num_players": cfg.num_players,
                   "options": cfg.options, "bot_path": str(net), "opponents": ds.opponents,
-                  "search": ds.search, "max_turns": cfg.max_turns}
+                  "search": ds.search_settings, "max_turns": cfg.max_turns}
         obs, masks, labels, played = collect_in_parts(
             collect_search_decisions, kwargs, ds.samples, cfg.seed + 101, ds.collect_parts,
             cfg.vec_workers)

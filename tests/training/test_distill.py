@@ -55,9 +55,9 @@ def test_same_seed_same_data_and_parts_split_the_games():
 @pytest.mark.parametrize("distill, match", [
     ({"opponents": ["nobody"]}, "distill.opponents: unknown bot"),
     ({"opponents": []}, "at least 1"),
-    ({"search": "samples=many"}, "samples must be int"),
-    ({"search": "depth=3"}, "unknown netsearch setting"),
-    ({"search": "other.onnx:samples=4"}, "KEY=VALUE settings"),
+    ({"search_settings": "samples=many"}, "samples must be int"),
+    ({"search_settings": "depth=3"}, "unknown netsearch setting"),
+    ({"search_settings": "other.onnx:samples=4"}, "KEY=VALUE settings"),
     ({"samples": -1}, "below the minimum"),
 ])
 def test_bad_distill_settings_are_refused(distill, match):
@@ -75,7 +75,7 @@ def test_a_recall_run_cannot_distill():
 def test_a_run_distills_once_and_exports_the_distilled_network(tmp_path):
     run = tmp_path / "ss2"
     args = ["train", "shipshape", "--steps", "1024", "--run-dir", str(run),
-            *set_args(TINY + ["distill.samples=50", "distill.search=samples=2:min_gain=0",
+            *set_args(TINY + ["distill.samples=50", "distill.search_settings=samples=2:min_gain=0",
                               "distill.learning_rate=0.01"])]
     res = run_cli(args)
     assert res.exit_code == 0, res.output
