@@ -73,6 +73,14 @@ class RandomPolicy:
         return int(self.rng.choice(check_mask(action_mask)))
 
 
+def ask_bot(bot, view, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    """``bot``'s move at a seat: ``act_view(view, mask)`` for a bot that ``needs_view``
+    (the search bots), else ``act(observation, mask)``."""
+    if getattr(bot, "needs_view", False):
+        return int(bot.act_view(view, action_mask))
+    return int(bot.act(observation, action_mask))
+
+
 def choose_action(bot, env, agent: str, observation: dict) -> int:
     """Ask ``bot`` for ``agent``'s move in ``env`` (a view-based bot gets the seat's view)."""
     if getattr(bot, "needs_view", False):

@@ -19,6 +19,8 @@ import numpy as np
 
 from plunder.envs.core import InvalidArgumentError
 
+from .base import ask_bot
+
 
 def decision_kind(game, action_mask: np.ndarray) -> str:
     """The verbs of the legal actions of a decision, sorted and joined by ``/``."""
@@ -51,16 +53,11 @@ class HybridPolicy:
         self.base.reset()
         self.helper.reset()
 
-    def _ask(self, bot, view, observation, action_mask) -> int:
-        if getattr(bot, "needs_view", False):
-            return int(bot.act_view(view, action_mask))
-        return int(bot.act(observation, action_mask))
-
     def act_view(self, view, action_mask: np.ndarray) -> int:
         """Ask both bots; play the helper's move at the handed-over kinds, else the base's."""
         observation = self.game.encode(view)
-        mine = self._ask(self.base, view, observation, action_mask)
-        theirs = self._ask(self.helper, view, observation, action_mask)
+        mine = ask_bot(self.base, view, observation, action_mask)
+        theirs = ask_bot(self.helper, view, observation, action_mask)
         kind = decision_kind(self.game, action_mask)
         if np.count_nonzero(action_mask) > 1:
             self.decisions[kind] += 1

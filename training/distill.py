@@ -4,10 +4,11 @@ When PPO has finished, the run's network is exported and plays one seat of
 ``distill.samples`` decisions' worth of games, greedily, as the shipped bot plays, against
 ``distill.opponents`` (taken in turn, one game each). At every one of its decisions the
 search with that same network (``netsearch``: the game's default settings, changed by
-``distill.search_settings``) names the move it would make there instead. The policy is then fitted
-to the search's moves by cross-entropy (:func:`plunder.training.pretrain.imitate`), the
-critic held to its own values from before the fit, so that the network learns where the
-search overrides it and keeps what it played elsewhere.
+``distill.search_settings``) names the move it would make there instead. The policy is
+then fitted to the search's moves by cross-entropy
+(:func:`plunder.training.pretrain.imitate`), the critic held to its own values from before
+the fit, so that the network learns where the search overrides it and keeps what it played
+elsewhere.
 
 Why: in 2-player ShipShape the search with the network wins 1-1.6 points more of its
 games against random than the network alone, at about 30 times the computation per move,
@@ -37,7 +38,7 @@ def collect_search_decisions(env_id: str, num_players: int, options: dict, bot_p
     each game) against the ``opponents`` bot specs in turn; the search is
     ``netsearch:BOT_PATH`` with the ``search`` settings (``KEY=VALUE`` parts joined by
     ``:``, as in a bot spec)."""
-    from plunder.policies.base import make_bot
+    from plunder.policies.base import ask_bot, make_bot
 
     cls = game_class(env_id)
     game = cls(num_players, **options)
@@ -72,10 +73,8 @@ def collect_search_decisions(env_id: str, num_players: int, options: dict, bot_p
                     masks.append(mask.astype(bool))
                     labels.append(int(teacher.act_view(view, mask)))
                     played.append(joint[p])
-                elif getattr(others[p], "needs_view", False):
-                    joint[p] = int(others[p].act_view(view, mask))
                 else:
-                    joint[p] = int(others[p].act(o, mask))
+                    joint[p] = ask_bot(others[p], view, o, mask)
             state.apply_joint(joint)
     n = samples
     return (np.asarray(obs[:n], np.float32), np.asarray(masks[:n]),

@@ -39,6 +39,7 @@ import numpy as np
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
 from plunder.envs.core.rewards import rank_rewards, winners
+from plunder.policies.base import ask_bot
 
 Factory = Callable[[int], Any]
 
@@ -193,12 +194,10 @@ def play_game(game, policies: list, seed: int, max_turns: int) -> tuple[Any, boo
         joint = {}
         for p in state.current_players():
             view = state.view(p)
-            mask = state.legal_actions_mask(p)
             pol = policies[p]
-            if getattr(pol, "needs_view", False):
-                joint[p] = int(pol.act_view(view, mask))
-            else:
-                joint[p] = int(pol.act(game.encode(view), mask))
+            # a view-based bot is not handed an encoded observation it would not read
+            obs = None if getattr(pol, "needs_view", False) else game.encode(view)
+            joint[p] = ask_bot(pol, view, obs, state.legal_actions_mask(p))
         state.apply_joint(joint)
     return state, False
 
