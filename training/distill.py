@@ -7,15 +7,17 @@ search with that same network (``netsearch``: the game's default settings, chang
 ``distill.search_settings``) names the move it would make there instead. The policy is
 then fitted to the search's moves by cross-entropy
 (:func:`plunder.training.pretrain.imitate`), the critic held to its own values from before
-the fit, so that the network learns where the search overrides it and keeps what it played
-elsewhere.
+the fit, meant to teach the network where the search overrides it.
 
 Why: in 2-player ShipShape the search with the network wins 1-1.6 points more of its
 games against random than the network alone, at about 30 times the computation per move,
-and PPO's own variants had not moved the network past 94.8%. Fitted to 60,000 searched
-decisions of its own games, a 3M-step network won 0.4 points more against random over
-25,000 fresh games; no packaged config distills yet, since a run with it did not fit in 30
-minutes with a network as good as the shipped one (docs/training.md, thirty-second round).
+and PPO's own variants had not moved the network past 94.8%. Measured there: fitted to
+60,000 searched decisions of its own games, one 3M-step network won 0.4 points more against
+random over 25,000 fresh games, another 0.14 points less over 20,000; and the fit does not
+take up the search's moves: the networks' greedy moves matched the search's at 92-93% of
+these decisions before the fit and at 86-87% after it (the overrides are in good part the
+search's own sampling among near-equal moves). So no packaged config distills
+(docs/training.md, thirty-second and thirty-third rounds).
 
 The games are played in ``distill.collect_parts`` independently seeded parts on up to
 ``vec_workers`` processes (:func:`plunder.training.pretrain.collect_in_parts`); the search
