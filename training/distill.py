@@ -15,8 +15,8 @@ and PPO's own variants had not moved the network past 94.8%. Measured there: fit
 60,000 searched decisions of its own games, one 3M-step network won 0.4 points more against
 random over 25,000 fresh games, another 0.14 points less over 20,000; and the fit does not
 take up the search's moves: the networks' greedy moves matched the search's at 92-93% of
-these decisions before the fit and at 86-87% after it (the overrides are in good part the
-search's own sampling among near-equal moves). So no packaged config distills
+these decisions before the fit and at 86-87% after it, though a second, independently
+seeded search repeats 82% of the overrides. So no packaged config distills
 (docs/training.md, thirty-second and thirty-third rounds).
 
 The games are played in ``distill.collect_parts`` independently seeded parts on up to
