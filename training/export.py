@@ -22,7 +22,10 @@ game name and version, num_players, variant options (defaults filled in; the gam
 plays), ``recall`` (true: trained with the game's perfect-recall variant, the bot plays
 with an observation memory), observation and
 action sizes, the observation layout's field names and sizes, training steps, the final
-evaluation, the git commit and the training config. :class:`plunder.policies.onnx_policy.
+evaluation, the git commit, the training config and the platform the network was trained
+on (``platform``, as checkpoints record it: processor, torch's CPU capability, library
+versions; null when unknown), since the same config and seed give other weights on
+another platform. :class:`plunder.policies.onnx_policy.
 OnnxPolicy` checks them before playing. The file is written atomically.
 """
 
@@ -47,8 +50,9 @@ OPSET = 17
 VALUELESS_FORMAT = next(f for f, has_value in BOT_FORMATS.items() if not has_value)
 
 
-def bot_metadata(cfg: TrainConfig, steps: int, evaluation: dict, commit: str) -> dict:
-    """The metadata dict stored in the ONNX file."""
+def bot_metadata(cfg: TrainConfig, steps: int, evaluation: dict, commit: str,
+                 platform: dict | None = None) -> dict:
+    """The metadata dict stored in the ONNX file (``platform``: where it was trained)."""
     cls = game_class(cfg.env_id)
     game = cls(cfg.num_players, **cfg.options)
     layout = game.layout
@@ -59,7 +63,8 @@ def bot_metadata(cfg: TrainConfig, steps: int, evaluation: dict, commit: str) ->
             "layout": [[f.name, f.size] for f in layout.fields],
             "recall": bool(cfg.recall),
             "training_steps": int(steps), "evaluation": evaluation, "git_commit": commit,
-            "config": cfg.to_dict(), "exported_at": time.strftime("%Y-%m-%dT%H:%M:%S")}
+            "config": cfg.to_dict(), "platform": platform,
+            "exported_at": time.strftime("%Y-%m-%dT%H:%M:%S")}
 
 
 def _mlp_nodes(x: str, layers, activation: str, prefix: str, inits: list, nodes: list,
@@ -190,13 +195,14 @@ def build_model(actor: Actor, critic: Critic | None, meta: dict):
 
 def export_actor(actor: Actor, cfg: TrainConfig, steps: int, evaluation: dict,
                  out: str | Path, commit: str = "unknown", *, critic: Critic | None,
-                 extra_meta: dict | None = None) -> Path:
+                 extra_meta: dict | None = None, platform: dict | None = None) -> Path:
     """Write ``actor`` and ``critic`` as an ONNX bot to ``out`` (atomically); with
     ``critic=None`` (a league snapshot) the file has no value output (``plunder-bot/1``).
-    ``extra_meta`` adds keys to the metadata (e.g. the snapshot's step)."""
+    ``extra_meta`` adds keys to the metadata (e.g. the snapshot's step); ``platform`` is
+    the training platform of the checkpoint the network comes from."""
     from .train import atomic_write_bytes
 
-    meta = bot_metadata(cfg, steps, evaluation, commit)
+    meta = bot_metadata(cfg, steps, evaluation, commit, platform)
     if critic is None:
         meta["format"] = VALUELESS_FORMAT
     meta.update(extra_meta or {})
@@ -232,7 +238,8 @@ def export_run(run_dir: str | Path, out: str | Path | None = None,
         last = ckpt.meta["evals"][-1]
         evaluation = dict(last.get("results", {}), at_steps=last.get("steps"))
     return export_actor(actor, cfg, steps, evaluation, out or run_dir / "bot.onnx",
-                        ckpt.meta.get("git_commit", "unknown"), critic=critic)
+                        ckpt.meta.get("git_commit", "unknown"), critic=critic,
+                        platform=ckpt.meta.get("platform"))
 
 
 #: the shipped "early" bot is the league snapshot nearest this fraction of a run's steps
@@ -317,7 +324,8 @@ def export_snapshot(run_dir: str | Path, out: str | Path, step: int | None = Non
     return export_actor(actor, ckpt.config, step, {}, out,
                         ckpt.meta.get("git_commit", "unknown"), critic=None,
                         extra_meta={"snapshot_step": step,
-                                    "run_steps": int(ckpt.meta["steps"])})
+                                    "run_steps": int(ckpt.meta["steps"])},
+                        platform=ckpt.meta.get("platform"))
 
 
 def export_command(run: str, out: str | None, checkpoint: str | None) -> Path:

@@ -729,17 +729,20 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
     actor, critic = actor_from_policy(model.policy), critic_from_policy(model.policy)
     onnx_path = run_dir / "bot.onnx" if export else None
     if onnx_path is not None:   # the final evaluation plays this very file
-        export_actor(actor, cfg, steps, {}, onnx_path, state["commit"], critic=critic)
+        export_actor(actor, cfg, steps, {}, onnx_path, state["commit"], critic=critic,
+                     platform=state["platform"])
     if final_eval:
         with tempfile.TemporaryDirectory() as tmp:
             bot_path = onnx_path or export_actor(actor, cfg, steps, {}, Path(tmp) / "bot.onnx",
-                                                 state["commit"], critic=critic)
+                                                 state["commit"], critic=critic,
+                                                 platform=state["platform"])
             summary = summarize(final_evaluation(cfg, bot_path, cfg.eval.final_games))
         if onnx_path is not None:
             for spec, row in summary.items():
                 row["command"] = final_eval_command(cfg, onnx_path, spec, row["games"])
             # the same weights again, now with the evaluation in the metadata
-            export_actor(actor, cfg, steps, summary, onnx_path, state["commit"], critic=critic)
+            export_actor(actor, cfg, steps, summary, onnx_path, state["commit"], critic=critic,
+                         platform=state["platform"])
         atomic_write_bytes(run_dir / "eval.json", json.dumps(
             {"steps": steps, "results": summary}, indent=2).encode())
     if final_eval:

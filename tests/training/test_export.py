@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
+import zipfile
 
 import numpy as np
 import pytest
@@ -12,7 +14,8 @@ import pytest
 from plunder.envs.core import ModelFileError
 from plunder.policies.onnx_policy import OnnxPolicy, read_metadata
 from plunder.training.selfplay_env import OpponentPool, SelfPlayVecEnv, actor_from_policy
-from plunder.training.train import latest_checkpoint
+from plunder.training.export import export_run, export_snapshot
+from plunder.training.train import latest_checkpoint, run_platform
 
 
 def _observations(n_obs=1000, seed=0):
@@ -68,6 +71,24 @@ def test_metadata(scallywags_run):
     assert meta["obs_size"] > 0 and meta["num_actions"] == 65
     assert meta["training_steps"] == 2048
     assert {"random", "heuristic"} <= set(meta["evaluation"])
+
+
+def test_the_bot_records_the_platform_it_was_trained_on(scallywags_run, tmp_path):
+    ckpt = latest_checkpoint(scallywags_run)
+    assert ckpt.meta["platform"] == run_platform() and ckpt.meta["platform"]["torch"]
+    assert read_metadata(scallywags_run / "bot.onnx")["platform"] == ckpt.meta["platform"]
+    # exported later, as a bot or a snapshot, on whatever machine: the checkpoint's platform
+    moved = tmp_path / "run" / "checkpoints" / ckpt.path.name
+    moved.parent.mkdir(parents=True)
+    league = io.BytesIO()
+    np.savez(league, **ckpt.league)
+    with zipfile.ZipFile(moved, "w") as zf:
+        zf.writestr("model.zip", ckpt.model_bytes)
+        zf.writestr("league.npz", league.getvalue())
+        zf.writestr("meta.json", json.dumps(dict(ckpt.meta, platform={"processor": "X"})))
+    for path in (export_run(tmp_path / "run", tmp_path / "again.onnx"),
+                 export_snapshot(tmp_path / "run", tmp_path / "snapshot.onnx")):
+        assert read_metadata(path)["platform"] == {"processor": "X"}
 
 
 def _rewrite(src, dst, **changes):

@@ -14,8 +14,9 @@ two files go to ``plunder/policies/pretrained/``:
 
 and ``manifest.json`` gets their entries: game, players, options, recall, strength, the packaged
 config file and the exact ``plunder train`` command that reproduces the run (the packaged
-config plus a ``--set`` for every key that differs from it), training steps (and the
-snapshot's step), git commit, sha256, size, the final evaluation, ``placeholder`` and
+config plus a ``--set`` for every key that differs from it; on the same platform), training
+steps (and the snapshot's step), git commit, ``platform`` (where the run was trained, as its
+checkpoint records it), sha256, size, the final evaluation, ``placeholder`` and
 ``revision`` (1 for a cell's first bot, one more each time a different file replaces it:
 the benchmark tasks that play the shipped bots take it as their version).
 Every file is written to a temporary name beside its target and moved into place with
@@ -231,6 +232,7 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
                 "train_command": train_command(cfg, overrides),
                 "training_steps": steps,
                 "git_commit": r["ckpt"].meta.get("git_commit", "unknown"),
+                "platform": r["ckpt"].meta.get("platform"),
                 "source_run": r["run_dir"].name, "placeholder": bool(placeholder),
                 "weights": "float16" if float16 else "float32",
                 "shipped_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
