@@ -130,6 +130,9 @@ def test_bots_are_watched_step_by_step_and_a_replay_is_opened(page, tmp_path):
     by_id(driver, "play").click()
     wait_for(driver, lambda d: step_shown() >= 3, what="play")
     by_id(driver, "pause").click()
+    # a step already asked for when pause was clicked may still arrive; none after it
+    wait_for(driver, lambda d: not d.execute_script("return page.busy"),
+             what="the step in flight")
     paused = step_shown()
     time.sleep(0.5)
     assert step_shown() == paused
