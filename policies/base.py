@@ -82,11 +82,12 @@ def ask_bot(bot, view, observation: np.ndarray, action_mask: np.ndarray) -> int:
 
 
 def choose_action(bot, env, agent: str, observation: dict) -> int:
-    """Ask ``bot`` for ``agent``'s move in ``env`` (a view-based bot gets the seat's view)."""
+    """Ask ``bot`` for ``agent``'s move in ``env`` (a view-based bot gets the seat's view,
+    built only for it)."""
+    view = None
     if getattr(bot, "needs_view", False):
-        seat = env.unwrapped.agent_name_mapping[agent]
-        return bot.act_view(env.unwrapped.game_state.view(seat), observation["action_mask"])
-    return bot.act(observation["observation"], observation["action_mask"])
+        view = env.unwrapped.game_state.view(env.unwrapped.agent_name_mapping[agent])
+    return ask_bot(bot, view, observation["observation"], observation["action_mask"])
 
 
 def _registered_class(registry: dict[str, str], env_id: str, what: str):
