@@ -60,29 +60,52 @@ class StateField:
     read: Callable | None = None
     copier: Callable | None = None
     persistent: bool = True
+    #: kept as nested tuples (read from lists or tuples alike); clones share it
+    frozen: bool = False
+    #: saved and checked on loading, but not set on the state (a property of it, say)
+    check_only: bool = False
 
     def copy_function(self) -> Callable | None:
         """How ``clone`` copies the field's value (None: the copy shares it)."""
+        if self.frozen or self.check_only:
+            return None
         return self.copier if self.copier is not None else _KINDS[self.kind][1]
 
     def load(self, game: Any, value: Any) -> Any:
         """The field's value read from saved data, checked."""
+        if self.frozen:
+            value = _listify(value)
         if self.read is not None:
-            return self.read(game, value, self.name)
-        reader = _KINDS[self.kind][0]
-        if reader is None:
-            return value
-        bounds = {k: (b(game) if callable(b) else b) for k, b in self.bounds.items()}
-        return reader(value, self.name, **bounds)
+            value = self.read(game, value, self.name)
+        elif _KINDS[self.kind][0] is not None:
+            bounds = {k: (b(game) if callable(b) else b) for k, b in self.bounds.items()}
+            value = _KINDS[self.kind][0](value, self.name, **bounds)
+        return _tuplify(value) if self.frozen else value
 
 
 def field(name: str, kind: str, *, read: Callable | None = None,
-          copier: Callable | None = None, **bounds: Any) -> StateField:
+          copier: Callable | None = None, frozen: bool = False, check_only: bool = False,
+          **bounds: Any) -> StateField:
     """A persistent field: ``field("hands", "int_lists", length=lambda g: g.num_players,
-    inner_length=9, low=0, high=3)``."""
+    inner_length=9, low=0, high=3)``. ``read(game, value, where)`` replaces the kind's
+    reader; ``frozen`` keeps the value as nested tuples."""
     if kind not in _KINDS:
         raise InvalidArgumentError(f"no state field kind {kind!r}; kinds: {sorted(_KINDS)}")
-    return StateField(name, kind, bounds, read, copier)
+    return StateField(name, kind, bounds, read, copier, True, frozen, check_only)
+
+
+def _listify(value: Any) -> Any:
+    """Tuples (as a frozen field holds them) as lists (as JSON gives them), all the way."""
+    if isinstance(value, (list, tuple)):
+        return [_listify(v) for v in value]
+    return value
+
+
+def _tuplify(value: Any) -> Any:
+    """Lists as tuples, all the way down."""
+    if isinstance(value, list):
+        return tuple(_tuplify(v) for v in value)
+    return value
 
 
 def derived(name: str, copier: Callable | None = list) -> StateField:
@@ -112,7 +135,9 @@ def load_fields(state: Any, data: Mapping, fields: tuple[StateField, ...]) -> No
     game = state.game
     for f in fields:
         if f.persistent:
-            setattr(state, f.name, f.load(game, copy.deepcopy(data[f.name])))
+            value = f.load(game, copy.deepcopy(data[f.name]))
+            if not f.check_only:
+                setattr(state, f.name, value)
 
 
 __all__ = [
