@@ -268,10 +268,11 @@ class Game(ABC):
                 return None
             raise
 
-    def sample_state(self, view: Any, rng: np.random.Generator) -> "GameState":
+    def sample_state(self, view: Any, rng: np.random.Generator, **beliefs: Any) -> "GameState":
         """A full state consistent with everything the view's player knows (the game's
-        ``sampling.sample_state``)."""
-        return self.package_module("sampling").sample_state(self, view, rng)
+        ``sampling.sample_state``; ``beliefs``: the keyword arguments that game's sampler
+        takes, if any)."""
+        return self.package_module("sampling").sample_state(self, view, rng, **beliefs)
 
     def describe_view(self, view: Any) -> str:
         """Text rendering of what one player sees (the game's ``render.describe_view``)."""

@@ -277,19 +277,19 @@ def all_hands_crew_board(game, v, legal: set[int]) -> dict:
         offset = (q - me) % n
         pile = v.pile(q)
         top = (names[pile[-1][1]] if pile[-1][1] >= 0 else "?") if pile else "-"
-        moves = [game.A_DRAW + offset] + ([game.A_TARGET + offset - 1] if offset else [])
+        moves = [game.actions.draw + offset] + ([game.actions.target + offset - 1] if offset else [])
         piles.append(item(seat_title(game, q, me), f"{count(len(pile), 'card')}, top {top}",
                           "pile", (), legal_subset(legal, moves)))
     zones = [zone("Drawing piles", piles)]
     stock = [item(names[kind] if kind >= 0 else "?", f"from {game.seat_name(src)}'s pile",
                   "card", ["chosen"] if i in v.my_hired else [],
-                  legal_subset(legal, [game.A_HIRE + i]))
+                  legal_subset(legal, [game.actions.hire + i]))
              for i, (kind, src) in enumerate(v.stock[me])]
     zones.append(zone("Your stock", stock))
     crew = [item(names[k], f"x{copies}", "card") for k, copies in enumerate(v.my_crew) if copies]
     zones.append(zone("Your crew pile", crew))
-    lay = [item(combos[c].name, f"{combos[c].points} points", "combo", (), [game.A_LAY + c])
-           for c in range(len(combos)) if game.A_LAY + c in legal]
+    lay = [item(combos[c].name, f"{combos[c].points} points", "combo", (), [game.actions.lay + c])
+           for c in range(len(combos)) if game.actions.lay + c in legal]
     if lay:
         zones.append(zone("Lay out", lay))
     for q in range(n):
