@@ -74,6 +74,8 @@ def build_layout(game) -> ObservationLayout:
           "pirate card is revealed): " + ", ".join(BACKS))
     b.add("round_cards", 13 * CF, "up to 13 unrevealed cards of this round by card id, each "
           "as current_card; zeros when the fronts are hidden", high=2)
+    # derived: round_*_needs sum round_cards, held_kind regroups your row of hands, and
+    # pirate_odds and the outlooks evaluate the position for you
     b.add("round_asset_needs", NUM_KINDS, "tiles per kind (cannon..monkey) needed by all "
           "unrevealed visible cards / 8 (storage and monkey: always 0, no card needs them)",
           high=8, derived=True)

@@ -152,6 +152,7 @@ def build_layout(game) -> ObservationLayout:
     b.add("seat_hand", S * 10, "per seat slot: crew cards 1-10 in hand (public from the "
           "revealed bids; the Cap'n's: his deck's contents)")
     b.add("seat_visible", S * TILE, "per seat slot: top-down view of the hold, 9 cells x 5")
+    # derived (as the outcomes and bid_outlook above): sums over seat_visible
     b.add("seat_totals", S * 5, "per seat slot: visible [gold/27, cannons/27, "
           "contraband/27, rats/9, cells showing goods/9]", derived=True)
     b.add("seat_crates", S, "per seat slot: crates placed this voyage / 3")
