@@ -59,7 +59,10 @@ Observation
     to be in a player's hand, shipmasters of every launched ship, plunder, hand sizes and
     scores, and while you are asked Aargh! what claiming the top discard would do to the
     best ship your hand can launch. Seats are relative (block 0 is you, block d the
-    player d seats to your left).
+    player d seats to your left). The derived fields, listed apart under their own
+    heading, are computed from the view to help bots learn; ``derived_features=False``
+    leaves them out (the information state alone; ``env.unwrapped.layout`` then
+    describes that shorter vector).
     ``env.unwrapped.layout.describe()`` prints the table; read a field with
     ``layout.read(obs, "hand")``. The table for 2 players:
 

@@ -86,7 +86,10 @@ Observation
     screen: ``below_deck`` shows what went in and has not come out (tiles seen face up by
     kind, how many tiles only its owner saw, cargo per colour), never where it lies; its
     B1..C2 spaces in ``ships`` are zeros. Per-seat blocks are in relative order (entry 0
-    is you). ``env.unwrapped.layout.describe()`` prints the table; read a field
+    is you). The derived fields, listed apart under their own heading, are computed
+    from the view to help bots learn; ``derived_features=False`` leaves them out (the
+    information state alone; ``env.unwrapped.layout`` then describes that shorter vector).
+    ``env.unwrapped.layout.describe()`` prints the table; read a field
     with ``layout.read(obs, "coins")``. The table for 2 players:
 
 LAYOUT_TABLE

@@ -56,6 +56,9 @@ Observation
     While you bid, ``bid_outlook`` gives per card in your hand the crate gain you can
     expect for bidding it, the other bidders modelled as bidding by the heuristic bot's
     rule from their own side (public facts only; ``envs/shipshape/bidding.py``).
+    The derived fields, listed apart under their own heading, are computed from the view
+    to help bots learn; ``derived_features=False`` leaves them out (the information state
+    alone; ``env.unwrapped.layout`` then describes that shorter vector).
     ``env.unwrapped.layout.describe()`` prints the table; read a field with
     ``layout.read(obs, "seat_coins")``. With 4 players:
 
