@@ -84,7 +84,7 @@ DEFAULT_HORIZON: dict[str, int | None] = {"all_hands_crew_v0": None, "anchors_aw
 #: the least mean advantage (value units) for which another candidate replaces the
 #: network's favourite: the critic's systematic errors do not show in the paired spread
 MIN_GAIN = 0.1
-#: per-game minimum gains where the tuning games asked for another (docs/training.md)
+#: per-game minimum gains where the tuning games asked for another (docs/netsearch.md)
 DEFAULT_MIN_GAIN: dict[str, float] = {"anchors_aweigh_v0": 0.2}
 
 
@@ -100,7 +100,7 @@ def default_min_gain(env_id: str) -> float:
 
 #: per-game confidence (standard errors) and candidate count where the tuning games asked
 #: for others: crew's rollouts end in whole-game results, so with 16 samples a one-error
-#: margin among three candidates passed on sampling noise (docs/training.md#crews-search)
+#: margin among three candidates passed on sampling noise (docs/netsearch.md#all-hands-crew)
 DEFAULT_CONFIDENCE: dict[str, float] = {"all_hands_crew_v0": 2.0}
 DEFAULT_TOP_K: dict[str, int] = {"all_hands_crew_v0": 2}
 
@@ -142,7 +142,7 @@ SPEC_SETTINGS = {"samples": "int", "top_k": "int", "horizon": "int or end",
 
 
 #: per-game belief of ``netsearch:`` specs where one beat the uniform sampler on fresh
-#: games, decided beforehand (docs/training.md#crews-search)
+#: games, decided beforehand (docs/netsearch.md#all-hands-crew)
 DEFAULT_BELIEF: dict[str, str] = {"all_hands_crew_v0": "memory"}
 
 
