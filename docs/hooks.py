@@ -132,8 +132,9 @@ def _block(lines: list[str]) -> list[str]:
                 j += 1
             code = textwrap.dedent("\n".join(lines[i:j])).strip("\n")
             lang = "python" if re.search(r"\bimport\b|=", code) else "text"
-            if out and out[-1].rstrip().endswith("::"):
-                out[-1] = out[-1].rstrip()[:-1]
+            last = next((k for k in range(len(out) - 1, -1, -1) if out[k].strip()), None)
+            if last is not None and out[last].rstrip().endswith("::"):
+                out[last] = out[last].rstrip()[:-1]               # RST's literal marker
             out += ["", f"```{lang}", *code.splitlines(), "```", ""]
             i = j
             continue
