@@ -81,16 +81,17 @@ def _is_heading(lines: list[str], i: int) -> bool:
 _RULE = re.compile(r"=+( +=+)+ *")
 
 
-def _rst_table(lines: list[str]) -> list[str]:
+def _rst_table(lines: list[str], names: tuple[str, ...]) -> list[str]:
     """An RST simple table (rule, [header, rule,] rows, rule) as a Markdown table; a row
-    whose first cell is blank continues the row above."""
+    whose first cell is blank continues the row above. ``names`` head a table without a
+    header row."""
     rule = lines[0]
     starts = [m.start() for m in re.finditer(r"=+", rule)]
     def cells(line):
         bounds = [*starts[1:], None]
         return [line[a:b].strip() if b else line[a:].strip() for a, b in zip(starts, bounds)]
     rule_rows = [k for k, ln in enumerate(lines) if _RULE.fullmatch(ln.strip())]
-    header = [""] * len(starts)
+    header = [*names, *[""] * len(starts)][:len(starts)]
     body = lines[1:-1]
     if len(rule_rows) >= 3:
         header = cells(lines[1])
@@ -109,7 +110,7 @@ def _rst_table(lines: list[str]) -> list[str]:
     return ["", md(header), "|" + "---|" * len(starts), *map(md, rows), ""]
 
 
-def _block(lines: list[str]) -> list[str]:
+def _block(lines: list[str], names: tuple[str, ...] = ("", "meaning")) -> list[str]:
     """Markdown for a dedented run of lines: RST simple tables become Markdown tables and
     indented examples fenced blocks; everything else is Markdown already."""
     out: list[str] = []
@@ -122,7 +123,7 @@ def _block(lines: list[str]) -> list[str]:
                     j + 1 == len(lines) or not lines[j + 1].strip())):
                 j += 1
             indent = len(line) - len(line.lstrip())
-            out += _rst_table([ln[indent:] for ln in lines[i:j + 1]])
+            out += _rst_table([ln[indent:] for ln in lines[i:j + 1]], names)
             i = j + 1
             continue
         if line.startswith("    ") and (not out or not out[-1].strip()
@@ -192,15 +193,18 @@ def env_page(env_id: str) -> str:
            "observation layout.", ""]
     i = 0
     section: list[str] = []
+    heading = [""]
 
     def flush():
-        out.extend(_block(_dedent(section)))
+        names = ("actions" if "action" in heading[0].lower() else "option", "meaning")
+        out.extend(_block(_dedent(section), names))
         section.clear()
 
     while i < len(lines):
         if _is_heading(lines, i):
             flush()
-            out += ["", f"## {lines[i].strip()}", ""]
+            heading[0] = lines[i].strip()
+            out += ["", f"## {heading[0]}", ""]
             i += 1
             if i < len(lines) and re.fullmatch(r"-{3,}", lines[i]):
                 i += 1
