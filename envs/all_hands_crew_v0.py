@@ -97,16 +97,7 @@ stock, crew pile and who knows what).
 
 Version history
 ---------------
-- v0: first release: the whole rulebook and completion, 2-6 players, the open-stock
-  variant. Revised before any published bot: after a Snatch the other players keep what
-  they knew of the victim's Crew Pile, but for one card (``crew_maybe_gone``,
-  ``about_me_maybe_gone``: the observation grew by 2n); saved states carry
-  ``crew_maybe_gone``, record a hire's count of cards put back as public, and are
-  checked field by field on loading.
-- Every env, before any release: final infos carry ``winner_mask`` (one bool per scoring
-  seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an illegal
-  move (-1) unless ``illegal_reward=None``; the engine state is
-  ``env.unwrapped.game_state`` and ``env.state()`` the global state.
+- v0: first release.
 """
 
 from plunder.envs.all_hands_crew.engine import AllHandsCrewGame

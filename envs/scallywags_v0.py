@@ -67,10 +67,6 @@ Rewards
 
 Version history
     v0: first release.
-    Every env, before any release: final infos carry ``winner_mask`` (one bool per
-    scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
-    illegal move (-1) unless ``illegal_reward=None``; the engine state is
-    ``env.unwrapped.game_state`` and ``env.state()`` the global state.
 """
 
 from plunder.envs.core.env import make_env_functions
