@@ -10,7 +10,7 @@ outlooks, afterstate scores, sums of other fields). A game declares the derived 
 ``add(..., derived=True)`` or inside ``with builder.derived():``; they need not be
 contiguous. ``layout.information_index`` and ``layout.derived_index`` select them from the
 full vector, and ``layout.without_derived()`` is the layout of the information state alone
-(what an env made with ``derived_features=False`` returns).
+(what an env made with derived_features=False returns).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .errors import InvalidArgumentError
 
 #: the heading ``describe()`` puts above the derived block
 DERIVED_HEADING = ("Derived fields (computed from the view to help bots learn; "
-                   "``derived_features=False`` leaves them out):")
+                   "derived_features=False leaves them out):")
 
 
 @dataclass(frozen=True)
