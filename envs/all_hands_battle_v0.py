@@ -59,7 +59,10 @@ Observation
     to be in a player's hand, shipmasters of every launched ship, plunder, hand sizes and
     scores, and while you are asked Aargh! what claiming the top discard would do to the
     best ship your hand can launch. Seats are relative (block 0 is you, block d the
-    player d seats to your left).
+    player d seats to your left). The derived fields, listed apart under their own
+    heading, are computed from the view to help bots learn; ``derived_features=False``
+    leaves them out (the information state alone; ``env.unwrapped.layout`` then
+    describes that shorter vector).
     ``env.unwrapped.layout.describe()`` prints the table; read a field with
     ``layout.read(obs, "hand")``. The table for 2 players:
 
@@ -73,14 +76,7 @@ Rewards
     scoring seat, true for every seat sharing the win.
 
 Version history
-    v0: first release (rulebook + completion; Prize Crew and Alternate Aargh! variants).
-    Every env, before any release: final infos carry ``winner_mask`` (one bool per
-    scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
-    illegal move (-1) unless ``illegal_reward=None``; the engine state is
-    ``env.unwrapped.game_state`` and ``env.state()`` the global state. Observation
-    (2026-11-26): ``claim_outlook`` (5 entries, set only while the viewer is asked
-    Aargh!): whether its hand can launch a ship with and without the top discard, the best
-    such ship's launch value both ways, and whether that ship uses the discard.
+    v0: first release.
 """
 
 from plunder.envs.all_hands_battle.engine import AllHandsBattleGame

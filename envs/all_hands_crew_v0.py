@@ -66,44 +66,12 @@ that offset 0 is the observer. Read a field by name with
 | 5 | 811 | 116 |
 | 6 | 940 | 118 |
 
-Layout for 4 players (``layout.describe()``; blocks marked per seat scale with n):
+The derived fields, listed apart under their own heading, are computed from the view to
+help bots learn; ``derived_features=False`` leaves them out (the information state alone;
+``env.unwrapped.layout`` then describes that shorter vector). Layout for 4 players
+(``layout.describe()``; per-seat blocks scale with n):
 
-| indices | field | range | meaning |
-|---|---|---|---|
-| 0-5 | `phase` | 0..1 | one-hot phase: draw, spyglass (extra draws), hire, lay, target, over |
-| 6-8 | `pending_action` | 0..1 | action waiting for its target: snatch, short rations, curse |
-| 9-12 | `acting` | 0..1 | seats (offset from me) that must decide now |
-| 13-16 | `start_player` | 0..1 | one-hot seat of this round's start player |
-| 17 | `round` | 0..2 | round number / 30 |
-| 18 | `hire_step` | 0..1 | hiring pick number (Double hire picks are steps 1, 2, ...) / 8 |
-| 19 | `cards_in_piles` | 0..1 | cards in all Drawing Piles / 90 |
-| 20-23 | `pile_size` | 0..3 | cards in each seat's Drawing Pile / 40 |
-| 24-183 | `pile_top` | 0..1 | per pile, per position from the top (1..4): one-hot kind I know there, or the last entry 1 if the card is there but unknown to me |
-| 184-219 | `pile_known` | 0..4 | per pile: cards of each kind I know to be in it / 5 |
-| 220-223 | `pile_known_by_others` | 0..10 | per pile: cards known to someone other than me / 10 |
-| 224-448 | `my_stock` | 0..1 | per stock slot (1..15): present, picked by me, one-hot kind (all 0 while unseen), one-hot source pile |
-| 449-452 | `stock_size` | 0..1 | stock cards each seat holds / 15 |
-| 453-468 | `stock_sources` | 0..3 | per seat: its stock cards taken from each pile / 5 |
-| 469-504 | `stock_seen` | 0..3 | per seat: kinds of its stock I can see (own at hiring; everyone's with open stock) / 5 |
-| 505-508 | `draw_target` | 0..1 | regular stock cards each seat draws this round / 3 |
-| 509-512 | `spyglass_left` | 0..4 | Spyglass extra draws each seat still makes this round / 3 |
-| 513-516 | `hire_keep` | 0..4 | stock cards each seat keeps this round / 3 |
-| 517-520 | `next_double_hire` | 0..4 | Double hires due next round / 3 |
-| 521-524 | `next_spyglass` | 0..4 | Spyglasses due next round / 3 |
-| 525-528 | `next_short_rations` | 0..1 | 1 if the seat is on Short rations next round |
-| 529-537 | `my_crew` | 0..3 | cards of each kind in my Crew Pile / 6 |
-| 538 | `my_crew_value` | -2..3 | score of my Crew Pile's best partition if the game ended now / 40 |
-| 539-542 | `crew_size` | 0..5 | cards in each seat's Crew Pile / 20 |
-| 543-578 | `crew_known` | 0..3 | per seat: kinds I know to be in its Crew Pile, but for crew_maybe_gone of them / 6 |
-| 579-582 | `crew_maybe_gone` | 0..3 | per seat: how many of those known cards Snatches I did not see may have taken (I cannot tell which) / 6 |
-| 583-618 | `known_about_me` | 0..3 | per seat: kinds it knows to be in my Crew Pile, but for about_me_maybe_gone of them / 6 |
-| 619-622 | `about_me_maybe_gone` | 0..3 | per seat: how many of those cards Snatches it did not see may have taken, as far as it can tell / 6 |
-| 623-658 | `laid_cards` | 0..2 | per seat: cards of each kind laid out / 12 |
-| 659-662 | `laid_points` | -2..4 | per seat: points of its laid-out combinations / 60 |
-| 663-666 | `curses` | 0..3 | curse cards each seat holds / 6 |
-| 667-670 | `captains` | 0..2 | captains in each seat's layout (the tie-break) / 10 |
-| 671-674 | `score` | -3..4 | current score (laid, final layout, single captains, curses) / 60 |
-| 675-683 | `unseen` | 0..2 | cards of each kind in the game whose place I do not know for sure / 12 |
+LAYOUT_TABLE
 
 Kind order everywhere: Cook, Gunner, Lookout, Carpenter, Navigator, Bosun, Captain Anchor,
 Captain Cutlass, Captain Kraken. What an agent sees follows the completion: its own stock
@@ -129,16 +97,7 @@ stock, crew pile and who knows what).
 
 Version history
 ---------------
-- v0: first release: the whole rulebook and completion, 2-6 players, the open-stock
-  variant. Revised before any published bot: after a Snatch the other players keep what
-  they knew of the victim's Crew Pile, but for one card (``crew_maybe_gone``,
-  ``about_me_maybe_gone``: the observation grew by 2n); saved states carry
-  ``crew_maybe_gone``, record a hire's count of cards put back as public, and are
-  checked field by field on loading.
-- Every env, before any release: final infos carry ``winner_mask`` (one bool per scoring
-  seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an illegal
-  move (-1) unless ``illegal_reward=None``; the engine state is
-  ``env.unwrapped.game_state`` and ``env.state()`` the global state.
+- v0: first release.
 """
 
 from plunder.envs.all_hands_crew.engine import AllHandsCrewGame
@@ -146,5 +105,7 @@ from plunder.envs.core.env import make_env_functions
 
 Game = AllHandsCrewGame
 env, raw_env, parallel_env = make_env_functions(Game)
+
+__doc__ = __doc__.replace("LAYOUT_TABLE", Game(4).layout.describe())
 
 __all__ = ["Game", "env", "raw_env", "parallel_env"]

@@ -86,7 +86,10 @@ Observation
     screen: ``below_deck`` shows what went in and has not come out (tiles seen face up by
     kind, how many tiles only its owner saw, cargo per colour), never where it lies; its
     B1..C2 spaces in ``ships`` are zeros. Per-seat blocks are in relative order (entry 0
-    is you). ``env.unwrapped.layout.describe()`` prints the table; read a field
+    is you). The derived fields, listed apart under their own heading, are computed
+    from the view to help bots learn; ``derived_features=False`` leaves them out (the
+    information state alone; ``env.unwrapped.layout`` then describes that shorter vector).
+    ``env.unwrapped.layout.describe()`` prints the table; read a field
     with ``layout.read(obs, "coins")``. The table for 2 players:
 
 LAYOUT_TABLE
@@ -98,32 +101,7 @@ Rewards
     scoring seat, true for every seat sharing the win.
 
 Version history
-    v0: first release. Revised before any published bot: another ship's below deck is a
-    summary (``below_deck``, 16 per seat; the observation grew by 16n) instead of space by
-    space, so neither a below-deck space nor a storage taking cargo there is seen;
-    ``full`` counts only while loading; tiles are spent seen-before-secret and cargo is
-    paid from below deck first (choices that leak nothing); saved states are checked
-    field by field on loading. Then: each seat's returns in a row (tiles returned since
-    it last placed one, public) are in the state and the observation (``returns``, n
-    values at the end, capped at 6), so a memoryless bot can see that it is looping; saved states
-    need the ``returns`` field. Then (2026-11-26): ``round_asset_needs`` has a column per
-    tile kind (10, storage and monkey always 0), and two fields computed from your own
-    view end the observation: ``held_kind`` (the kind of the tile in your hand) and
-    ``pirate_odds`` (per pirate strength, the share of the pirate cards you may still meet
-    that your ship could resolve now), so that a network reads per kind what the heuristic
-    bot computes; N grew by 15 (2 players). Bots exported before no longer load (the
-    layout check refuses them). Later the same day: ``encounter_outlook`` (3 entries, set
-    only while you are asked to encounter or flee pirates): of the pirate cards of the
-    back's strength you may meet, the share your ship resolves and their mean reward,
-    and what a failed encounter costs you; N grew by 3. Then (2026-11-29):
-    ``trade_outlook`` (3 entries, set only while you are asked to resolve or skip a trade
-    or contract your cargo pays for): what resolving changes, the card's coins plus the
-    value of your cargo after against before, valued by the round's contracts you see;
-    N grew by 3 and the bots exported before no longer load.
-    Every env, before any release: final infos carry ``winner_mask`` (one bool per
-    scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
-    illegal move (-1) unless ``illegal_reward=None``; the engine state is
-    ``env.unwrapped.game_state`` and ``env.state()`` the global state.
+    v0: first release.
 """
 
 from plunder.envs.anchors_aweigh.engine import AnchorsAweighGame

@@ -51,7 +51,10 @@ Observation
     player has seen (its own take, coins it looked at, held, gave or swapped away:
     perfect recall, following coin ids), who has seen each coin (public), own hand, hand
     sizes, the discard pile, the pending card and its targets. Seats are relative (offset
-    0 is you). ``env.unwrapped.layout.describe()`` prints the table; read a field with
+    0 is you). The derived fields, listed apart under their own heading, are computed
+    from the view to help bots learn; ``derived_features=False`` leaves them out (the
+    information state alone; ``env.unwrapped.layout`` then describes that shorter vector).
+    ``env.unwrapped.layout.describe()`` prints the table; read a field with
     ``layout.read(obs, "hand")``:
 
 LAYOUT_TABLE
@@ -64,10 +67,6 @@ Rewards
 
 Version history
     v0: first release.
-    Every env, before any release: final infos carry ``winner_mask`` (one bool per
-    scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
-    illegal move (-1) unless ``illegal_reward=None``; the engine state is
-    ``env.unwrapped.game_state`` and ``env.state()`` the global state.
 """
 
 from plunder.envs.core.env import make_env_functions

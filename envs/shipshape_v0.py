@@ -56,6 +56,9 @@ Observation
     While you bid, ``bid_outlook`` gives per card in your hand the crate gain you can
     expect for bidding it, the other bidders modelled as bidding by the heuristic bot's
     rule from their own side (public facts only; ``envs/shipshape/bidding.py``).
+    The derived fields, listed apart under their own heading, are computed from the view
+    to help bots learn; ``derived_features=False`` leaves them out (the information state
+    alone; ``env.unwrapped.layout`` then describes that shorter vector).
     ``env.unwrapped.layout.describe()`` prints the table; read a field with
     ``layout.read(obs, "seat_coins")``. With 4 players:
 
@@ -70,21 +73,7 @@ Rewards
     (seat ``n`` is the Cap'n).
 
 Version history
-    v0: first release. Revised before any published six-seat bot: with six seats (5-6
-    players) the observation also holds the other group's crate stack (``other_stack``,
-    ``other_stack_present``; 898 -> 1312 floats), since every stack is public; saved
-    states are checked field by field on loading. Revised on 2026-11-25, before a
-    release: the placement-outcome fields (``score_now``, ``place_outcomes``,
-    ``stack_outcomes``; 688 -> 791 floats at 2-3 players, 896 -> 1017 at 4, 1312 -> 1415
-    at 5-6). The shipped ShipShape bots were retrained on it; a model file trained on the
-    older layout is refused with a clear error. Revised on 2026-11-29, before a release:
-    the ``bid_outlook`` field (10 floats: 791 -> 801 at 2-3 players, 1017 -> 1027 at 4,
-    1415 -> 1425 at 5-6); the shipped ShipShape bots were retrained on it, and files
-    trained before are refused.
-    Every env, before any release: final infos carry ``winner_mask`` (one bool per
-    scoring seat) instead of the ``winners`` list; ``parallel_env()`` ends a game on an
-    illegal move (-1) unless ``illegal_reward=None``; the engine state is
-    ``env.unwrapped.game_state`` and ``env.state()`` the global state.
+    v0: first release.
 """
 
 from plunder.envs.core.env import make_env_functions

@@ -6,7 +6,7 @@ card. ``returns`` draws them by kind with weight P(put back | drawn into stock),
 shipped 2-player network plays (``AllHandsCrewGame.sample_state(view, rng,
 returned_weights=RETURNED_WEIGHTS)``). ``memory`` (:class:`CrewMemory`) remembers which
 of them the searcher has seen before and pins those (``sample_state(..., pinned=...)``).
-Why and what they did: docs/training.md#crews-search.
+Why: docs/netsearch.md#all-hands-crew.
 """
 
 from __future__ import annotations

@@ -10,9 +10,7 @@ needs and leaves the pirates' out (what is left of the ship fills from face-down
 as the heuristic's does); it still meets every pirate, encountering by the heuristic's
 rule with whatever its ship holds. Loading for the pirates too, as the heuristic does,
 spends 2-4 of the 12 asset spaces per pirate card on cannons, swords and sailors, which
-the discoveries' tiles then lack (measured, not derived: docs/training.md).
-On its own this change wins about 65% of 2-player games against the heuristic;
-with the cargo planner below, about 78%.
+the discoveries' tiles then lack (measured, not derived).
 
 **Cargo valued by the contracts still open.** Most of a seat's points come from
 contracts (about 25 of 48 in heuristic self-play), paid with exact colours at the end of
@@ -39,7 +37,7 @@ bottom stay in the set. With that value it decides:
 Everything else (how tiles are grabbed and placed, encounters, discoveries, stowing with
 room) is the heuristic's. It reads only the observation, by field name, and the mask. Trained
 Anchors Aweigh! bots imitate it in their warm start (``pretrain.teacher: planner``);
-its own results: docs/training.md (Results).
+how strong it is: docs/rules/anchors_aweigh.md#the-planner-bot.
 """
 
 from __future__ import annotations

@@ -83,11 +83,18 @@ def ask_bot(bot, view, observation: np.ndarray, action_mask: np.ndarray) -> int:
 
 def choose_action(bot, env, agent: str, observation: dict) -> int:
     """Ask ``bot`` for ``agent``'s move in ``env`` (a view-based bot gets the seat's view,
-    built only for it)."""
+    built only for it). Bots read the full observation they were built on: from an env made
+    with ``derived_features=False`` they get it from ``full_observation(agent)``."""
     view = None
+    raw = env.unwrapped
     if getattr(bot, "needs_view", False):
-        view = env.unwrapped.game_state.view(env.unwrapped.agent_name_mapping[agent])
-    return ask_bot(bot, view, observation["observation"], observation["action_mask"])
+        view = raw.game_state.view(raw.agent_name_mapping[agent])
+        vector = observation["observation"]
+    elif getattr(raw, "derived_features", True):
+        vector = observation["observation"]
+    else:
+        vector = raw.full_observation(agent)
+    return ask_bot(bot, view, vector, observation["action_mask"])
 
 
 def _registered_class(registry: dict[str, str], env_id: str, what: str):

@@ -20,19 +20,13 @@ random play:
    Another candidate replaces the default only if its mean advantage over it exceeds
    ``confidence`` standard errors of the paired differences *and* ``min_gain`` (in the
    value's units; rewards run from -1 to 1), the best such one; with ``confidence=None``
-   the best mean wins. Without the standard-error test, search noise among near-equal
-   moves overrode the network too often: 54.5% against the trained bot instead of 59.0%.
-   Without the minimum gain, the test passes on any systematic difference of the critic's:
-   where the sampled worlds barely change two turns of rollouts, the paired differences
-   have almost no spread (in 4-player All Hands battle a median standard error of 0.0006
-   for a median override of 0.017), so the search followed the critic's small biases and
-   overrode the network at 45% of its decisions, 22% against three heuristic bots where
-   the network alone wins 42% (docs/training.md#the-minimum-gain). ``netsearch:`` specs
-   take each game's ``default_settings``: a minimum gain of 0.2 in Anchors Aweigh!, 0.1
-   elsewhere; in All Hands crew two candidates and a confidence of 2 standard errors,
-   since rollouts to the end make each paired difference a whole game's result and a
-   one-error margin among three candidates passed on sampling noise
-   (docs/training.md#crews-search).
+   the best mean wins. The standard-error test keeps search noise among near-equal moves
+   from overriding the network; the minimum gain keeps the critic's small systematic
+   differences from doing so where the sampled worlds barely change the rollouts (the
+   paired differences then have almost no spread). ``netsearch:`` specs take each game's
+   ``default_settings``: a minimum gain of 0.2 in Anchors Aweigh!, 0.1 elsewhere; in All
+   Hands crew two candidates and a confidence of 2 standard errors, since rollouts to the
+   end make each paired difference a whole game's result.
 
 All rollouts of one move advance in lockstep and each round's observations go through one
 batched network run. Budget per move: ``samples`` × ``top_k`` rollouts of about
@@ -42,29 +36,22 @@ name); ``max_seconds`` (Python API only) also stops adding determinizations once
 much time is spent, which makes play depend on the machine's speed, so it is off by
 default.
 
-Search is only as good as the value it maximises: in 2-player Scallywags, whose critic
-predicts results well, it beats the network alone. In All Hands crew, whose critic barely
-does (its value correlates 0.10 with the result), leaves two turns ahead lost 11 of 12
-games to the network alone, and so did a search that read the true state instead of
-sampled ones: the critic's small, systematic differences between moves decided. Played
-to the end of the game, the same search won 6.5 of 12, so ``DEFAULT_HORIZON`` makes the
-crew default ``None`` (rollouts to the end, about ten times the cost per move). Anchors
-Aweigh!'s networks, taught by the planner bot and then trained briefly by PPO, have a
-critic that favours the moves they would play: two turns ahead the search lost 68% of
-games to the network alone, 24 turns ahead it won more than it lost, so its default is 24
-turns; every other game keeps two (docs/training.md#search-with-the-network-netsearch).
+Search is only as good as the value it maximises. ``DEFAULT_HORIZON`` holds the games
+whose critics ask for another horizon than two turns: All Hands crew's barely predicts
+results, so its rollouts go to the end of the game (about ten times the cost per move);
+Anchors Aweigh!'s favours the moves its network would play, so its rollouts look 24 turns
+ahead.
 
 **Beliefs.** ``sample_state`` draws every card the seat does not know uniformly from the
 unseen ones. A game may name other beliefs (``BELIEFS``; ``belief=NAME`` in a spec), each
 fed every view the bot gets (:mod:`.all_hands_crew_belief`). All Hands crew's ``returns``
 draws the Drawing Pile cards another player put back — which it knows and the searcher
 does not — by kind, in proportion to how often the network puts a card of that kind back
-rather than hiring it; its ``memory`` remembers the cards the seat saw after its view has
-forgotten them (a card it put back and the opponent drew), follows them through the
-public draws and hires, and pins them in the sampled worlds. A belief reads nothing but
-the seat's views and fixed tables. Why: crew's search with worlds in which what the
-opponent knows is true won 77% against the network, 51% when only the opponent's Crew
-Pile was true (docs/training.md#crews-search).
+rather than hiring it; its ``memory`` (the default) remembers the cards the seat saw after
+its view has forgotten them (a card it put back and the opponent drew), follows them
+through the public draws and hires, and pins them in the sampled worlds: what the opponent
+knows is what the uniform draw gets wrong. A belief reads nothing but the seat's views and
+fixed tables.
 
 A network that remembers (trained with the game's perfect-recall variant, so the
 exported bot carries an observation memory) is searched in that variant: the bot feeds its
@@ -97,7 +84,7 @@ DEFAULT_HORIZON: dict[str, int | None] = {"all_hands_crew_v0": None, "anchors_aw
 #: the least mean advantage (value units) for which another candidate replaces the
 #: network's favourite: the critic's systematic errors do not show in the paired spread
 MIN_GAIN = 0.1
-#: per-game minimum gains where the tuning games asked for another (docs/training.md)
+#: per-game minimum gains where the tuning games asked for another (docs/netsearch.md)
 DEFAULT_MIN_GAIN: dict[str, float] = {"anchors_aweigh_v0": 0.2}
 
 
@@ -113,7 +100,7 @@ def default_min_gain(env_id: str) -> float:
 
 #: per-game confidence (standard errors) and candidate count where the tuning games asked
 #: for others: crew's rollouts end in whole-game results, so with 16 samples a one-error
-#: margin among three candidates passed on sampling noise (docs/training.md#crews-search)
+#: margin among three candidates passed on sampling noise (docs/netsearch.md#all-hands-crew)
 DEFAULT_CONFIDENCE: dict[str, float] = {"all_hands_crew_v0": 2.0}
 DEFAULT_TOP_K: dict[str, int] = {"all_hands_crew_v0": 2}
 
@@ -155,7 +142,7 @@ SPEC_SETTINGS = {"samples": "int", "top_k": "int", "horizon": "int or end",
 
 
 #: per-game belief of ``netsearch:`` specs where one beat the uniform sampler on fresh
-#: games, decided beforehand (docs/training.md#crews-search)
+#: games, decided beforehand (docs/netsearch.md#all-hands-crew)
 DEFAULT_BELIEF: dict[str, str] = {"all_hands_crew_v0": "memory"}
 
 

@@ -166,6 +166,7 @@ class OnnxPolicy:
                 f"{self.path} has no value output (format {self.meta['format']}, exported "
                 f"before values were added); re-export it with `plunder export RUN`")
         obs = np.asarray(observations, np.float32)
+        self._check_size(obs.shape)
         masks = np.asarray(action_masks).astype(np.int8, copy=False)
         probs, values = self.session.run(["action_probs", "value"],
                                          {"observation": obs, "action_mask": masks})
@@ -188,13 +189,24 @@ class OnnxPolicy:
         """A legal action for one observation."""
         if not np.any(action_mask):
             raise InvalidArgumentError("act() called with an all-zero action mask")
+        self._check_size(np.shape(observation))
         if self.memory is not None:
             observation = self.memory.recall(observation)
         return int(self._act_rows(np.asarray(observation)[None],
                                   np.asarray(action_mask)[None])[0])
 
+    def _check_size(self, shape) -> None:
+        """Refuse observations that are not the full vector the network was trained on."""
+        if not shape or shape[-1] != self.meta["obs_size"]:
+            raise InvalidArgumentError(
+                f"{self.path} reads full observations of {self.meta['obs_size']} values, got "
+                f"shape {tuple(shape)}; an env made with derived_features=False returns the "
+                "information state alone: give the bot env.unwrapped.full_observation(agent) "
+                "(choose_action does)")
+
     def _run(self, obs, masks):
         obs = np.asarray(obs, np.float32)
+        self._check_size(obs.shape)
         masks = np.asarray(masks).astype(np.int8, copy=False)
         action, probs = self.session.run(["action", "action_probs"],
                                          {"observation": obs, "action_mask": masks})

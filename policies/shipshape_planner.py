@@ -11,10 +11,8 @@ win by the turn's rules (ties and re-bids included). It bids the card with the b
 expected crate less the heuristic's charge for spending high cards.
 
 It reads only the observation, by field name, and the mask. The 4-player trained bot
-imitates it in its warm start (``pretrain.teacher: planner``). It wins about 46% against
-three heuristic bots (parity 25%) and about 51% at 2 players against the heuristic (48%)
-and the Cap'n; how it was built and measured: docs/training.md (Results, twenty-eighth
-round).
+imitates it in its warm start (``pretrain.teacher: planner``). How strong it is:
+docs/rules/shipshape.md#the-planner-bot.
 """
 
 from __future__ import annotations

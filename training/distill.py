@@ -9,15 +9,11 @@ then fitted to the search's moves by cross-entropy
 (:func:`plunder.training.pretrain.imitate`), the critic held to its own values from before
 the fit, meant to teach the network where the search overrides it.
 
-Why: in 2-player ShipShape the search with the network wins 1-1.6 points more of its
-games against random than the network alone, at about 30 times the computation per move,
-and PPO's own variants had not moved the network past 94.8%. Measured there: fitted to
-60,000 searched decisions of its own games, one 3M-step network won 0.4 points more against
-random over 25,000 fresh games, another 0.14 points less over 20,000; and the fit does not
-take up the search's moves: the networks' greedy moves matched the search's at 92-93% of
-these decisions before the fit and at 86-87% after it, though a second, independently
-seeded search repeats 82% of the overrides. So no packaged config distills
-(docs/training.md, thirty-second and thirty-third rounds).
+Why: the search with the network wins more games than the network alone, at many times
+the computation per move; distilling its moves would keep some of that gain at the
+network's cost. The fit has not taken up the search's moves in the games it was tried on
+(the network's greedy moves then agree with the search's less often after the fit than
+before), so no packaged config distills.
 
 The games are played in ``distill.collect_parts`` independently seeded parts on up to
 ``vec_workers`` processes (:func:`plunder.training.pretrain.collect_in_parts`); the search

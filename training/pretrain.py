@@ -10,7 +10,7 @@ rewards PPO optimises are untouched (no shaping).
 
 Why: in Scallywags the observation names 40 coins one by one, and a plain MLP needs many
 games to tie "coin c is valuable" to "action take coin c" for every c; from scratch,
-150k PPO steps did not get past ~50% against random (docs/training.md#results).
+PPO takes a long time to get past random play.
 ``dagger_rounds`` adds DAgger rounds (the learner plays, the heuristic labels).
 ``teacher: planner`` imitates the game's planner bot instead (a stronger scripted bot,
 where a game has one): it plays every seat of the first games and labels the DAgger

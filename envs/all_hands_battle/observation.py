@@ -43,10 +43,12 @@ def build_layout(game):
           "shown since (in its hand or face-down crews)")
     b.add("discard_pile", C, "cards in the discard pile")
     b.add("discard_top", C, "top card of the discard pile (the one offered to Aargh!)")
+    # derived: what claiming the top discard would do, evaluated from your hand
     b.add("claim_outlook", 5, "only while the viewer is asked Aargh! (zeros otherwise): it "
           "can launch a ship from its hand; it could with the top discard; the best ship's "
           "launch value (ShipRules.launch_value) / 50 from its hand, and with the top "
-          "discard (capped at 2); the top discard is part of that best ship", high=2.0)
+          "discard (capped at 2); the top discard is part of that best ship", high=2.0,
+          derived=True)
     b.add("draw_pile_size", 1, "cards in the draw pile / card count")
     b.add("pile_candidates", C, "cards that may be in the draw pile as far as the viewer "
           "knows (after a reshuffle: only that reshuffle's unplaced cards)")

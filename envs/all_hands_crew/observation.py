@@ -61,8 +61,9 @@ def build_layout(game):
     b.add("next_spyglass", n, "Spyglasses due next round / 3", high=4.0)
     b.add("next_short_rations", n, "1 if the seat is on Short rations next round")
     b.add("my_crew", NUM_KINDS, "cards of each kind in my Crew Pile / 6", high=3.0)
+    # derived: the partition solver's value of my_crew
     b.add("my_crew_value", 1, "score of my Crew Pile's best partition if the game ended now / 40",
-          low=-2.0, high=3.0)
+          low=-2.0, high=3.0, derived=True)
     b.add("crew_size", n, "cards in each seat's Crew Pile / 20", high=5.0)
     b.add("crew_known", n * NUM_KINDS, "per seat: kinds I know to be in its Crew Pile, but "
           "for crew_maybe_gone of them / 6", high=3.0)

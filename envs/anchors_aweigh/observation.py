@@ -74,11 +74,13 @@ def build_layout(game) -> ObservationLayout:
           "pirate card is revealed): " + ", ".join(BACKS))
     b.add("round_cards", 13 * CF, "up to 13 unrevealed cards of this round by card id, each "
           "as current_card; zeros when the fronts are hidden", high=2)
+    # derived: round_*_needs sum round_cards, held_kind regroups your row of hands, and
+    # pirate_odds and the outlooks evaluate the position for you
     b.add("round_asset_needs", NUM_KINDS, "tiles per kind (cannon..monkey) needed by all "
           "unrevealed visible cards / 8 (storage and monkey: always 0, no card needs them)",
-          high=8)
+          high=8, derived=True)
     b.add("round_cargo_needs", NUM_COLOURS, "cargo per colour needed by all unrevealed "
-          "visible cards / 8", high=8)
+          "visible cards / 8", high=8, derived=True)
     b.add("backs_left", NUM_BACKS, "cards still in the deck per back / 13")
     b.add("queue", NUM_COLOURS, "contracts moved to the bottom, per featured colour / 13")
     b.add("queue_next", NUM_COLOURS, "one-hot featured colour of the next queued contract")
@@ -116,16 +118,17 @@ def build_layout(game) -> ObservationLayout:
           f"placed one, / {RETURNS_SCALE} (at most {RETURNS_CAP}; public: a return is seen)",
           high=RETURNS_CAP / RETURNS_SCALE)
     b.add("held_kind", NUM_KINDS, "one-hot kind of the tile in your hand (all 0: none, or "
-          "not looked at yet)")
+          "not looked at yet)", derived=True)
     b.add("pirate_odds", 3, "per pirate strength 1..3: the share of the pirate cards of that "
           "strength you may still meet (this round's unrevealed fronts while you see them, "
           "else every pirate card not yet used) whose needs your ship meets now, the parrot "
-          "and wild monkeys counted; 0 when there are none")
+          "and wild monkeys counted; 0 when there are none", derived=True)
     b.add("encounter_outlook", 3, "only while you are asked to encounter or flee pirates "
           "(zeros otherwise), over the pirate cards of the back's strength you may meet (as "
           "pirate_odds): the share your ship resolves now; their mean reward, coins plus "
           "cargo units, counting 0 for those it cannot resolve, / 10; what a failed "
-          "encounter costs you (the coin penalty you can pay, plus 1 if you hold cargo) / 3")
+          "encounter costs you (the coin penalty you can pay, plus 1 if you hold cargo) / 3",
+          derived=True)
     b.add("trade_outlook", 3, "only while you are asked to resolve or skip a trade or a "
           "contract that your cargo pays for (zeros otherwise): what resolving it changes, "
           "counting the card's coins and the value of your cargo after against before, "
@@ -133,7 +136,7 @@ def build_layout(game) -> ObservationLayout:
           "the best net gain (coins less cargo paid) of a set of the round's unrevealed "
           "contracts you see (round_cards: none while the fronts are hidden) that the cargo "
           "pays for together: [gain / 10, loss / 10, 1 if resolving loses no value]",
-          high=4)       # a resolve spends <= 4 units, each undoing <= one 8-coin gain
+          high=4, derived=True)       # a resolve spends <= 4 units, each undoing <= one 8-coin gain
     return b.build()
 
 

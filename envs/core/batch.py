@@ -12,7 +12,9 @@ Same guarantees as the AEC env: an observation is built from the player's view a
 all deciders of a simultaneous decision are asked from the same state (nobody sees
 another's pending choice, because nothing is applied until every one of them has
 chosen); an action is checked against the mask it was chosen from (an illegal one raises
-``IllegalActionError``); truncation at ``max_turns`` and the rewards are the env's.
+``IllegalActionError``); truncation at ``max_turns`` and the rewards are the env's; with
+``derived_features=False`` the observations hold the information state alone (``layout``
+describes the rows), as the env's do.
 
 :func:`observe_into` is the one place that turns (game, state, seat) requests into
 those arrays; the self-play trainer's rollout loop uses it for its batched decisions.
@@ -50,19 +52,29 @@ class GameBatch:
 
     def __init__(self, game_cls: type[Game], num_players: int, n: int,
                  options: dict[str, Any] | None = None, reward_mode: str = "rank",
-                 max_turns: int | None = None, seed: int | None = None):
+                 max_turns: int | None = None, seed: int | None = None,
+                 derived_features: bool = True):
         if reward_mode not in REWARD_MODES:
             raise InvalidArgumentError(f"reward_mode must be one of {REWARD_MODES}, "
                                        f"got {reward_mode!r}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise InvalidArgumentError(f"n (games in the batch) must be a positive int, "
                                        f"got {n!r}")
+        if not isinstance(derived_features, (bool, np.bool_)):
+            raise InvalidArgumentError(
+                f"derived_features must be True (the full observation) or False (the "
+                f"information state alone), got {derived_features!r}")
         self.games = [game_cls(num_players, **(options or {})) for _ in range(int(n))]
         self.game = self.games[0]
         self.n = int(n)
         self.num_players = self.game.num_players
         self.num_actions = self.game.num_actions
-        self.obs_size = self.game.layout.size
+        full = self.game.layout
+        #: the layout of the observation rows ``decisions()`` returns
+        self.layout = full if derived_features else full.without_derived()
+        # the columns kept of the full rows the encoders write (None: all of them)
+        self._kept = None if self.layout is full else self.layout.full_index
+        self.obs_size = self.layout.size
         self.reward_mode = reward_mode
         self.max_turns = int(max_turns or game_cls.default_max_turns)
         self.states: list[GameState] = []
@@ -86,9 +98,11 @@ class GameBatch:
                     requests.append((game, state, p))
                     tables.append(i)
                     seats.append(p)
-            obs = np.empty((len(requests), self.obs_size), np.float32)
+            obs = np.empty((len(requests), self.game.layout.size), np.float32)
             masks = np.empty((len(requests), self.num_actions), np.int8)
             observe_into(requests, obs, masks)
+            if self._kept is not None:
+                obs = obs.take(self._kept, axis=1)
             self._pending = (np.array(tables, np.int64), np.array(seats, np.int64), obs,
                              masks)
         return self._pending

@@ -7,6 +7,11 @@ never sees an earlier pending choice (observations come from the state, which do
 change until the joint action is applied). ``PlunderParallelEnv`` is the parallel form for
 games with simultaneous decisions: each step takes the actions of the agents acting now
 (others' entries are ignored and may be omitted).
+
+Every env takes ``derived_features`` (default True): with False its observations hold the
+information state alone, the layout's derived fields (computed from the view to help bots
+learn) left out; ``env.layout`` then describes that shorter vector, and
+``full_observation(agent)`` still gives the full one that bots read.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ class _EnvCommon:
 
     def _setup(self, game_cls, num_players, reward_mode, max_turns, render_mode,
                render_seat, options, *, max_cycles=None, illegal_reward=None,
-               wait_action=False, observation_key="observation"):
+               wait_action=False, observation_key="observation", derived_features=True):
         if max_cycles is not None:
             if max_turns is not None:
                 raise InvalidArgumentError("give max_turns or its alias max_cycles, not both")
@@ -43,6 +48,10 @@ class _EnvCommon:
                                        f"got {illegal_reward!r}")
         if not isinstance(wait_action, bool):
             raise InvalidArgumentError(f"wait_action must be True or False, got {wait_action!r}")
+        if not isinstance(derived_features, (bool, np.bool_)):
+            raise InvalidArgumentError(
+                f"derived_features must be True (the full observation) or False (the "
+                f"information state alone), got {derived_features!r}")
         if not isinstance(observation_key, str) or not observation_key \
                 or observation_key == "action_mask":
             raise InvalidArgumentError(
@@ -79,7 +88,12 @@ class _EnvCommon:
         self.render_seat = render_seat
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        layout = self.game.layout
+        self.derived_features = bool(derived_features)
+        full = self.game.layout
+        layout = full if self.derived_features else full.without_derived()
+        # the indices kept of the full vector the encoders write (None: all of them)
+        self._kept = None if layout is full else layout.full_index
+        self._layout = layout
         # with wait_action the last index is "wait": the one legal action of an agent
         # that is not asked to act (for samplers that treat every agent as acting)
         self.num_env_actions = self.game.num_actions + int(wait_action)
@@ -115,13 +129,25 @@ class _EnvCommon:
         concatenated in seat order (everything some player knows; never the deck order)."""
         if self.game_state is None:
             raise NotActingError("call reset() before state()")
-        return np.concatenate([self.game.encode(self.game_state.view(p))
+        return np.concatenate([self._encode(self.game_state.view(p))
                                for p in range(self.game.num_players)])
 
     @property
     def layout(self):
-        """Named layout of the observation vector (``layout.describe()`` prints it)."""
-        return self.game.layout
+        """Named layout of the observation vector this env returns (``layout.describe()``
+        prints it; with ``derived_features=False`` the information state alone)."""
+        return self._layout
+
+    def _encode(self, view) -> np.ndarray:
+        obs = self.game.encode(view)
+        return obs if self._kept is None else obs.take(self._kept)
+
+    def full_observation(self, agent: str) -> np.ndarray:
+        """``agent``'s full observation vector, derived fields included (``game.layout``),
+        whatever ``derived_features`` is: what the shipped bots were trained on and read."""
+        if self.game_state is None:
+            raise NotActingError("call reset() before full_observation()")
+        return self.game.encode(self.game_state.view(self._seat(agent)))
 
     def _new_game(self, seed):
         if seed is not None and (isinstance(seed, (bool, np.bool_))
@@ -146,7 +172,7 @@ class _EnvCommon:
         self.game_state.apply_checked(joint)
 
     def _obs(self, seat: int, acting: bool) -> dict:
-        obs = self.game.encode(self.game_state.view(seat))
+        obs = self._encode(self.game_state.view(seat))
         if self.wait_action:
             mask = np.zeros(self.num_env_actions, dtype=np.int8)
             if acting:
@@ -236,12 +262,12 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
                  render_mode: str | None = None, render_seat: int | None = None,
                  illegal_reward: float | None = None, wait_action: bool = False,
                  observation_key: str = "observation", max_cycles: int | None = None,
-                 **options: Any):
+                 derived_features: bool = True, **options: Any):
         AECEnv.__init__(self)
         self._setup(game_cls, num_players, reward_mode, max_turns, render_mode,
                     render_seat, options, max_cycles=max_cycles,
                     illegal_reward=illegal_reward, wait_action=wait_action,
-                    observation_key=observation_key)
+                    observation_key=observation_key, derived_features=derived_features)
         self.agents = []
         self._has_reset = False
 
@@ -379,11 +405,11 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
                  render_mode: str | None = None, render_seat: int | None = None,
                  illegal_reward: float | None = -1.0, wait_action: bool = False,
                  observation_key: str = "observation", max_cycles: int | None = None,
-                 **options: Any):
+                 derived_features: bool = True, **options: Any):
         self._setup(game_cls, num_players, reward_mode, max_turns, render_mode,
                     render_seat, options, max_cycles=max_cycles,
                     illegal_reward=illegal_reward, wait_action=wait_action,
-                    observation_key=observation_key)
+                    observation_key=observation_key, derived_features=derived_features)
         self.agents = []
 
     def reset(self, seed: int | None = None, options: dict | None = None):

@@ -36,14 +36,15 @@ def build_layout(game) -> ObservationLayout:
     b.add("coin_value", nc * nv, "one-hot of coin c's value among the distinct values "
           "(c*values+i), zero when unknown")
     b.add("coin_known_by", nc * SEATS, "seat offset d has seen coin c (c*6+d; public)")
-    # derived from the coins alone (memoised with the coin blocks)
-    b.add("take_size", SEATS, "coins in the take of seat offset d / take limit")
+    # computed from the coins alone (memoised with the coin blocks); the take_* sums and
+    # unknown_mean are derived (the coin fields hold them), seat_present is not
+    b.add("take_size", SEATS, "coins in the take of seat offset d / take limit", derived=True)
     b.add("take_known_value", SEATS, "value of the coins of offset d's take that the "
-          "observer knows / (take limit * 8)", high=20)
+          "observer knows / (take limit * 8)", high=20, derived=True)
     b.add("take_unknown", SEATS, "coins of offset d's take whose value the observer "
-          "does not know / take limit")
+          "does not know / take limit", derived=True)
     b.add("unknown_mean", 1, "mean value of the coins the observer has not seen / 8",
-          high=20)
+          high=20, derived=True)
     b.add("seat_present", SEATS, "seat offset d is a player in this game")
     # everything else, rebuilt every step
     b.add("coin_selected", nc, "coin c is a chosen target of the pending card")

@@ -129,21 +129,22 @@ def build_layout(game) -> ObservationLayout:
     # crates, every hold's view), they spare a network from simulating 8 orientations
     b.add("score_now", 1, f"your voyage score if the voyage ended now (gold - rats, "
           f"cannons above the table's lowest, contraband unless the table's highest, full "
-          f"ship) / {SCORE_SCALE:g}", low=-1.0)
+          f"ship) / {SCORE_SCALE:g}", low=-1.0, derived=True)
     b.add("place_outcomes", 8 * OUTCOME_FEATURES,
           "per orientation k (action 10 + k) of the crate you must place: your hold after "
           "placing it so, [gold/27, cannons/27, contraband/27, rats/9, cells showing "
-          f"goods/9, voyage score then / {SCORE_SCALE:g}] (zeros when not placing)", low=-1.0)
+          f"goods/9, voyage score then / {SCORE_SCALE:g}] (zeros when not placing)", low=-1.0,
+          derived=True)
     b.add("stack_outcomes", L * OUTCOME_FEATURES,
           "per slot of your group's stack: the same 6 numbers for that crate placed on your "
           "hold in its best orientation (highest voyage score, then most cells showing "
-          "goods, then the first orientation; zeros for an empty slot)", low=-1.0)
+          "goods, then the first orientation; zeros for an empty slot)", low=-1.0, derived=True)
     # The bid outlook: a model of the other bidders made explicit (bidding.py), since
     # a network imitating a bot that models them does not learn the model by itself
     b.add("bid_outlook", 10, "while you bid, per crew card 1-10 in your hand: the crate "
           "gain you can expect for bidding it when every other bidder bids by the "
           "heuristic's rule from its own side (the Cap'n: his deck), by the turn's rules "
-          f"(envs/shipshape/bidding.py) / {SCORE_SCALE:g}; zeros otherwise", low=-1.0)
+          f"(envs/shipshape/bidding.py) / {SCORE_SCALE:g}; zeros otherwise", low=-1.0, derived=True)
     b.add("seat_is_capn", S, "per seat slot (0 = you, then round the table): the Cap'n")
     b.add("seat_in_my_group", S, "per seat slot: bids in your group this voyage")
     b.add("seat_coins", S, f"per seat slot: coins / {COIN_SCALE:g}", high=3.0)
@@ -151,8 +152,9 @@ def build_layout(game) -> ObservationLayout:
     b.add("seat_hand", S * 10, "per seat slot: crew cards 1-10 in hand (public from the "
           "revealed bids; the Cap'n's: his deck's contents)")
     b.add("seat_visible", S * TILE, "per seat slot: top-down view of the hold, 9 cells x 5")
+    # derived (as the outcomes and bid_outlook above): sums over seat_visible
     b.add("seat_totals", S * 5, "per seat slot: visible [gold/27, cannons/27, "
-          "contraband/27, rats/9, cells showing goods/9]")
+          "contraband/27, rats/9, cells showing goods/9]", derived=True)
     b.add("seat_crates", S, "per seat slot: crates placed this voyage / 3")
     b.add("seat_status", S * 3, "per seat slot: [still to get a crate this turn, placing "
           "a crate now, tied (re-bidding)]")

@@ -1,4 +1,4 @@
-"""``plunder benchmark targets``: the trained bots' table against issue 13's targets.
+"""``plunder benchmark targets``: the trained bots' table against their targets.
 
 Every game at 2 players (the trained bot against random, then against the heuristic) and
 at 4 players (3 where a game stops lower: against heuristic bots in every other seat),
@@ -16,7 +16,7 @@ A cell is *met* when its win share reaches the target (for the search row, when 
 interval lies above 50%). The tournament seed matters for honesty: the training runs'
 final evaluations use seed 0 and the comparisons between training variants were made on
 those games, so the figure a shipped run reports on them is the best of several tries.
-Another seed gives games that no choice has seen (docs/training.md#results).
+Another seed gives games that no choice has seen (docs/evaluation.md#fresh-games).
 """
 
 from __future__ import annotations
