@@ -19,17 +19,17 @@ from typing import Any
 import numpy as np
 
 from plunder.envs.core.errors import InvalidArgumentError, InvalidStateError
-from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.actions import ActionRanges, Label
+from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
-    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
-    check_list,
+    cache, check_int, check_int_lists, check_list, copy_rows, field,
 )
 
 from .components import (
-    ABOVE, ASSET_SPACES, BELOW, COLOURS, CONTRACT, KINDS, MONKEY, NUM_BACKS, NUM_COLOURS,
-    NUM_KINDS, NUM_SPACES, PIRATES, SPACE_NAMES, STORAGE, Components, check_mix,
-    load_components,
+    ABOVE, ASSET_SPACES, BELOW, COLOURS, CONTRACT, KINDS, MONKEY, NEEDABLE, NUM_BACKS,
+    NUM_COLOURS, NUM_KINDS, NUM_SPACES, PIRATES, SPACE_NAMES, STORAGE, Components, check_mix,
+    default_components,
 )
 from .view import (
     CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS, AnchorsAweighView,
@@ -51,76 +51,60 @@ OUTCOMES = ("none", "resolved", "skipped", "encounters", "fled", "paid penalty")
 O_NONE, O_RESOLVED, O_SKIPPED, O_ENCOUNTER, O_FLED, O_PAID = range(6)
 
 # ---- actions ----------------------------------------------------------------------------------
-A_GRAB_DOWN = 0
-A_GRAB_UP = 1            # + kind (10)
-A_FLIP = 11
-A_PLACE = 12             # + asset space (12)
-A_RETURN = 24
-A_CARGO = 25             # + colour (4)
-A_STAR_RETURN = 29       # + asset space (12)
-A_SKIP = 41
-A_RESOLVE = 42
-A_PARROT = 43            # + needable kind (8)
-A_ENCOUNTER = 51
-A_FLEE = 52
-A_PAY_NONE = 53
-A_PAY = 54               # + colour (4)
-A_COLOUR = 58            # + colour (4)
-A_STOW = 62              # + space (14)
-A_TOSS_ASSET = 76        # + asset space (12)
-A_TOSS_CARGO = 88        # + colour (4)
-A_DISCARD = 92
-A_SWAP = 93              # + give kind * 10 + take kind (100)
-NUM_ACTIONS = 193
+ACTIONS = ActionRanges(
+    [("grab_down", 1), ("grab_up", NUM_KINDS), ("flip", 1), ("place", len(ASSET_SPACES)),
+     ("return_tile", 1), ("cargo", NUM_COLOURS), ("star_return", len(ASSET_SPACES)),
+     ("skip", 1), ("resolve", 1), ("parrot", len(NEEDABLE)), ("encounter", 1), ("flee", 1),
+     ("pay_none", 1), ("pay", NUM_COLOURS), ("colour", NUM_COLOURS), ("stow", NUM_SPACES),
+     ("toss_asset", len(ASSET_SPACES)), ("toss_cargo", NUM_COLOURS), ("discard", 1),
+     ("swap", NUM_KINDS * NUM_KINDS)],
+    {"grab_down": "grab a face-down tile",
+     "grab_up": Label("grab a face-up {item}", KINDS),
+     "flip": "flip a face-down tile",
+     "place": Label("place the held tile on {item}", SPACE_NAMES),
+     "return_tile": "return the held tile face up",
+     "cargo": Label("take {item} cargo", COLOURS),
+     "star_return": Label("return the starfish tile on {item}", SPACE_NAMES),
+     "skip": "skip the card", "resolve": "resolve the card",
+     "parrot": Label("resolve with the parrot as a {item}", KINDS),
+     "encounter": "encounter the pirates", "flee": "flee the pirates",
+     "pay_none": "pay the penalty (no cargo to give)",
+     "pay": Label("pay the penalty, giving {item} cargo", COLOURS),
+     "colour": Label("choose {item} cargo", COLOURS),
+     "stow": Label("stow the cargo on {item}", SPACE_NAMES),
+     "toss_asset": Label("toss the asset on {item} overboard for the cargo", SPACE_NAMES),
+     "toss_cargo": Label("toss a {item} cargo overboard for the new one", COLOURS),
+     "discard": "toss the new cargo overboard",
+     "swap": Label("swap two {row_item} for a {col_item}", KINDS, stride=NUM_KINDS)})
+A_GRAB_DOWN = ACTIONS.grab_down
+A_GRAB_UP = ACTIONS.grab_up            # + kind (10)
+A_FLIP = ACTIONS.flip
+A_PLACE = ACTIONS.place                # + asset space (12)
+A_RETURN = ACTIONS.start("return_tile")
+A_CARGO = ACTIONS.cargo                # + colour (4)
+A_STAR_RETURN = ACTIONS.star_return    # + asset space (12)
+A_SKIP = ACTIONS.skip
+A_RESOLVE = ACTIONS.resolve
+A_PARROT = ACTIONS.parrot              # + needable kind (8)
+A_ENCOUNTER = ACTIONS.encounter
+A_FLEE = ACTIONS.flee
+A_PAY_NONE = ACTIONS.pay_none
+A_PAY = ACTIONS.pay                    # + colour (4)
+A_COLOUR = ACTIONS.colour              # + colour (4)
+A_STOW = ACTIONS.stow                  # + space (14)
+A_TOSS_ASSET = ACTIONS.toss_asset      # + asset space (12)
+A_TOSS_CARGO = ACTIONS.toss_cargo      # + colour (4)
+A_DISCARD = ACTIONS.discard
+A_SWAP = ACTIONS.swap                  # + give kind * 10 + take kind (100)
+NUM_ACTIONS = ACTIONS.size
+assert (A_SWAP, NUM_ACTIONS) == (93, 193), "the compiled twins hold these indices too"
 
 GREY = NUM_COLOURS       # a cargo unit of any colour
 
 
 def action_name(a: int) -> str:
     """Readable name of action index ``a``."""
-    a = int(a)
-    if a == A_GRAB_DOWN:
-        return "grab a face-down tile"
-    if A_GRAB_UP <= a < A_FLIP:
-        return f"grab a face-up {KINDS[a - A_GRAB_UP]}"
-    if a == A_FLIP:
-        return "flip a face-down tile"
-    if A_PLACE <= a < A_RETURN:
-        return f"place the held tile on {SPACE_NAMES[a - A_PLACE]}"
-    if a == A_RETURN:
-        return "return the held tile face up"
-    if A_CARGO <= a < A_STAR_RETURN:
-        return f"take {COLOURS[a - A_CARGO]} cargo"
-    if A_STAR_RETURN <= a < A_SKIP:
-        return f"return the starfish tile on {SPACE_NAMES[a - A_STAR_RETURN]}"
-    if a == A_SKIP:
-        return "skip the card"
-    if a == A_RESOLVE:
-        return "resolve the card"
-    if A_PARROT <= a < A_ENCOUNTER:
-        return f"resolve with the parrot as a {KINDS[a - A_PARROT]}"
-    if a == A_ENCOUNTER:
-        return "encounter the pirates"
-    if a == A_FLEE:
-        return "flee the pirates"
-    if a == A_PAY_NONE:
-        return "pay the penalty (no cargo to give)"
-    if A_PAY <= a < A_COLOUR:
-        return f"pay the penalty, giving {COLOURS[a - A_PAY]} cargo"
-    if A_COLOUR <= a < A_STOW:
-        return f"choose {COLOURS[a - A_COLOUR]} cargo"
-    if A_STOW <= a < A_TOSS_ASSET:
-        return f"stow the cargo on {SPACE_NAMES[a - A_STOW]}"
-    if A_TOSS_ASSET <= a < A_TOSS_CARGO:
-        return f"toss the asset on {SPACE_NAMES[a - A_TOSS_ASSET]} overboard for the cargo"
-    if A_TOSS_CARGO <= a < A_DISCARD:
-        return f"toss a {COLOURS[a - A_TOSS_CARGO]} cargo overboard for the new one"
-    if a == A_DISCARD:
-        return "toss the new cargo overboard"
-    if A_SWAP <= a < NUM_ACTIONS:
-        g, t = divmod(a - A_SWAP, 10)
-        return f"swap two {KINDS[g]} for a {KINDS[t]}"
-    return f"action {a} (out of range)"
+    return ACTIONS.action_name(a)
 
 
 class AnchorsAweighGame(Game):
@@ -150,7 +134,6 @@ class AnchorsAweighGame(Game):
         "perfect_recall": False,
     }
 
-    _components: Components | None = None
     #: the compiled encoder object (None: the Python encoder; see bind_compiled)
     _cencoder = None
     COMPILED_ATTRS = (*Game.COMPILED_ATTRS, "_cencoder")
@@ -245,10 +228,8 @@ class AnchorsAweighGame(Game):
 
     @classmethod
     def components(cls) -> Components:
-        """The packaged components (loaded and validated once)."""
-        if cls._components is None:
-            cls._components = load_components()
-        return cls._components
+        """The packaged components (loaded and validated once per process)."""
+        return default_components()
 
     @classmethod
     def validate_options(cls, values: dict) -> None:
@@ -322,68 +303,11 @@ class AnchorsAweighGame(Game):
         return s
 
     def _load_state(self, data: dict) -> "AnchorsAweighState":
-        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one entry
-        per seat / space / tile, ids of existing tiles and cards, known phases and
-        actions); ``validate`` then checks the rules."""
-        check_keys(data, f"{self.env_id()} state", _FIELDS + ("rng",))
-        n, comp = self.num_players, self.comp
-        tiles, cards = self.num_tiles, len(self.cards)
-        data = {key: _listify(value) for key, value in data.items()}
-        s = AnchorsAweighState(self, rng_from_dict(data["rng"]))
-        s.turns = check_int(data["turns"], "turns", 0)
-        s.phase = check_choice(data["phase"], "phase", range(len(PHASES)))
-        s.round = check_int(data["round"], "round", 1, 2)
-        s.captain = check_int(data["captain"], "captain", -1, n - 1)
-        s.ships = check_int_lists(data["ships"], "ships", n, NUM_SPACES, EMPTY, CHEST)
-        for p, ship in enumerate(s.ships):
-            for sp, c in enumerate(ship):
-                if tiles <= c < CARGO:
-                    raise InvalidStateError(
-                        f"ships[{p}][{sp}]: {c} is neither empty (-1), a tile (0-{tiles - 1}),"
-                        f" cargo ({CARGO}-{CARGO + NUM_COLOURS - 1}) nor a chest ({CHEST})")
-        s.stor = check_list(data["stor"], "stor", n)
-        for p, spaces in enumerate(s.stor):
-            check_int_lists(spaces, f"stor[{p}]", NUM_SPACES, None, 0, NUM_COLOURS - 1,
-                            max_inner=comp.storage_capacity)
-        s.hand = check_int_list(data["hand"], "hand", n, -1, tiles - 1)
-        s.secret = check_list(data["secret"], "secret", tiles)
-        for t, hidden in enumerate(s.secret):
-            check_bool(hidden, f"secret[{t}]")
-        s.pile_up = check_int_list(data["pile_up"], "pile_up", None, 0, tiles - 1,
-                                   max_len=tiles)
-        s.pile_down = check_int_list(data["pile_down"], "pile_down", None, 0, tiles - 1,
-                                     max_len=tiles)
-        s.supply = check_int_list(data["supply"], "supply", NUM_COLOURS, 0,
-                                  comp.cargo_per_colour)
-        s.chest_supply = check_int(data["chest_supply"], "chest_supply", 0, comp.chests)
-        s.parrot_supply = check_int(data["parrot_supply"], "parrot_supply", 0, comp.parrots)
-        s.coins = check_int_list(data["coins"], "coins", n, 0)
-        s.chests = check_int_list(data["chests"], "chests", n, 0, comp.chests)
-        s.parrots = check_int_list(data["parrots"], "parrots", n, 0, comp.parrots)
-        s.deck = check_int_list(data["deck"], "deck", None, 0, cards - 1, max_len=13)
-        s.queue = check_int_list(data["queue"], "queue", None, 0, cards - 1, max_len=13)
-        s.current = check_int(data["current"], "current", -1, cards - 1)
-        s.revealed = check_bool(data["revealed"], "revealed")
-        s.used = check_int_list(data["used"], "used", None, 0, cards - 1, max_len=26)
-        s.fronts_hidden = check_bool(data["fronts_hidden"], "fronts_hidden")
-        s.encounter = check_int_list(data["encounter"], "encounter", n, -1, 1)
-        s.outcome = check_int_list(data["outcome"], "outcome", n, 0, len(OUTCOMES) - 1)
-        s.pending = check_int_list(data["pending"], "pending", n, -1, NUM_ACTIONS - 1)
-        s.returns = check_int_list(data["returns"], "returns", n, 0)
-        s.cargo_queue = check_int_lists(data["cargo_queue"], "cargo_queue", None, 2, 0, GREY)
-        for i, (p, _) in enumerate(s.cargo_queue):
-            check_int(p, f"cargo_queue[{i}][0]", 0, n - 1)
-        s.unit_colour = check_int(data["unit_colour"], "unit_colour", -1, NUM_COLOURS - 1)
-        s.cleansed = check_bool(data["cleansed"], "cleansed")
-        return s
-
-    def sample_state(self, view: AnchorsAweighView, rng: np.random.Generator):
-        from .sampling import sample_state
-        return sample_state(self, view, rng)
-
-    def describe_view(self, view: AnchorsAweighView) -> str:
-        from .render import render_view
-        return render_view(self, view)
+        """``Game._load_state`` on the data with tuples as lists (a dict from ``to_dict``
+        or from JSON alike)."""
+        if isinstance(data, dict):
+            data = {key: _listify(value) for key, value in data.items()}
+        return super()._load_state(data)
 
 
 NUM_ABOVE = len(ABOVE)
@@ -415,11 +339,57 @@ def view_params(game: AnchorsAweighGame) -> tuple:
             game.starfish_rule, bool(game.rough_seas))
 
 
-_FIELDS = ("turns", "phase", "round", "captain", "ships", "stor", "hand", "secret",
-           "pile_up", "pile_down", "supply", "chest_supply", "parrot_supply", "coins",
-           "chests", "parrots", "deck", "queue", "current", "revealed", "used",
-           "fronts_hidden", "encounter", "outcome", "pending", "returns", "cargo_queue",
-           "unit_colour", "cleansed")
+def _read_ships(game: "AnchorsAweighGame", value, where: str) -> list:
+    """Per seat, its ship's cells: empty, a tile, cargo or a chest."""
+    tiles = game.num_tiles
+    check_int_lists(value, where, game.num_players, NUM_SPACES, EMPTY, CHEST)
+    for p, ship in enumerate(value):
+        for sp, c in enumerate(ship):
+            if tiles <= c < CARGO:
+                raise InvalidStateError(
+                    f"{where}[{p}][{sp}]: {c} is neither empty (-1), a tile (0-{tiles - 1}),"
+                    f" cargo ({CARGO}-{CARGO + NUM_COLOURS - 1}) nor a chest ({CHEST})")
+    return value
+
+
+def _read_stor(game: "AnchorsAweighGame", value, where: str) -> list:
+    """Per seat, per space: the cargo colours on a storage tile."""
+    check_list(value, where, game.num_players)
+    for p, spaces in enumerate(value):
+        check_int_lists(spaces, f"{where}[{p}]", NUM_SPACES, None, 0, NUM_COLOURS - 1,
+                        max_inner=game.comp.storage_capacity)
+    return value
+
+
+def _read_cargo_queue(game: "AnchorsAweighGame", value, where: str) -> list:
+    """The cargo rewards still to hand out: [seat, colour or GREY]."""
+    check_int_lists(value, where, None, 2, 0, GREY)
+    for i, (p, _) in enumerate(value):
+        check_int(p, f"{where}[{i}][0]", 0, game.num_players - 1)
+    return value
+
+
+def _copy_stor(stor: list) -> list:
+    return [[list(x) for x in sp] for sp in stor]
+
+
+def _players(game: "AnchorsAweighGame") -> int:
+    return game.num_players
+
+
+def _seat(game: "AnchorsAweighGame") -> int:
+    """The highest seat."""
+    return game.num_players - 1
+
+
+def _tile(game: "AnchorsAweighGame") -> int:
+    """The highest tile id."""
+    return game.num_tiles - 1
+
+
+def _card(game: "AnchorsAweighGame") -> int:
+    """The highest card index."""
+    return len(game.cards) - 1
 
 
 @lru_cache(maxsize=None)
@@ -435,16 +405,47 @@ def _listify(x):
     return x
 
 
-def _copy(x):
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x
-
-
 class AnchorsAweighState(GameState):
     """One position of Anchors Aweigh!."""
 
     game: AnchorsAweighGame
+
+    # every field checked on loading: types, ranges, one entry per seat / space / tile, ids
+    # of existing tiles and cards, known phases and actions
+    STATE_FIELDS = (
+        field("turns", "int", low=0),
+        field("phase", "choice", choices=range(len(PHASES))),
+        field("round", "int", low=1, high=2),
+        field("captain", "int", low=-1, high=_seat),
+        field("ships", "custom", read=_read_ships, copier=copy_rows),
+        field("stor", "custom", read=_read_stor, copier=_copy_stor),
+        field("hand", "ints", length=_players, low=-1, high=_tile),
+        field("secret", "bools", length=lambda g: g.num_tiles),
+        field("pile_up", "ints", low=0, high=_tile, max_len=lambda g: g.num_tiles),
+        field("pile_down", "ints", low=0, high=_tile, max_len=lambda g: g.num_tiles),
+        field("supply", "ints", length=NUM_COLOURS, low=0,
+              high=lambda g: g.comp.cargo_per_colour),
+        field("chest_supply", "int", low=0, high=lambda g: g.comp.chests),
+        field("parrot_supply", "int", low=0, high=lambda g: g.comp.parrots),
+        field("coins", "ints", length=_players, low=0),
+        field("chests", "ints", length=_players, low=0, high=lambda g: g.comp.chests),
+        field("parrots", "ints", length=_players, low=0, high=lambda g: g.comp.parrots),
+        field("deck", "ints", low=0, high=_card, max_len=13),
+        field("queue", "ints", low=0, high=_card, max_len=13),
+        field("current", "int", low=-1, high=_card),
+        field("revealed", "bool"),
+        field("used", "ints", low=0, high=_card, max_len=26),
+        field("fronts_hidden", "bool"),
+        field("encounter", "ints", length=_players, low=-1, high=1),
+        field("outcome", "ints", length=_players, low=0, high=len(OUTCOMES) - 1),
+        field("pending", "ints", length=_players, low=-1, high=NUM_ACTIONS - 1),
+        field("returns", "ints", length=_players, low=0),
+        field("cargo_queue", "custom", read=_read_cargo_queue, copier=copy_rows),
+        field("unit_colour", "int", low=-1, high=NUM_COLOURS - 1),
+        field("cleansed", "bool"),
+        # caches of the public view and of who acts (rebuilt when asked)
+        cache("_pub"), cache("_acting"),
+    )
 
     # -- setup ------------------------------------------------------------------------------
     def setup(self) -> None:
@@ -1341,10 +1342,6 @@ class AnchorsAweighState(GameState):
                     cargo[colour] += 1
         return tuple.__new__(BelowDeck, (tuple(looks), unknown, tuple(cargo)))
 
-    def view(self, player: int) -> AnchorsAweighView:
-        """What ``player`` knows (the compiled view builder when built, else ``python_view``)."""
-        return self.game.view_of(self, player)
-
     def python_view(self, player: int) -> AnchorsAweighView:
         """The public table plus ``player``'s own ship (every space, every face), hand,
         secrets and pending choice."""
@@ -1364,28 +1361,5 @@ class AnchorsAweighState(GameState):
             player, cells, tuple(map(tuple, stor)) if any(stor) else _EMPTY_STORAGE,
             self.game.cell_lut[hand], flags, self.pending[player], pub))
 
-    # -- copies and text --------------------------------------------------------------------
-    def to_dict(self) -> dict:
-        d = {key: _copy(getattr(self, key)) for key in _FIELDS}
-        d["rng"] = rng_to_dict(self.rng)
-        return d
 
-    def clone(self) -> "AnchorsAweighState":
-        new = AnchorsAweighState.__new__(AnchorsAweighState)
-        new.__dict__.update(self.__dict__)
-        for key in ("ships", "hand", "secret", "pile_up", "pile_down", "supply", "coins",
-                    "chests", "parrots", "deck", "queue", "used", "encounter", "outcome",
-                    "pending", "returns"):
-            setattr(new, key, list(getattr(self, key)))
-        new.ships = [list(x) for x in self.ships]
-        new.stor = [[list(x) for x in sp] for sp in self.stor]
-        new.cargo_queue = [list(x) for x in self.cargo_queue]
-        new._pub = None
-        new._acting = None
-        from plunder.envs.core.game import clone_rng
-        new.rng = clone_rng(self.rng)
-        return new
-
-    def describe_full(self) -> str:
-        from .render import render_full
-        return render_full(self)
+AnchorsAweighGame.state_class = AnchorsAweighState

@@ -25,8 +25,9 @@ _RESERVED = frozenset({"start", "stop", "index", "decode", "size", "names", "ran
 class Label:
     """How the actions of one range are named: ``template`` formatted with the offset
     ``k`` within the range, ``k1`` (``k + 1``), ``item`` (``items[k]``, when ``items``
-    is given) and, for a range laid out as rows of ``stride`` actions, ``row``/``col``
-    and ``row1``/``col1`` (the same counted from 1)."""
+    is given) and, for a range laid out as rows of ``stride`` actions, ``row``/``col``,
+    ``row1``/``col1`` (the same counted from 1) and, with ``items``,
+    ``row_item``/``col_item`` (``items[row]``, ``items[col]``)."""
 
     template: str
     items: tuple[Any, ...] | None = None
@@ -34,11 +35,13 @@ class Label:
 
     def __call__(self, k: int) -> str:
         extra: dict[str, Any] = {}
-        if self.items is not None:
+        if self.items is not None and not self.stride:
             extra["item"] = self.items[k]
         if self.stride:
             row, col = divmod(k, self.stride)
             extra.update(row=row, col=col, row1=row + 1, col1=col + 1)
+            if self.items is not None:
+                extra.update(row_item=self.items[row], col_item=self.items[col])
         return self.template.format(k=k, k1=k + 1, **extra)
 
 

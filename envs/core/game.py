@@ -444,7 +444,7 @@ class GameState(ABC):
             d.update(self.__dict__)
             d["rng"] = clone_rng(self.rng)
             for name, copier in self._field_copiers:
-                d[name] = copier(d[name])
+                d[name] = copier(d.get(name))   # a cache may not be set yet
             return new
         new = copy.copy(self)
         for key, value in self.__dict__.items():

@@ -114,6 +114,15 @@ def derived(name: str, copier: Callable | None = list) -> StateField:
     return StateField(name, "frozen", {}, None, copier, persistent=False)
 
 
+def cache(name: str) -> StateField:
+    """A cache of something computed from the fields: never saved, None in a clone."""
+    return StateField(name, "frozen", {}, None, _forget, persistent=False)
+
+
+def _forget(value: Any) -> None:
+    return None
+
+
 def copy_rows(rows: list) -> list:
     """A copy of a list of lists, one level deeper than ``list`` (hands, takes, ...)."""
     return [list(r) for r in rows]
@@ -141,7 +150,7 @@ def load_fields(state: Any, data: Mapping, fields: tuple[StateField, ...]) -> No
 
 
 __all__ = [
-    "StateField", "check_bool", "check_bool_list", "check_choice", "check_int",
+    "StateField", "cache", "check_bool", "check_bool_list", "check_choice", "check_int",
     "check_int_list", "check_int_lists", "check_keys", "check_list", "copiers", "copy_rows",
     "derived", "field", "load_fields", "persistent_names",
 ]
