@@ -8,18 +8,21 @@ the captain. See ``docs/rules/anchors_aweigh.md`` for the rules and every decisi
 State layout (plain data): ship cells are ``-1`` empty, a tile id, ``CARGO + colour`` or
 ``CHEST``; cargo on a storage tile sits in ``stor[seat][space]``. ``secret[tile]`` marks a
 tile whose face only its holder has seen (grabbed face down and kept in hand or below deck).
+
+The state's rules are in three modules: this one (the game, setup, whose decision, the
+mask and move dispatch, scoring, invariants and the view), ``loading`` (the loading race)
+and ``travel`` (the adventure cards, cargo and the end of a round); ``codes`` holds the
+cell, phase, outcome and action codes all of them read.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from plunder.envs.core.errors import InvalidArgumentError, InvalidStateError
-from plunder.envs.core.actions import ActionRanges, Label
 from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -27,85 +30,22 @@ from plunder.envs.core.state_io import (
 )
 
 from .components import (
-    ABOVE, ASSET_SPACES, BELOW, COLOURS, CONTRACT, KINDS, MONKEY, NEEDABLE, NUM_BACKS,
-    NUM_COLOURS, NUM_KINDS, NUM_SPACES, PIRATES, SPACE_NAMES, STORAGE, Components, check_mix,
-    default_components,
+    ABOVE, ASSET_SPACES, BELOW, MONKEY, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
+    PIRATES, STORAGE, Components, check_mix, default_components,
 )
+from .codes import (  # the codes the bots and tests import from here too (__all__)
+    A_CARGO, A_COLOUR, A_DISCARD, A_ENCOUNTER, A_FLEE, A_FLIP, A_GRAB_DOWN, A_GRAB_UP,
+    A_PARROT, A_PAY, A_PAY_NONE, A_PLACE, A_RESOLVE, A_RETURN, A_SKIP, A_STAR_RETURN, A_STOW,
+    A_SWAP, A_TOSS_ASSET, A_TOSS_CARGO, ACTIONS, CARGO, CHEST, COLOUR, DECIDE, EMPTY,
+    ENCOUNTER, GREY, LOADING, NUM_ACTIONS, O_ENCOUNTER, O_FLED, O_NONE, O_PAID, O_RESOLVED,
+    O_SKIPPED, OUTCOMES, OVER, PHASES, PIRATE, PLACE, SETUP, action_name,
+)
+from .loading import LoadingRace
+from .travel import Travel
 from .view import (
     CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS, AnchorsAweighView,
     BelowDeck, PublicView,
 )
-
-# ---- ship cells in the state ------------------------------------------------------------
-EMPTY = -1
-CARGO = 200      # + colour (tile ids stay below 200)
-CHEST = 204
-
-# ---- phases -------------------------------------------------------------------------------
-SETUP, LOADING, DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE, OVER = range(8)
-PHASES = ("monkey setup", "loading", "resolve or skip", "encounter or flee",
-          "resolve or pay", "choose cargo colour", "stow cargo", "game over")
-
-# ---- what each player did last (public once applied) -------------------------------------
-OUTCOMES = ("none", "resolved", "skipped", "encounters", "fled", "paid penalty")
-O_NONE, O_RESOLVED, O_SKIPPED, O_ENCOUNTER, O_FLED, O_PAID = range(6)
-
-# ---- actions ----------------------------------------------------------------------------------
-ACTIONS = ActionRanges(
-    [("grab_down", 1), ("grab_up", NUM_KINDS), ("flip", 1), ("place", len(ASSET_SPACES)),
-     ("return_tile", 1), ("cargo", NUM_COLOURS), ("star_return", len(ASSET_SPACES)),
-     ("skip", 1), ("resolve", 1), ("parrot", len(NEEDABLE)), ("encounter", 1), ("flee", 1),
-     ("pay_none", 1), ("pay", NUM_COLOURS), ("colour", NUM_COLOURS), ("stow", NUM_SPACES),
-     ("toss_asset", len(ASSET_SPACES)), ("toss_cargo", NUM_COLOURS), ("discard", 1),
-     ("swap", NUM_KINDS * NUM_KINDS)],
-    {"grab_down": "grab a face-down tile",
-     "grab_up": Label("grab a face-up {item}", KINDS),
-     "flip": "flip a face-down tile",
-     "place": Label("place the held tile on {item}", SPACE_NAMES),
-     "return_tile": "return the held tile face up",
-     "cargo": Label("take {item} cargo", COLOURS),
-     "star_return": Label("return the starfish tile on {item}", SPACE_NAMES),
-     "skip": "skip the card", "resolve": "resolve the card",
-     "parrot": Label("resolve with the parrot as a {item}", KINDS),
-     "encounter": "encounter the pirates", "flee": "flee the pirates",
-     "pay_none": "pay the penalty (no cargo to give)",
-     "pay": Label("pay the penalty, giving {item} cargo", COLOURS),
-     "colour": Label("choose {item} cargo", COLOURS),
-     "stow": Label("stow the cargo on {item}", SPACE_NAMES),
-     "toss_asset": Label("toss the asset on {item} overboard for the cargo", SPACE_NAMES),
-     "toss_cargo": Label("toss a {item} cargo overboard for the new one", COLOURS),
-     "discard": "toss the new cargo overboard",
-     "swap": Label("swap two {row_item} for a {col_item}", KINDS, stride=NUM_KINDS)})
-A_GRAB_DOWN = ACTIONS.grab_down
-A_GRAB_UP = ACTIONS.grab_up            # + kind (10)
-A_FLIP = ACTIONS.flip
-A_PLACE = ACTIONS.place                # + asset space (12)
-A_RETURN = ACTIONS.start("return_tile")
-A_CARGO = ACTIONS.cargo                # + colour (4)
-A_STAR_RETURN = ACTIONS.star_return    # + asset space (12)
-A_SKIP = ACTIONS.skip
-A_RESOLVE = ACTIONS.resolve
-A_PARROT = ACTIONS.parrot              # + needable kind (8)
-A_ENCOUNTER = ACTIONS.encounter
-A_FLEE = ACTIONS.flee
-A_PAY_NONE = ACTIONS.pay_none
-A_PAY = ACTIONS.pay                    # + colour (4)
-A_COLOUR = ACTIONS.colour              # + colour (4)
-A_STOW = ACTIONS.stow                  # + space (14)
-A_TOSS_ASSET = ACTIONS.toss_asset      # + asset space (12)
-A_TOSS_CARGO = ACTIONS.toss_cargo      # + colour (4)
-A_DISCARD = ACTIONS.discard
-A_SWAP = ACTIONS.swap                  # + give kind * 10 + take kind (100)
-NUM_ACTIONS = ACTIONS.size
-assert (A_SWAP, NUM_ACTIONS) == (93, 193), "the compiled twins hold these indices too"
-
-GREY = NUM_COLOURS       # a cargo unit of any colour
-
-
-def action_name(a: int) -> str:
-    """Readable name of action index ``a``."""
-    return ACTIONS.action_name(a)
-
 
 class AnchorsAweighGame(Game):
     """Anchors Aweigh! for 2-4 players.
@@ -392,12 +332,6 @@ def _card(game: "AnchorsAweighGame") -> int:
     return len(game.cards) - 1
 
 
-@lru_cache(maxsize=None)
-def _need_counts(needs: tuple) -> tuple[tuple[int, int], ...]:
-    """(kind or colour, count) of each different need of a card (cards are few: cached)."""
-    return tuple(Counter(needs).items())
-
-
 def _listify(x):
     """Tuples as lists, all the way down (a dict from ``to_dict`` or from JSON alike)."""
     if isinstance(x, (list, tuple)):
@@ -405,7 +339,7 @@ def _listify(x):
     return x
 
 
-class AnchorsAweighState(GameState):
+class AnchorsAweighState(LoadingRace, Travel, GameState):
     """One position of Anchors Aweigh!."""
 
     game: AnchorsAweighGame
@@ -538,23 +472,6 @@ class AnchorsAweighState(GameState):
                 return True
         return False
 
-    def _can_pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1,
-                        have: list[int] | None = None) -> bool:
-        """Whether player p can pay ``needs`` (with the parrot standing in for a tile of
-        ``parrot_kind``); ``have``: p's ``_asset_counts``, when the caller has them."""
-        if parrot_kind >= 0 and parrot_kind not in needs:
-            return False
-        if have is None:
-            have = self._asset_counts(p)
-        # the parrot stands in for one tile of its kind
-        short = sum(max(0, n - (k == parrot_kind) - have[k]) for k, n in _need_counts(needs))
-        wild = have[MONKEY] if self.game.rough_seas else 0   # wild monkeys (Rough Seas)
-        return short <= wild
-
-    def _can_pay_cargo(self, p: int, needs: tuple) -> bool:
-        have = self._cargo_counts(p)
-        return all(have[c] >= n for c, n in _need_counts(needs))
-
     def _kinds_up(self) -> frozenset[int]:
         """The kinds of the face-up tiles in the pile (found in C: tile ids are bytes); kept
         on the game with the pile it came from, as every seat's mask asks of one pile."""
@@ -577,70 +494,6 @@ class AnchorsAweighState(GameState):
         self.stor[p][s] = []
         self.ships[p][s] = EMPTY
         self._to_pile(tile)
-
-    def _spend_order(self, p: int) -> list[int]:
-        """Asset spaces in the order their tiles are spent or swapped: above deck A1..A8,
-        then below deck the tiles everyone has seen, then the secret ones (B1..B4 each).
-        What leaves is seen by all, so the order depends only on what all know: it never
-        gives away where tiles lie behind the screen, nor a secret tile while a seen one of
-        the same kind would do."""
-        ship, secret = self.ships[p], self.secret
-        below = [s for s in ASSET_SPACES if s not in ABOVE and 0 <= ship[s] < CARGO]
-        return list(ABOVE) + [s for s in below if not secret[ship[s]]] \
-            + [s for s in below if secret[ship[s]]]
-
-    def _pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1) -> None:
-        """Spend the needed assets: the parrot first (if used), then real tiles (in
-        ``_spend_order``), then wild monkeys for any shortfall."""
-        need = Counter(needs)
-        if parrot_kind >= 0:
-            need[parrot_kind] -= 1
-            self.parrots[p] -= 1
-            self.parrot_supply += 1
-        kind = self.game.tile_kind
-        order = self._spend_order(p)
-        short = 0
-        for k, count in sorted(need.items()):
-            for s in order:
-                if count <= 0:
-                    break
-                c = self.ships[p][s]
-                if 0 <= c < CARGO and kind[c] == k:
-                    self._remove_tile(p, s)
-                    count -= 1
-            short += max(0, count)
-        for s in order:
-            if short <= 0:
-                break
-            c = self.ships[p][s]
-            if 0 <= c < CARGO and kind[c] == MONKEY:
-                self._remove_tile(p, s)
-                short -= 1
-
-    def _take_cargo(self, p: int, colour: int) -> tuple[int, bool]:
-        """Remove one token of ``colour`` to the supply: below deck first (from a storage
-        tile, else from a space), then above deck (a storage tile, else A1..A8); returns
-        (space, was_on_storage). Whether a token leaves from above or below deck is seen
-        by all, so that choice rests on public counts only, never on where tokens lie
-        behind the screen."""
-        ship, stor = self.ships[p], self.stor[p]
-        for spaces in (BELOW, ABOVE):
-            for s in spaces:
-                if colour in stor[s]:
-                    stor[s].remove(colour)
-                    self.supply[colour] += 1
-                    return s, True
-            for s in spaces:
-                if ship[s] == CARGO + colour:
-                    ship[s] = EMPTY
-                    self.supply[colour] += 1
-                    return s, False
-        raise AssertionError(f"player {p} has no {COLOURS[colour]} cargo")  # pragma: no cover
-
-    def _order_from_captain(self) -> list[int]:
-        n = self.game.num_players
-        start = max(self.captain, 0)
-        return [(start + i) % n for i in range(n)]
 
     # -- whose decision ---------------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
@@ -719,79 +572,6 @@ class AnchorsAweighState(GameState):
             self._place_mask(p, mask)
         return np.frombuffer(mask, np.int8)
 
-    def _loading_mask(self, p: int, mask: bytearray) -> None:
-        ship = self.ships[p]
-        free_asset = EMPTY in ship[:len(ASSET_SPACES)]     # the asset spaces come first
-        if self.hand[p] >= 0:
-            for s in ASSET_SPACES:
-                if ship[s] == EMPTY:
-                    mask[A_PLACE + s] = 1
-            mask[A_RETURN] = 1
-            return
-        if self.pile_down:
-            mask[A_FLIP] = 1
-            if free_asset:
-                mask[A_GRAB_DOWN] = 1
-        if free_asset and self.pile_up:
-            for k in self._kinds_up():
-                mask[A_GRAB_UP + k] = 1
-        if ship[12] == EMPTY or ship[13] == EMPTY:
-            for c in range(NUM_COLOURS):
-                if self.supply[c] > 0:
-                    mask[A_CARGO + c] = 1
-        if self.game.starfish_rule:
-            star = self.game.tile_star
-            for s in ASSET_SPACES:
-                c = ship[s]
-                if 0 <= c < CARGO and star[c]:
-                    mask[A_STAR_RETURN + s] = 1
-
-    def _resolve_mask(self, p: int, card, mask: bytearray) -> None:
-        if card.needs_assets:
-            have = self._asset_counts(p)
-            if self._can_pay_assets(p, card.needs, have=have):
-                mask[A_RESOLVE] = 1
-            if self.parrots[p] > 0:
-                for k in set(card.needs):
-                    if self._can_pay_assets(p, card.needs, k, have):
-                        mask[A_PARROT + k] = 1
-        elif self._can_pay_cargo(p, card.needs):
-            mask[A_RESOLVE] = 1
-
-    def _swap_mask(self, p: int, mask: bytearray) -> None:
-        if not self.game.rough_seas:
-            return
-        have = self._asset_counts(p)
-        gives = [k for k in range(NUM_KINDS) if have[k] >= 2]
-        if not gives:
-            return
-        takes = self._kinds_up()
-        for gk in gives:
-            for tk in takes:
-                mask[A_SWAP + gk * 10 + tk] = 1
-
-    def _place_mask(self, p: int, mask: bytearray) -> None:
-        ship = self.ships[p]
-        if self._has_room(p):
-            cap = self.game.comp.storage_capacity
-            kind = self.game.tile_kind
-            for s in range(NUM_SPACES):
-                c = ship[s]
-                if c == EMPTY or (0 <= c < CARGO and kind[c] == STORAGE
-                                  and len(self.stor[p][s]) < cap):
-                    mask[A_STOW + s] = 1
-            return
-        med = p in self.game.monkey_seats
-        kind = self.game.tile_kind
-        for s in ASSET_SPACES:
-            c = ship[s]
-            if 0 <= c < CARGO and not (med and kind[c] == MONKEY):
-                mask[A_TOSS_ASSET + s] = 1
-        for c, n in enumerate(self._cargo_counts(p)):
-            if n:
-                mask[A_TOSS_CARGO + c] = 1
-        mask[A_DISCARD] = 1
-
     # -- moves ------------------------------------------------------------------------------
     def _apply(self, actions: dict[int, int]) -> None:
         ph = self.phase
@@ -818,287 +598,6 @@ class AnchorsAweighState(GameState):
             self.unit_colour = -1
             self._next_unit()
         self._acting = None
-
-    def _priority(self) -> list[int]:
-        return [int(x) for x in self.rng.permutation(self.game.num_players)]
-
-    def _apply_loading(self, actions: dict[int, int]) -> None:
-        g = self.game
-        kind = g.tile_kind
-        prio = None
-        # 1. face-up grabs by kind; a random priority decides when a kind runs short
-        by_kind: dict[int, list[int]] = {}
-        for p, a in actions.items():
-            if A_GRAB_UP <= a < A_FLIP:
-                by_kind.setdefault(a - A_GRAB_UP, []).append(p)
-        for k in sorted(by_kind):
-            players = by_kind[k]
-            avail = [t for t in self.pile_up if kind[t] == k]
-            if len(players) > len(avail):
-                prio = prio or self._priority()
-                players = sorted(players, key=prio.index)[:len(avail)]
-            for p in players:
-                t = avail.pop(int(self.rng.integers(len(avail))))
-                self.pile_up.remove(t)
-                self.hand[p] = t
-        # 2. face-down grabs and flips share the face-down tiles (random priority)
-        down = [p for p, a in actions.items() if a in (A_GRAB_DOWN, A_FLIP)]
-        if len(down) > 1:
-            prio = prio or self._priority()
-            down.sort(key=prio.index)
-        for p in down:
-            if not self.pile_down:
-                break
-            t = self.pile_down.pop(int(self.rng.integers(len(self.pile_down))))
-            if actions[p] == A_GRAB_DOWN:
-                self.hand[p] = t
-                self.secret[t] = True
-            else:
-                self.pile_up.append(t)
-        # 3. places, returns, cargo and starfish returns (no conflicts possible)
-        for p, a in actions.items():
-            if A_PLACE <= a < A_RETURN:
-                s = a - A_PLACE
-                t = self.hand[p]
-                self.ships[p][s] = t
-                self.hand[p] = -1
-                self.returns[p] = 0
-                if s in ABOVE:
-                    self.secret[t] = False
-            elif a == A_RETURN:
-                self._to_pile(self.hand[p])
-                self.hand[p] = -1
-                self.returns[p] += 1
-            elif A_CARGO <= a < A_STAR_RETURN:
-                c = a - A_CARGO
-                self.supply[c] -= 1
-                s = 12 if self.ships[p][12] == EMPTY else 13
-                self.ships[p][s] = CARGO + c
-            elif A_STAR_RETURN <= a < A_SKIP:
-                s = a - A_STAR_RETURN
-                t = self.ships[p][s]
-                self.ships[p][s] = EMPTY
-                self._to_pile(t)
-        # the captain's call: the first full ship (ties: random among them)
-        if self.captain < 0:
-            full = [p for p in actions if EMPTY not in self.ships[p]]
-            if full:
-                self.captain = full[int(self.rng.integers(len(full)))] if len(full) > 1 \
-                    else full[0]
-                self.fronts_hidden = True
-        if all(EMPTY not in ship for ship in self.ships):
-            self._start_travel()
-
-    def _start_travel(self) -> None:
-        g = self.game
-        if g.starfish_rule:
-            star = g.tile_star
-            for p in range(g.num_players):
-                for s in ASSET_SPACES:
-                    c = self.ships[p][s]
-                    if 0 <= c < CARGO and star[c]:
-                        self._remove_tile(p, s)
-            self.cleansed = True
-        self.pile_up.sort()
-        self.deck = [int(x) for x in self.rng.permutation(self.deck)]
-        self.queue = []
-        self._next_card()
-
-    def _next_card(self) -> None:
-        cards = self.game.cards
-        n = self.game.num_players
-        self.pending = [-1] * n
-        self.encounter = [-1] * n
-        while True:
-            if self.deck:
-                top = self.deck[0]
-                if cards[top].type == CONTRACT and any(
-                        cards[c].type != CONTRACT for c in self.deck):
-                    self.queue.append(self.deck.pop(0))
-                    continue
-                self.current = self.deck.pop(0)
-            elif self.queue:
-                self.current = self.queue.pop(0)
-            else:
-                self.current = -1
-                self._end_round()
-                return
-            break
-        if cards[self.current].type == PIRATES:
-            self.revealed = False
-            self.phase = ENCOUNTER
-        else:
-            self.revealed = True
-            self.phase = DECIDE
-
-    def _apply_decision(self, actions: dict[int, int]) -> None:
-        # Rough Seas swaps happen at once (clockwise from the captain); the swapper is
-        # asked again. Every other choice waits, hidden, until everyone asked has chosen.
-        for p in self._order_from_captain():
-            a = actions.get(p)
-            if a is None:
-                continue
-            if a >= A_SWAP:
-                self._swap(p, a)
-            else:
-                self.pending[p] = a
-        if self._current_players():
-            return
-        if self.phase == ENCOUNTER:
-            n = self.game.num_players
-            self.encounter = [1 if self.pending[p] == A_ENCOUNTER else 0 for p in range(n)]
-            self.outcome = [O_ENCOUNTER if e else O_FLED for e in self.encounter]
-            self.pending = [-1] * n
-            self.revealed = True
-            if any(self.encounter):
-                self.phase = PIRATE
-            else:
-                self._finish_card()
-            return
-        self._resolve_card()
-
-    def _swap(self, p: int, a: int) -> None:
-        give, take = divmod(a - A_SWAP, 10)
-        kind = self.game.tile_kind
-        avail = [t for t in self.pile_up if kind[t] == take]
-        if not avail:
-            return  # another swapper took the last one this tick: nothing happens
-        ship = self.ships[p]
-        spaces = [s for s in self._spend_order(p)
-                  if 0 <= ship[s] < CARGO and kind[ship[s]] == give][:2]
-        t = avail[int(self.rng.integers(len(avail)))]
-        self.pile_up.remove(t)
-        first = spaces[0]
-        for s in spaces:
-            self._remove_tile(p, s)
-        self.ships[p][first] = t
-
-    def _resolve_card(self) -> None:
-        g = self.game
-        card = g.cards[self.current]
-        n = g.num_players
-        penalty = g.comp.pirate_penalty_coins
-        for p in self._order_from_captain():
-            a = self.pending[p]
-            if a < 0:
-                continue  # fled pirates: not asked
-            if a == A_RESOLVE or A_PARROT <= a < A_ENCOUNTER:
-                if card.needs_assets:
-                    self._pay_assets(p, card.needs, a - A_PARROT if a != A_RESOLVE else -1)
-                else:
-                    for c in card.needs:
-                        self._take_cargo(p, c)
-                self.coins[p] += card.coins
-                for c in card.cargo:
-                    self.cargo_queue.append([p, c])
-                for _ in range(card.grey):
-                    self.cargo_queue.append([p, GREY])
-                self.outcome[p] = O_RESOLVED
-            elif a == A_SKIP:
-                self.outcome[p] = O_SKIPPED
-            else:  # pay the pirates' penalty
-                self.coins[p] -= min(penalty, self.coins[p])
-                if a != A_PAY_NONE:
-                    self._take_cargo(p, a - A_PAY)
-                self.outcome[p] = O_PAID
-        self.pending = [-1] * n
-        self._next_unit()
-
-    def _next_unit(self) -> None:
-        while self.cargo_queue:
-            p, unit = self.cargo_queue[0]
-            if unit < NUM_COLOURS and self.supply[unit] > 0:
-                self.unit_colour = unit
-                self.phase = PLACE
-                return
-            if any(self.supply):
-                self.phase = COLOUR
-                return
-            self.cargo_queue.pop(0)  # no cargo left anywhere: the unit is lost
-        self._finish_card()
-
-    def _apply_place(self, p: int, a: int) -> None:
-        c = self.unit_colour
-        if A_STOW <= a < A_TOSS_ASSET:
-            s = a - A_STOW
-            self.supply[c] -= 1
-            if self.ships[p][s] == EMPTY:
-                self.ships[p][s] = CARGO + c
-            else:
-                # a storage below deck stays as secret as it was: the others see the
-                # token go behind the screen, not where (rulebook: below deck is hidden)
-                self.stor[p][s].append(c)
-                self.stor[p][s].sort()
-        elif A_TOSS_ASSET <= a < A_TOSS_CARGO:
-            s = a - A_TOSS_ASSET
-            self._remove_tile(p, s)
-            self.supply[c] -= 1
-            self.ships[p][s] = CARGO + c
-        elif A_TOSS_CARGO <= a < A_DISCARD:
-            s, on_storage = self._take_cargo(p, a - A_TOSS_CARGO)
-            self.supply[c] -= 1
-            if on_storage:
-                self.stor[p][s].append(c)
-                self.stor[p][s].sort()
-            else:
-                self.ships[p][s] = CARGO + c
-        # A_DISCARD: the new token stays in the supply
-
-    def _finish_card(self) -> None:
-        self.used.append(self.current)
-        self.current = -1
-        self.revealed = False
-        self._next_card()
-
-    def _end_round(self) -> None:
-        g = self.game
-        n = g.num_players
-        for p in range(n):
-            # cargo becomes coins
-            for s in range(NUM_SPACES):
-                c = self.ships[p][s]
-                if CARGO <= c < CHEST:
-                    self.supply[c - CARGO] += 1
-                    self.coins[p] += 1
-                    self.ships[p][s] = EMPTY
-                for col in self.stor[p][s]:
-                    self.supply[col] += 1
-                    self.coins[p] += 1
-                self.stor[p][s] = []
-            # assets back to the pile face up (the Meddlesome Monkey stays)
-            for s in ASSET_SPACES:
-                c = self.ships[p][s]
-                if 0 <= c < CARGO and not (p in g.monkey_seats and g.tile_kind[c] == MONKEY):
-                    self._remove_tile(p, s)
-        # coins to chests on open above-deck spaces (clockwise from the captain)
-        for p in self._order_from_captain():
-            for s in ABOVE:
-                if self.coins[p] < 10 or self.chest_supply <= 0:
-                    break
-                if self.ships[p][s] == EMPTY:
-                    self.ships[p][s] = CHEST
-                    self.chests[p] += 1
-                    self.chest_supply -= 1
-                    self.coins[p] -= 10
-        self.pile_up.sort()
-        self.cleansed = False
-        self.outcome = [O_NONE] * n
-        if self.round == 2:
-            self.phase = OVER
-            return
-        totals = [self.coins[p] + 10 * self.chests[p] for p in range(n)]
-        low = min(totals)
-        if any(t != low for t in totals):
-            for p in self._order_from_captain():
-                if totals[p] == low and self.parrot_supply > 0:
-                    self.parrots[p] += 1
-                    self.parrot_supply -= 1
-        self.round = 2
-        self.captain = -1
-        self.fronts_hidden = False
-        self.deck = self._draw_round_cards()
-        self.queue = []
-        self.phase = LOADING
 
     # -- outcome ----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -1363,3 +862,13 @@ class AnchorsAweighState(GameState):
 
 
 AnchorsAweighGame.state_class = AnchorsAweighState
+
+__all__ = [
+    "ACTIONS", "A_CARGO", "A_COLOUR", "A_DISCARD", "A_ENCOUNTER", "A_FLEE", "A_FLIP",
+    "A_GRAB_DOWN", "A_GRAB_UP", "A_PARROT", "A_PAY", "A_PAY_NONE", "A_PLACE", "A_RESOLVE",
+    "A_RETURN", "A_SKIP", "A_STAR_RETURN", "A_STOW", "A_SWAP", "A_TOSS_ASSET", "A_TOSS_CARGO",
+    "AnchorsAweighGame", "AnchorsAweighState", "CARGO", "CHEST", "COLOUR", "DECIDE", "EMPTY",
+    "ENCOUNTER", "GREY", "LOADING", "NUM_ACTIONS", "OUTCOMES", "OVER", "O_ENCOUNTER", "O_FLED",
+    "O_NONE", "O_PAID", "O_RESOLVED", "O_SKIPPED", "PHASES", "PIRATE", "PLACE", "SETUP",
+    "action_name", "view_params",
+]
