@@ -423,24 +423,6 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
         self.deck = self._draw_round_cards()
         self.phase = SETUP if g.monkey_seats else LOADING
 
-    def _draw_round_cards(self) -> list[int]:
-        g = self.game
-        rng = self.rng
-        used = set(self.used)
-        free = [c.index for c in g.cards if c.index not in used]
-        if g.open_ocean == "random":
-            types_left = {g.cards[c].type for c in free}
-            for _ in range(1000):
-                pick = [free[i] for i in rng.choice(len(free), 13, replace=False)]
-                if {g.cards[c].type for c in pick} >= types_left:
-                    return sorted(pick)
-            return sorted(pick)  # pragma: no cover - a type ran out; best effort
-        out = []
-        for t, count in enumerate(g.mix):
-            pool = [c for c in free if g.cards[c].type == t]
-            out += [pool[i] for i in rng.choice(len(pool), count, replace=False)]
-        return sorted(out)
-
     # -- helpers ----------------------------------------------------------------------------
     def _asset_counts(self, p: int) -> list[int]:
         counts = [0] * NUM_KINDS

@@ -28,6 +28,25 @@ def _need_counts(needs: tuple) -> tuple[tuple[int, int], ...]:
 class Travel:
     """The travel phase's legal moves and effects (a part of ``AnchorsAweighState``)."""
 
+    def _draw_round_cards(self) -> list[int]:
+        """A round's adventure cards, sorted (drawn from those not used yet)."""
+        g = self.game
+        rng = self.rng
+        used = set(self.used)
+        free = [c.index for c in g.cards if c.index not in used]
+        if g.open_ocean == "random":
+            types_left = {g.cards[c].type for c in free}
+            for _ in range(1000):
+                pick = [free[i] for i in rng.choice(len(free), 13, replace=False)]
+                if {g.cards[c].type for c in pick} >= types_left:
+                    return sorted(pick)
+            return sorted(pick)  # pragma: no cover - a type ran out; best effort
+        out = []
+        for t, count in enumerate(g.mix):
+            pool = [c for c in free if g.cards[c].type == t]
+            out += [pool[i] for i in rng.choice(len(pool), count, replace=False)]
+        return sorted(out)
+
     def _can_pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1,
                         have: list[int] | None = None) -> bool:
         """Whether player p can pay ``needs`` (with the parrot standing in for a tile of
