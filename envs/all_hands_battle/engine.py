@@ -31,7 +31,8 @@ from plunder.envs.core.actions import ActionRanges, Label
 from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
-    check_bool, check_int, check_int_list, check_list, copy_rows, field,
+    check_bool, check_int, check_int_list, check_list, copy_rows, field, last_seat,
+    num_players,
 )
 
 from .components import (KIND_NAMES, NO_SUIT, SPY, SUIT_NAMES, Card, Components,
@@ -211,15 +212,6 @@ _tuple_new = tuple.__new__   # positional NamedTuple construction (no __new__ wr
 assert len(AllHandsBattleView._fields) == 33 and len(ShipView._fields) == 7  # python_view, _cview.c
 
 
-def _players(game: AllHandsBattleGame) -> int:
-    return game.num_players
-
-
-def _seat(game: AllHandsBattleGame) -> int:
-    """The highest seat."""
-    return game.num_players - 1
-
-
 def _cards(game: AllHandsBattleGame) -> int:
     return game.num_cards
 
@@ -288,31 +280,31 @@ class AllHandsBattleState(GameState):
     # deck, known phases and decisions
     STATE_FIELDS = (
         field("round", "int", low=1, high=lambda g: g.max_rounds or None),
-        field("starter", "int", low=0, high=_seat),
-        field("totals", "ints", length=lambda g: g.num_players, low=0),
+        field("starter", "int", low=0, high=last_seat),
+        field("totals", "ints", length=num_players, low=0),
         field("last_round", "custom", read=_read_last_round, copier=list),
         field("phase", "choice", choices=(RECRUIT, BATTLE, OVER)),
         field("decision", "choice", choices=DECISIONS),
-        field("actor", "int", low=-1, high=_seat),
-        field("turn_player", "int", low=-1, high=_seat),
+        field("actor", "int", low=-1, high=last_seat),
+        field("turn_player", "int", low=-1, high=last_seat),
         field("deck", "ints", low=0, high=_card, max_len=_cards),
         field("discard", "ints", low=0, high=_card, max_len=_cards),
-        field("hands", "int_lists", length=_players, low=0, high=_card,
+        field("hands", "int_lists", length=num_players, low=0, high=_card,
               max_inner=lambda g: g.components.hand_size + 1),
-        field("reserved", "ints", length=_players, low=-1, high=_card),
-        field("known_with", "int_lists", length=_players, low=0, high=_card,
+        field("reserved", "ints", length=num_players, low=-1, high=_card),
+        field("known_with", "int_lists", length=num_players, low=0, high=_card,
               max_inner=lambda g: g.components.hand_size + 1),
         field("ships", "custom", read=_read_ships, copier=_copy_ships),
-        field("plunder", "int_lists", length=_players, low=0, high=_card, max_inner=_cards),
+        field("plunder", "int_lists", length=num_players, low=0, high=_card, max_inner=_cards),
         field("launch_master", "int", low=-1, high=_card),
         field("launch_crew", "ints", low=0, high=_card,
               max_len=lambda g: g.components.crew_per_ship),
         field("launched", "bool"),
-        field("claim_queue", "ints", low=0, high=_seat, max_len=lambda g: g.num_players - 1),
-        field("first_fleet", "int", low=-1, high=_seat),
-        field("last_turns", "ints", low=0, high=_seat, max_len=lambda g: g.num_players - 1),
+        field("claim_queue", "ints", low=0, high=last_seat, max_len=last_seat),
+        field("first_fleet", "int", low=-1, high=last_seat),
+        field("last_turns", "ints", low=0, high=last_seat, max_len=last_seat),
         field("reshuffled", "ints", low=0, high=_card, max_len=_cards),
-        field("passed", "bools", length=_players),
+        field("passed", "bools", length=num_players),
         field("forced", "bool"),
         field("selected", "int", low=-1, high=lambda g: g.components.ships_per_fleet - 1),
         field("spies_used", "int", low=0, high=lambda g: g.components.crew_per_ship),

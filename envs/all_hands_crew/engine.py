@@ -37,7 +37,8 @@ from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.memo import remember, shared_memos
 from plunder.envs.core.state_io import (
-    check_choice, check_int, check_int_lists, check_list, copy_rows, field,
+    check_choice, check_int, check_int_lists, check_list, copy_rows, field, last_seat,
+    num_players,
 )
 
 from .components import NO_CARDS, NUM_CREW, NUM_KINDS, TARGETED, default_components, partitioner
@@ -242,15 +243,6 @@ def _copy_tables(tables: list) -> list:
     return [[list(row) for row in rows] for rows in tables]
 
 
-def _players(g: AllHandsCrewGame) -> int:
-    return g.num_players
-
-
-def _seat(g: AllHandsCrewGame) -> int:
-    """The highest seat."""
-    return g.num_players - 1
-
-
 def _cards(g: AllHandsCrewGame) -> int:
     """Cards in the game."""
     return sum(g.copies)
@@ -278,40 +270,40 @@ class AllHandsCrewState(GameState):
     # every field checked on loading: types, ranges, one entry per seat / card kind, known
     # phases and events
     STATE_FIELDS = (
-        field("piles", "int_lists", length=_players, low=0, high=NUM_KINDS - 1,
+        field("piles", "int_lists", length=num_players, low=0, high=NUM_KINDS - 1,
               max_inner=_cards),
-        field("pile_known", "int_lists", length=_players, low=0,
+        field("pile_known", "int_lists", length=num_players, low=0,
               high=lambda g: (1 << g.num_players) - 1, max_inner=_cards),
         field("out", "ints", length=NUM_KINDS, low=0, high=_most),
-        field("stock", "int_lists", length=_players, low=0, high=NUM_KINDS - 1,
+        field("stock", "int_lists", length=num_players, low=0, high=NUM_KINDS - 1,
               max_inner=_stock),
-        field("stock_src", "int_lists", length=_players, low=0, high=_seat, max_inner=_stock),
-        field("crew", "int_lists", length=_players, inner_length=NUM_KINDS, low=0, high=_most),
+        field("stock_src", "int_lists", length=num_players, low=0, high=last_seat, max_inner=_stock),
+        field("crew", "int_lists", length=num_players, inner_length=NUM_KINDS, low=0, high=_most),
         field("crew_known", "custom", read=_read_crew_known, copier=_copy_tables),
-        field("crew_maybe_gone", "int_lists", length=_players, inner_length=_players, low=0,
+        field("crew_maybe_gone", "int_lists", length=num_players, inner_length=num_players, low=0,
               high=_cards),
-        field("laid", "int_lists", length=_players, low=0, high=_combo, max_inner=_cards),
-        field("final", "int_lists", length=_players, low=0, high=_combo, max_inner=_cards),
-        field("final_left", "int_lists", length=_players, inner_length=NUM_KINDS, low=0,
+        field("laid", "int_lists", length=num_players, low=0, high=_combo, max_inner=_cards),
+        field("final", "int_lists", length=num_players, low=0, high=_combo, max_inner=_cards),
+        field("final_left", "int_lists", length=num_players, inner_length=NUM_KINDS, low=0,
               high=_most),
-        field("curses", "ints", length=_players, low=0, high=lambda g: sum(g.copies) // 2),
+        field("curses", "ints", length=num_players, low=0, high=lambda g: sum(g.copies) // 2),
         field("round", "int", low=1, high=_cards),
-        field("start", "int", low=0, high=_seat),
+        field("start", "int", low=0, high=last_seat),
         field("phase", "choice", choices=PHASES),
-        field("actor", "int", low=-1, high=_seat),
-        field("draw_target", "ints", length=_players, low=0,
+        field("actor", "int", low=-1, high=last_seat),
+        field("draw_target", "ints", length=num_players, low=0,
               high=lambda g: g.comps.stock_cards),
-        field("spy_left", "ints", length=_players, low=0, high=lambda g: g.max_spyglasses),
-        field("keep", "ints", length=_players, low=1, high=_stock),
+        field("spy_left", "ints", length=num_players, low=0, high=lambda g: g.max_spyglasses),
+        field("keep", "ints", length=num_players, low=1, high=_stock),
         field("hire_step", "int", low=0, high=_stock),
-        field("hired", "int_lists", length=_players, low=0, high=lambda g: g.max_stock - 1,
+        field("hired", "int_lists", length=num_players, low=0, high=lambda g: g.max_stock - 1,
               max_inner=_stock),
-        field("hire_done", "bools", length=_players),
-        field("lay_count", "int", low=0, high=_players),
+        field("hire_done", "bools", length=num_players),
+        field("lay_count", "int", low=0, high=num_players),
         field("pending", "choice", choices=("",) + TARGETED),
-        field("next_double", "ints", length=_players, low=0, high=_stock),
-        field("next_spy", "ints", length=_players, low=0, high=lambda g: g.max_spyglasses),
-        field("next_short", "ints", length=_players, low=0, high=1),
+        field("next_double", "ints", length=num_players, low=0, high=_stock),
+        field("next_spy", "ints", length=num_players, low=0, high=lambda g: g.max_spyglasses),
+        field("next_short", "ints", length=num_players, low=0, high=1),
         field("events", "custom", read=_read_events, copier=copy_rows),
         field("turns", "int", low=0),
     )

@@ -26,7 +26,8 @@ from plunder.envs.core.errors import InvalidArgumentError, InvalidStateError
 from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
-    cache, check_int, check_int_lists, check_list, copy_rows, field,
+    cache, check_int, check_int_lists, check_list, copy_rows, field, last_seat,
+    num_players,
 )
 
 from .components import (
@@ -313,15 +314,6 @@ def _copy_stor(stor: list) -> list:
     return [[list(x) for x in sp] for sp in stor]
 
 
-def _players(game: "AnchorsAweighGame") -> int:
-    return game.num_players
-
-
-def _seat(game: "AnchorsAweighGame") -> int:
-    """The highest seat."""
-    return game.num_players - 1
-
-
 def _tile(game: "AnchorsAweighGame") -> int:
     """The highest tile id."""
     return game.num_tiles - 1
@@ -350,10 +342,10 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
         field("turns", "int", low=0),
         field("phase", "choice", choices=range(len(PHASES))),
         field("round", "int", low=1, high=2),
-        field("captain", "int", low=-1, high=_seat),
+        field("captain", "int", low=-1, high=last_seat),
         field("ships", "custom", read=_read_ships, copier=copy_rows),
         field("stor", "custom", read=_read_stor, copier=_copy_stor),
-        field("hand", "ints", length=_players, low=-1, high=_tile),
+        field("hand", "ints", length=num_players, low=-1, high=_tile),
         field("secret", "bools", length=lambda g: g.num_tiles),
         field("pile_up", "ints", low=0, high=_tile, max_len=lambda g: g.num_tiles),
         field("pile_down", "ints", low=0, high=_tile, max_len=lambda g: g.num_tiles),
@@ -361,19 +353,19 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
               high=lambda g: g.comp.cargo_per_colour),
         field("chest_supply", "int", low=0, high=lambda g: g.comp.chests),
         field("parrot_supply", "int", low=0, high=lambda g: g.comp.parrots),
-        field("coins", "ints", length=_players, low=0),
-        field("chests", "ints", length=_players, low=0, high=lambda g: g.comp.chests),
-        field("parrots", "ints", length=_players, low=0, high=lambda g: g.comp.parrots),
+        field("coins", "ints", length=num_players, low=0),
+        field("chests", "ints", length=num_players, low=0, high=lambda g: g.comp.chests),
+        field("parrots", "ints", length=num_players, low=0, high=lambda g: g.comp.parrots),
         field("deck", "ints", low=0, high=_card, max_len=13),
         field("queue", "ints", low=0, high=_card, max_len=13),
         field("current", "int", low=-1, high=_card),
         field("revealed", "bool"),
         field("used", "ints", low=0, high=_card, max_len=26),
         field("fronts_hidden", "bool"),
-        field("encounter", "ints", length=_players, low=-1, high=1),
-        field("outcome", "ints", length=_players, low=0, high=len(OUTCOMES) - 1),
-        field("pending", "ints", length=_players, low=-1, high=NUM_ACTIONS - 1),
-        field("returns", "ints", length=_players, low=0),
+        field("encounter", "ints", length=num_players, low=-1, high=1),
+        field("outcome", "ints", length=num_players, low=0, high=len(OUTCOMES) - 1),
+        field("pending", "ints", length=num_players, low=-1, high=NUM_ACTIONS - 1),
+        field("returns", "ints", length=num_players, low=0),
         field("cargo_queue", "custom", read=_read_cargo_queue, copier=copy_rows),
         field("unit_colour", "int", low=-1, high=NUM_COLOURS - 1),
         field("cleansed", "bool"),

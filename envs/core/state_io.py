@@ -123,6 +123,16 @@ def _forget(value: Any) -> None:
     return None
 
 
+def num_players(game: Any) -> int:
+    """A bound: the game's player count (one entry per seat)."""
+    return game.num_players
+
+
+def last_seat(game: Any) -> int:
+    """A bound: the highest seat number."""
+    return game.num_players - 1
+
+
 def copy_rows(rows: list) -> list:
     """A copy of a list of lists, one level deeper than ``list`` (hands, takes, ...)."""
     return [list(r) for r in rows]
@@ -151,6 +161,6 @@ def load_fields(state: Any, data: Mapping, fields: tuple[StateField, ...]) -> No
 
 __all__ = [
     "StateField", "cache", "check_bool", "check_bool_list", "check_choice", "check_int",
-    "check_int_list", "check_int_lists", "check_keys", "check_list", "copiers", "copy_rows",
+    "check_int_list", "check_int_lists", "check_keys", "check_list", "copiers", "copy_rows", "last_seat", "num_players",
     "derived", "field", "load_fields", "persistent_names",
 ]

@@ -17,7 +17,7 @@ import numpy as np
 from plunder.envs.core.actions import ActionRanges, Label
 from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
-from plunder.envs.core.state_io import copy_rows, derived, field
+from plunder.envs.core.state_io import copy_rows, derived, field, last_seat, num_players
 
 from .components import (
     ARRGH, AVAST, BLOW, BOOTY, CARD_NAMES, HANDS_OFF, LAND_HO, NUM_CARDS, PIECES, SHIVER,
@@ -174,11 +174,11 @@ class ScallywagsState(GameState):
         field("face_up", "bools", length=lambda g: g.num_coins),
         field("middle", "ints", low=0, high=lambda g: g.num_coins - 1,
               max_len=lambda g: g.num_coins),
-        field("takes", "int_lists", length=lambda g: g.num_players, low=0,
+        field("takes", "int_lists", length=num_players, low=0,
               high=lambda g: g.num_coins - 1, max_inner=lambda g: g.take_limit),
         field("knowers", "ints", length=lambda g: g.num_coins, low=0,
               high=lambda g: (1 << g.num_players) - 1),
-        field("hands", "int_lists", length=lambda g: g.num_players, inner_length=NUM_CARDS,
+        field("hands", "int_lists", length=num_players, inner_length=NUM_CARDS,
               low=0, high=lambda g: g.components.hand_size),
         field("draw_pile", "ints", low=0, high=NUM_CARDS - 1,
               max_len=lambda g: sum(g.components.card_copies)),
@@ -186,13 +186,13 @@ class ScallywagsState(GameState):
               max_len=lambda g: sum(g.components.card_copies)),
         field("reshuffled", "ints", length=NUM_CARDS, low=0,
               high=lambda g: sum(g.components.card_copies)),
-        field("actor", "int", low=0, high=lambda g: g.num_players - 1),
+        field("actor", "int", low=0, high=last_seat),
         field("phase", "choice", choices=PHASES),
         field("card", "int", low=-1, high=NUM_CARDS - 1),
         field("chosen", "ints", low=0, high=lambda g: max(g.num_coins, g.num_players) - 1,
               max_len=max(TARGET_STEPS.values())),
-        field("block_queue", "ints", low=0, high=lambda g: g.num_players - 1,
-              max_len=lambda g: g.num_players - 1),
+        field("block_queue", "ints", low=0, high=last_seat,
+              max_len=last_seat),
         field("turns", "int", low=0),
         # derived from the fields above (rebuilt by refresh(), never saved)
         derived("where"), derived("slot"), derived("seen", copy_rows),
