@@ -1,8 +1,9 @@
 """All Hands On Deck (naval battles) rules: recruiting, launching, Aargh!, battles, reckoning.
 
-Pure rules (no gymnasium or PettingZoo). Reads top to bottom: the action indices, the game
+Pure rules (no gymnasium or PettingZoo). Reads top to bottom: the game
 (parameters, card table, ship rules), the state (round setup, whose decision, legal moves,
-effects, the reckoning, what each player knows); sampling.py deals a full state
+effects, what each player knows); ``battles`` holds the battle phase and the reckoning,
+``codes`` the phases, decisions and action indices, and ``sampling`` deals a full state
 consistent with one player's view.
 
 Decisions (``state.decision``):
@@ -27,7 +28,6 @@ from typing import Any
 import numpy as np
 
 from plunder.envs.core.errors import ConfigError, InvalidArgumentError, InvalidStateError
-from plunder.envs.core.actions import ActionRanges, Label
 from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -37,44 +37,13 @@ from plunder.envs.core.state_io import (
 
 from .components import (KIND_NAMES, NO_SUIT, SPY, SUIT_NAMES, Card, Components,
                          default_components)
-from .ships import ATTACKER, DEFENDER, RAID, ShipRules
+from .battles import Battles
+from .codes import (  # the codes the bots and tests import from here too (__all__)
+    AIM, BATTLE, CLAIM, CREW, DECISIONS, DISCARD, MAX_EVENTS, OVER, RECRUIT, SELECT, TURN,
+    BattleActions, Phase,
+)
+from .ships import ShipRules
 from .view import AllHandsBattleView, ShipView
-
-RECRUIT, BATTLE, OVER = "recruit", "battle", "over"
-TURN, CREW, DISCARD, CLAIM, SELECT, AIM = "turn", "crew", "discard", "claim", "select", "aim"
-DECISIONS = (TURN, CREW, DISCARD, CLAIM, SELECT, AIM, OVER)
-MAX_EVENTS = 12
-
-
-class BattleActions(ActionRanges):
-    """The single Discrete action space.
-
-    ``discard + c``: discard card c · ``master + c``: launch a ship led by card c ·
-    ``crew + c``: put card c in the crew being launched · ``claim``/``no_claim``: Aargh! or
-    pass · ``select + k``: attack with your ship k · ``attack + 3(d-1) + j``: attack ship j
-    of the opponent d seats to your left · ``spy + 3(d-1) + j``: let your Spy look at that
-    ship first · ``pass_battle``: stop attacking this round.
-    """
-
-    def __init__(self, card_names: tuple[str, ...], num_players: int, ships: int):
-        C, targets = len(card_names), (num_players - 1) * ships
-        super().__init__(
-            [("discard", C), ("master", C), ("crew", C), ("claim", 1), ("no_claim", 1),
-             ("select", ships), ("attack", targets), ("spy", targets), ("pass_battle", 1)],
-            {"discard": Label("discard {item}", card_names),
-             "master": Label("launch with {item}", card_names),
-             "crew": Label("crew {item}", card_names),
-             "claim": "Aargh! (claim the discard)", "no_claim": "pass (no claim)",
-             "select": "attack with ship {k1}",
-             "attack": Label("attack opponent +{row1} ship {col1}", stride=ships),
-             "spy": Label("spy on opponent +{row1} ship {col1}", stride=ships),
-             "pass_battle": "pass (no more attacks this round)"})
-        self.ships = ships
-
-    def target_index(self, offset: int, slot: int) -> int:
-        """Index within the attack/spy blocks of ship ``slot`` of the seat ``offset`` left."""
-        return (offset - 1) * self.ships + slot
-
 
 class AllHandsBattleGame(Game):
     """All Hands On Deck for 2-5 players with the packaged (or given) component data."""
@@ -273,7 +242,7 @@ def _read_events(game: AllHandsBattleGame, value, where: str) -> list[str]:
     return value
 
 
-class AllHandsBattleState(GameState):
+class AllHandsBattleState(Battles, GameState):
     """One position. Card ids index ``game.cards``; seats are absolute."""
 
     # every field checked on loading: types, ranges, one entry per seat, card ids of this
@@ -283,7 +252,7 @@ class AllHandsBattleState(GameState):
         field("starter", "int", low=0, high=last_seat),
         field("totals", "ints", length=num_players, low=0),
         field("last_round", "custom", read=_read_last_round, copier=list),
-        field("phase", "choice", choices=(RECRUIT, BATTLE, OVER)),
+        field("phase", "enum", enum=Phase),
         field("decision", "choice", choices=DECISIONS),
         field("actor", "int", low=-1, high=last_seat),
         field("turn_player", "int", low=-1, high=last_seat),
@@ -452,124 +421,6 @@ class AllHandsBattleState(GameState):
             self._start_turn(self.last_turns[0])
         else:
             self._start_turn((self.turn_player + 1) % self.game.num_players)
-
-    # -- battles --------------------------------------------------------------------------
-    def targets(self, seat: int, slot: int) -> list[tuple[int, int]]:
-        """(owner, slot) of every ship that ``seat``'s ship ``slot`` may attack now."""
-        ship = self.ships[seat][slot]
-        if not ship[2]:
-            return []
-        rules = self.game.rules
-        out = []
-        for q, fleet in enumerate(self.ships):
-            if q == seat:
-                continue
-            for j, other in enumerate(fleet):
-                if other[2] and rules.may_attack(ship[0], other[0]):
-                    out.append((q, j))
-        return out
-
-    def can_attack(self, seat: int) -> bool:
-        """Whether ``seat`` has an unused ship with a legal target (public)."""
-        return any(self.targets(seat, k) for k in range(len(self.ships[seat])))
-
-    def _start_battles(self) -> None:
-        self.phase = BATTLE
-        self.claim_queue = []
-        self.passed = [False] * self.game.num_players
-        self._event("recruiting is over; naval battles begin")
-        self.forced = True
-        self._next_battle_turn(self.first_fleet)
-
-    def _next_battle_turn(self, after: int) -> None:
-        self.selected = -1
-        self.spies_used = 0
-        if self.forced:
-            if self.can_attack(self.first_fleet):
-                self.turn_player = self.actor = self.first_fleet
-                self.decision = SELECT
-                return
-            self.forced = False
-            after = self.first_fleet
-        n = self.game.num_players
-        for i in range(1, n + 1):
-            q = (after + i) % n
-            if not self.passed[q] and self.can_attack(q):
-                self.turn_player = self.actor = q
-                self.decision = SELECT
-                return
-        self._reckon()
-
-    def _attack(self, seat: int, slot: int, owner: int, tslot: int) -> None:
-        att = self.ships[seat][slot]
-        dfn = self.ships[owner][tslot]
-        res = self.game.rules.resolve(att[0], att[1], dfn[0], dfn[1])
-        att[2] = dfn[2] = False
-        who = f"{self._ship_name(seat, slot)} attacks {self._ship_name(owner, tslot)}"
-        if res.outcome == RAID:
-            for c in res.plunder:
-                dfn[1].remove(c)
-                if c in self.known_with[owner]:
-                    self.known_with[owner].remove(c)
-            self.plunder[seat].extend(res.plunder)
-            loot = ", ".join(self._name(c) for c in res.plunder)
-            self._event(f"{who}: raid! P{seat} plunders {loot}; both ships leave play")
-            return
-        att[4] = dfn[4] = True
-        for q, ship in ((seat, att), (owner, dfn)):
-            for c in ship[1]:
-                if c in self.known_with[q]:
-                    self.known_with[q].remove(c)
-        if res.outcome == ATTACKER:
-            att[3] = dfn[3] = seat
-            result = f"P{seat} wins ({res.reason})"
-        elif res.outcome == DEFENDER:
-            att[3] = dfn[3] = owner
-            result = f"P{owner} wins ({res.reason})"
-        else:
-            att[3] = dfn[3] = -1
-            result = f"both ships sink ({res.reason})"
-        crews = " vs ".join(", ".join(self._name(c) for c in ship[1]) for ship in (att, dfn))
-        self._event(f"{who}: [{crews}] {result}")
-
-    # -- the reckoning --------------------------------------------------------------------
-    def round_scores(self) -> list[int]:
-        """Scores of the current round as the reckoning counts them now."""
-        g = self.game
-        comp = g.components
-        value = g.rules.value
-        n = g.num_players
-        pts = [0] * n
-        for fleet in self.ships:
-            for ship in fleet:
-                keeper = ship[3]
-                if keeper >= 0:
-                    pts[keeper] += comp.ship_points + sum(value[c] for c in ship[1])
-        for p in range(n):
-            pts[p] += sum(value[c] for c in self.plunder[p])
-            if self.first_fleet == p:
-                pts[p] += comp.first_fleet_bonus
-            pts[p] -= sum(g.cards[c].penalty for c in self.hands[p])
-        return [max(0, v) for v in pts]
-
-    def _reckon(self) -> None:
-        scores = self.round_scores()
-        self.totals = [t + s for t, s in zip(self.totals, scores)]
-        self.last_round = scores
-        self._event(f"reckoning of round {self.round}: " +
-                    ", ".join(f"P{p} +{s}" for p, s in enumerate(scores)))
-        g = self.game
-        if max(self.totals) >= g.target_score or \
-                (g.max_rounds and self.round >= g.max_rounds):
-            self.phase = OVER
-            self.decision = OVER
-            self.actor = -1
-            self.turn_player = -1
-            self._event("game over: " + ", ".join(f"P{p} {t}" for p, t in enumerate(self.totals)))
-            return
-        self.round += 1
-        self.starter = (self.starter + 1) % g.num_players
-        self._start_round()
 
     # -- whose decision -----------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
@@ -926,3 +777,9 @@ class AllHandsBattleState(GameState):
 
 
 AllHandsBattleGame.state_class = AllHandsBattleState
+
+__all__ = [
+    "AIM", "BATTLE", "CLAIM", "CREW", "DECISIONS", "DISCARD", "MAX_EVENTS", "OVER", "RECRUIT",
+    "SELECT", "TURN", "AllHandsBattleGame", "AllHandsBattleState", "BattleActions", "Phase",
+    "view_params",
+]

@@ -32,11 +32,17 @@ check_bool_list = STATE.check_bool_list
 check_int_list = STATE.check_int_list
 check_int_lists = STATE.check_int_lists
 
+def check_enum(value: Any, where: str, enum: type) -> Any:
+    """A member of ``enum`` (an IntEnum or StrEnum), read from its value."""
+    return enum(check_choice(value, where, [m.value for m in enum]))
+
+
 #: kind -> (reader of (value, where, **bounds), copier or None to share the value)
 _KINDS: dict[str, tuple[Callable | None, Callable | None]] = {
     "int": (check_int, None),
     "bool": (check_bool, None),
     "choice": (check_choice, None),
+    "enum": (check_enum, None),
     "ints": (check_int_list, list),
     "bools": (check_bool_list, list),
     "int_lists": (check_int_lists, lambda rows: [list(r) for r in rows]),
@@ -78,9 +84,15 @@ class StateField:
         if self.read is not None:
             value = self.read(game, value, self.name)
         elif _KINDS[self.kind][0] is not None:
-            bounds = {k: (b(game) if callable(b) else b) for k, b in self.bounds.items()}
+            bounds = {k: (b(game) if _is_bound_function(b) else b)
+                      for k, b in self.bounds.items()}
             value = _KINDS[self.kind][0](value, self.name, **bounds)
         return _tuplify(value) if self.frozen else value
+
+
+def _is_bound_function(bound: Any) -> bool:
+    """Whether a bound is a function of the game (a class, such as an enum, is a value)."""
+    return callable(bound) and not isinstance(bound, type)
 
 
 def field(name: str, kind: str, *, read: Callable | None = None,
@@ -160,7 +172,8 @@ def load_fields(state: Any, data: Mapping, fields: tuple[StateField, ...]) -> No
 
 
 __all__ = [
-    "StateField", "cache", "check_bool", "check_bool_list", "check_choice", "check_int",
-    "check_int_list", "check_int_lists", "check_keys", "check_list", "copiers", "copy_rows", "last_seat", "num_players",
-    "derived", "field", "load_fields", "persistent_names",
+    "StateField", "cache", "check_bool", "check_bool_list", "check_choice", "check_enum",
+    "check_int", "check_int_list", "check_int_lists", "check_keys", "check_list", "copiers",
+    "copy_rows", "derived", "field", "last_seat", "load_fields", "num_players",
+    "persistent_names",
 ]
