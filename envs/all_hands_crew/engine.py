@@ -35,7 +35,6 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.actions import ActionRanges, Label
 from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.memo import remember, shared_memos
@@ -46,16 +45,9 @@ from plunder.envs.core.state_io import (
 
 from .components import NO_CARDS, NUM_CREW, NUM_KINDS, TARGETED, default_components, partitioner
 from .observation import Encoder, build_layout, compiled_params, encode_view
+from .codes import PHASES, Phase, action_ranges
 from .rounds import RoundPhases
 from .view import AllHandsCrewView
-
-PHASES = ("draw", "spyglass", "hire", "lay", "target", "over")
-
-
-def _draw_name(k: int) -> str:
-    """The name of drawing from the pile ``k`` seats clockwise."""
-    return "draw from own pile" if k == 0 else f"draw from the pile {k} seat(s) clockwise"
-
 
 class AllHandsCrewGame(Game):
     """All Hands on Deck for 2-6 players; option ``open_stock`` (the rulebook's variant)."""
@@ -84,15 +76,7 @@ class AllHandsCrewGame(Game):
         #: most Spyglass double draws one player can have in a round
         self.max_spyglasses = max_spy
         n = self.num_players
-        #: draw from the pile d seats clockwise (``draw + d``), hire stock card i, lay out
-        #: combination c, choose the player d seats clockwise (``target + d - 1``), pass
-        self.actions = ActionRanges(
-            [("draw", n), ("hire", self.max_stock), ("lay", self.num_combos),
-             ("target", n - 1), ("pass_turn", 1)],
-            {"draw": _draw_name, "hire": "hire stock card {k1}",
-             "lay": Label("lay out {item}", tuple(cb.name for cb in self.combos)),
-             "target": "choose the player {k1} seat(s) clockwise",
-             "pass_turn": "pass (end / forfeit)"})
+        self.actions = action_ranges(n, self.max_stock, tuple(cb.name for cb in self.combos))
         self.combo_matrix = np.array([cb.counts for cb in self.combos], dtype=np.int16)
         self.combo_captains = [cb.captains for cb in self.combos]
         self._layout = build_layout(self)
@@ -293,7 +277,7 @@ class AllHandsCrewState(RoundPhases, GameState):
         field("curses", "ints", length=num_players, low=0, high=lambda g: sum(g.copies) // 2),
         field("round", "int", low=1, high=_cards),
         field("start", "int", low=0, high=last_seat),
-        field("phase", "choice", choices=PHASES),
+        field("phase", "enum", enum=Phase),
         field("actor", "int", low=-1, high=last_seat),
         field("draw_target", "ints", length=num_players, low=0,
               high=lambda g: g.comps.stock_cards),
@@ -335,7 +319,7 @@ class AllHandsCrewState(RoundPhases, GameState):
         self.round = 0
         # the race for the Start Player Card: a random seat opens the first round
         self.start = int(self.rng.integers(n))
-        self.phase = "draw"
+        self.phase = Phase.DRAW
         self.actor = self.start
         self.draw_target = [0] * n
         self.spy_left = [0] * n
@@ -461,7 +445,7 @@ class AllHandsCrewState(RoundPhases, GameState):
         elif ph == "target":
             act = self.pending
             self.pending = ""
-            self.phase = "lay"
+            self.phase = Phase.LAY
             if action == g.actions.pass_turn:
                 self.events.append([player, "forfeit", act, -1, 0])
             else:

@@ -5,6 +5,7 @@ lay-out turns with their pair actions, and the start of the next round or the ga
 from __future__ import annotations
 
 from .components import NUM_KINDS, TARGETED
+from .codes import Phase
 
 
 class RoundPhases:
@@ -28,7 +29,7 @@ class RoundPhases:
                     if len(self.stock[p]) < self.draw_target[p]:
                         self.actor = p
                         return
-            self.phase = "spyglass"
+            self.phase = Phase.SPYGLASS
         if not any(self.piles):
             self.spy_left = [0] * n
         for step in range(n):
@@ -40,7 +41,7 @@ class RoundPhases:
 
     def _begin_hire(self) -> None:
         n = self.game.num_players
-        self.phase = "hire"
+        self.phase = Phase.HIRE
         self.hire_step = 0
         self.hired = [[] for _ in range(n)]
         self.hire_done = [False] * n
@@ -84,7 +85,7 @@ class RoundPhases:
         self.hired = [[] for _ in range(n)]
         self.hire_done = [False] * n
         self.hire_step = 0
-        self.phase = "lay"
+        self.phase = Phase.LAY
         self.actor = self.start
         self.lay_count = 0
 
@@ -115,7 +116,7 @@ class RoundPhases:
         elif act in TARGETED:
             self.pending = act
             if any(self._target_ok(player, t) for t in range(n)):
-                self.phase = "target"
+                self.phase = Phase.TARGET
             else:  # no one to snatch from: the action is forfeited
                 self.pending = ""
                 self.events.append([player, "forfeit", act, -1, 0])
@@ -177,14 +178,14 @@ class RoundPhases:
         self.next_short = [0] * n
         self.next_spy = [0] * n
         self.next_double = [0] * n
-        self.phase = "draw"
+        self.phase = Phase.DRAW
         self.actor = self.start
         self.lay_count = 0
         self.pending = ""
 
     def _end_game(self) -> None:
         n = self.game.num_players
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.actor = -1
         self.keep = [1] * n
         self.draw_target = [0] * n

@@ -6,6 +6,8 @@ Shared by the rules (``engine``, ``loading``, ``travel``), the view builder's C 
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from plunder.envs.core.actions import ActionRanges, Label
 
 from .components import (
@@ -18,7 +20,21 @@ CARGO = 200      # + colour (tile ids stay below 200)
 CHEST = 204
 
 # ---- phases -------------------------------------------------------------------------------
-SETUP, LOADING, DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE, OVER = range(8)
+class Phase(IntEnum):
+    """The game's phases (int members: saved states and the C twins read the numbers)."""
+
+    SETUP = 0
+    LOADING = 1
+    DECIDE = 2
+    ENCOUNTER = 3
+    PIRATE = 4
+    COLOUR = 5
+    PLACE = 6
+    OVER = 7
+
+
+SETUP, LOADING, DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE, OVER = Phase
+#: the phases' names, by phase
 PHASES = ("monkey setup", "loading", "resolve or skip", "encounter or flee",
           "resolve or pay", "choose cargo colour", "stow cargo", "game over")
 

@@ -39,7 +39,7 @@ from .codes import (  # the codes the bots and tests import from here too (__all
     A_PARROT, A_PAY, A_PAY_NONE, A_PLACE, A_RESOLVE, A_RETURN, A_SKIP, A_STAR_RETURN, A_STOW,
     A_SWAP, A_TOSS_ASSET, A_TOSS_CARGO, ACTIONS, CARGO, CHEST, COLOUR, DECIDE, EMPTY,
     ENCOUNTER, GREY, LOADING, NUM_ACTIONS, O_ENCOUNTER, O_FLED, O_NONE, O_PAID, O_RESOLVED,
-    O_SKIPPED, OUTCOMES, OVER, PHASES, PIRATE, PLACE, SETUP, action_name,
+    O_SKIPPED, OUTCOMES, OVER, PHASES, PIRATE, PLACE, SETUP, Phase, action_name,
 )
 from .loading import LoadingRace
 from .travel import Travel
@@ -340,7 +340,7 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
     # of existing tiles and cards, known phases and actions
     STATE_FIELDS = (
         field("turns", "int", low=0),
-        field("phase", "choice", choices=range(len(PHASES))),
+        field("phase", "enum", enum=Phase),
         field("round", "int", low=1, high=2),
         field("captain", "int", low=-1, high=last_seat),
         field("ships", "custom", read=_read_ships, copier=copy_rows),
@@ -843,6 +843,6 @@ __all__ = [
     "A_RETURN", "A_SKIP", "A_STAR_RETURN", "A_STOW", "A_SWAP", "A_TOSS_ASSET", "A_TOSS_CARGO",
     "AnchorsAweighGame", "AnchorsAweighState", "CARGO", "CHEST", "COLOUR", "DECIDE", "EMPTY",
     "ENCOUNTER", "GREY", "LOADING", "NUM_ACTIONS", "OUTCOMES", "OVER", "O_ENCOUNTER", "O_FLED",
-    "O_NONE", "O_PAID", "O_RESOLVED", "O_SKIPPED", "PHASES", "PIRATE", "PLACE", "SETUP",
+    "O_NONE", "O_PAID", "O_RESOLVED", "O_SKIPPED", "PHASES", "PIRATE", "PLACE", "SETUP", "Phase",
     "action_name", "view_params",
 ]

@@ -1,8 +1,9 @@
 """Scallywags rules: coins, cards, takes and the HANDS OFF ME BOOTY! block.
 
-Pure rules (no gymnasium or PettingZoo). Reads top to bottom: action indices, the game
-(parameters), the state (setup, whose decision, legal moves, effects, knowledge), and the
-(sampling.py deals a full state consistent with one player's view).
+Pure rules (no gymnasium or PettingZoo). Reads top to bottom: the game (parameters), the
+state (setup, whose decision, legal moves, effects, knowledge); ``codes`` holds the
+phases and action indices, ``sampling`` deals a full state consistent with one player's
+view.
 
 A turn is one or more steps of the same player: pick a kind (take a face-down coin,
 play card k, discard card k), then the card's targets one step each in a fixed order,
@@ -14,18 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from plunder.envs.core.actions import ActionRanges, Label
 from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import copy_rows, derived, field, last_seat, num_players
 
+from .codes import BLOCK, CHOOSE, MAX_OPPONENTS, PHASES, TARGET, Phase, action_ranges
 from .components import (
-    ARRGH, AVAST, BLOW, BOOTY, CARD_NAMES, HANDS_OFF, LAND_HO, NUM_CARDS, PIECES, SHIVER,
+    ARRGH, AVAST, BLOW, BOOTY, HANDS_OFF, LAND_HO, NUM_CARDS, PIECES, SHIVER,
     YO_HO, Components, default_components,
 )
 from .view import ScallywagsView
 
-MAX_OPPONENTS = 5
 MIDDLE = -1
 
 #: ScallywagsState.python_view (and _cview.c) build the view positionally, in this order
@@ -45,25 +45,9 @@ def _kind_counts(cards: list[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-CHOOSE, TARGET, BLOCK = "choose", "target", "block"
-PHASES = (CHOOSE, TARGET, BLOCK)
-
 #: target steps of each card that has targets
 TARGET_STEPS = {ARRGH: 1, AVAST: 2, BLOW: 4, BOOTY: 1, SHIVER: 2, LAND_HO: 2, PIECES: 1,
                 YO_HO: 2}
-
-
-def action_ranges(num_coins: int) -> ActionRanges:
-    """The single Discrete action space (its size depends on the coin count): play card
-    k, discard card k, choose coin c, choose the opponent d seats after the actor
-    (``player + d - 1``), block, allow."""
-    return ActionRanges(
-        [("play", NUM_CARDS), ("discard", NUM_CARDS), ("coin", num_coins),
-         ("player", MAX_OPPONENTS), ("block", 1), ("allow", 1)],
-        {"play": Label("play {item}", CARD_NAMES),
-         "discard": Label("discard {item}", CARD_NAMES),
-         "coin": "coin {k}", "player": "opponent +{k1}",
-         "block": "block (HANDS OFF ME BOOTY!)", "allow": "allow"})
 
 
 class ScallywagsGame(Game):
@@ -187,7 +171,7 @@ class ScallywagsState(GameState):
         field("reshuffled", "ints", length=NUM_CARDS, low=0,
               high=lambda g: sum(g.components.card_copies)),
         field("actor", "int", low=0, high=last_seat),
-        field("phase", "choice", choices=PHASES),
+        field("phase", "enum", enum=Phase),
         field("card", "int", low=-1, high=NUM_CARDS - 1),
         field("chosen", "ints", low=0, high=lambda g: max(g.num_coins, g.num_players) - 1,
               max_len=max(TARGET_STEPS.values())),
@@ -642,3 +626,6 @@ class ScallywagsState(GameState):
 
 
 ScallywagsGame.state_class = ScallywagsState
+
+__all__ = ["BLOCK", "CHOOSE", "MAX_OPPONENTS", "MIDDLE", "PHASES", "TARGET", "Phase",
+           "ScallywagsGame", "ScallywagsState", "view_params"]

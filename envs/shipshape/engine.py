@@ -24,25 +24,17 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.actions import ActionRanges, Label
 from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import check_int, check_int_lists, check_list, derived, field
 
+from .codes import ACTIONS, BID0, NUM_ACTIONS, NUM_CARDS, NUM_ORIENTATIONS, PLACE0
 from .components import VOYAGE_HOLDS, Components, default_components
 from .geometry import (
-    COMPOSE, FULL_SHIP_BONUS, ORIENTATION_NAMES, SCORE_PARTS, orient, score_voyage,
+    COMPOSE, FULL_SHIP_BONUS, SCORE_PARTS, orient, score_voyage,
 )
 from .view import PublicTable, ShipShapeView
 
-NUM_CARDS = 10
-NUM_ORIENTATIONS = 8
-#: bid card c (``bid + c - 1``); place the taken crate in orientation k (``place + k``)
-ACTIONS = ActionRanges([("bid", NUM_CARDS), ("place", NUM_ORIENTATIONS)],
-                       {"bid": "bid {k1}", "place": Label("place {item}", ORIENTATION_NAMES)})
-BID0 = ACTIONS.bid  #: action BID0 + c - 1 bids card c
-PLACE0 = ACTIONS.place  #: action PLACE0 + k places in orientation k
-NUM_ACTIONS = ACTIONS.size
 VOYAGES = 3
 TURNS_PER_VOYAGE = 3
 
@@ -692,3 +684,6 @@ class ShipShapeState(GameState):
 
 
 ShipShapeGame.state_class = ShipShapeState
+
+__all__ = ["ACTIONS", "BID0", "GROUP_SCHEDULE", "NUM_ACTIONS", "NUM_CARDS", "NUM_ORIENTATIONS",
+           "PLACE0", "ShipShapeGame", "ShipShapeState"]
