@@ -203,7 +203,9 @@ def env_module(env_id: str) -> ModuleType:
         from .env import make_env_functions
 
         cls = game_class(env_id)
-        module = types.ModuleType(f"{spec.package}.{env_id}", spec.description)
+        # its user page: the engine module's docstring (else the spec's one line)
+        doc = importlib.import_module(cls.__module__).__doc__ or spec.description
+        module = types.ModuleType(f"{spec.package}.{env_id}", doc)
         module.Game = cls
         module.env, module.raw_env, module.parallel_env = make_env_functions(cls)
         _MADE_MODULES[env_id] = module
