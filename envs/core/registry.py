@@ -90,6 +90,13 @@ def specs() -> tuple[GameSpec, ...]:
     return tuple(_SPECS.values())
 
 
+def shipped() -> tuple[GameSpec, ...]:
+    """The specs of the package's own games (``GAMES``), in order; fixed suites such as
+    the benchmark's tasks are built over these, whatever else is registered."""
+    packages = [f"{__package__.rpartition('.')[0]}.{name}" for name in GAMES]
+    return tuple(s for p in packages for s in _SPECS.values() if s.package == p)
+
+
 def spec(env_id: str) -> GameSpec:
     """The spec of ``env_id`` (``scallywags_v0``; a game's name, ``scallywags``, also
     works when only one version is registered)."""
