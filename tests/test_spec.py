@@ -8,6 +8,7 @@ engine; ``register`` / ``unregister`` add and remove a game everywhere.
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import tomllib
@@ -21,6 +22,7 @@ from plunder.envs import (
 from plunder.envs.core import InvalidArgumentError, UnknownEnvError, compiled
 from plunder.envs.core.registry import GAMES
 from plunder.envs.core.spec import SearchDefaults, check_game_class, resolve
+from tests.example_game import SPEC as SPEC_OF_EXAMPLE
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [s for s in specs() if s.package.startswith("plunder.envs.")]
@@ -159,3 +161,28 @@ def test_a_spec_that_disagrees_with_its_class_is_refused():
             game_class("scallywags_copy_v0")
     finally:
         unregister("scallywags_copy_v0")
+
+
+def _table_paths(doc: str, heading: str) -> list[str]:
+    """The backticked paths in the first column of the table under ``heading``."""
+    section = doc.split(heading, 1)[1].split("\n#", 1)[0]
+    return [line.split("`")[1] for line in section.splitlines() if line.startswith("| `")]
+
+
+def test_adding_a_game_names_files_that_exist():
+    """docs/adding_a_game.md's file lists stay true: the example's files are exactly the
+    ones it lists, every shipped game has every file it lists, and its declaration and
+    registry line are the example's and the registry's."""
+    doc = (ROOT / "docs" / "adding_a_game.md").read_text()
+    example = _table_paths(doc, "### The example's files")
+    assert sorted(example) == sorted(p.relative_to(ROOT).as_posix()
+                                     for p in (ROOT / "tests" / "example_game").glob("*.py"))
+    shipped = _table_paths(doc, "## Files every shipped game has")
+    assert len(shipped) > 10
+    for s in SHIPPED:
+        missing = [p for p in shipped if not (ROOT / p.replace("<game>", s.package_name)).exists()]
+        assert not missing, f"{s.name} lacks {missing}"
+    declaration = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    assert declaration in (ROOT / "tests" / "example_game" / "__init__.py").read_text()
+    line = doc.split("GAMES = ", 1)[1].split(")", 1)[0] + ")"
+    assert ast.literal_eval(line) == (*GAMES, SPEC_OF_EXAMPLE.name)
