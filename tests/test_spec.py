@@ -186,3 +186,17 @@ def test_adding_a_game_names_files_that_exist():
     assert declaration in (ROOT / "tests" / "example_game" / "__init__.py").read_text()
     line = doc.split("GAMES = ", 1)[1].split(")", 1)[0] + ")"
     assert ast.literal_eval(line) == (*GAMES, SPEC_OF_EXAMPLE.name)
+
+
+@pytest.mark.parametrize("folder,forbidden", [("envs", ("plunder.policies", "plunder.training")),
+                                              ("policies", ("plunder.training",))])
+def test_import_rules(folder, forbidden):
+    """envs imports neither the bots nor the trainer (a spec names them by strings);
+    the bots do not import the trainer."""
+    bad = []
+    for path in (ROOT / folder).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            bad += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.startswith(forbidden)]
+    assert not bad

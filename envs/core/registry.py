@@ -43,6 +43,9 @@ def _spec_of(spec_or_path: GameSpec | str) -> GameSpec:
     spec = getattr(module, "SPEC", None)
     if not isinstance(spec, GameSpec):
         raise InvalidArgumentError(f"{spec_or_path} defines no SPEC (a GameSpec)")
+    if spec.package != spec_or_path:
+        raise InvalidArgumentError(f"the SPEC of {spec_or_path} names the package "
+                                   f"{spec.package!r} (declare package=__name__)")
     return spec
 
 
