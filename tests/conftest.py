@@ -8,13 +8,12 @@ import numpy as np
 import pettingzoo
 import pytest
 
-from plunder.envs import ENV_IDS, game_class
+from plunder.envs import spec, specs
 
 
 def player_counts(env_id: str) -> list[int]:
-    """Every supported player count of ``env_id``."""
-    cls = game_class(env_id)
-    return list(range(cls.min_players, cls.max_players + 1))
+    """Every supported player count of ``env_id`` (its spec's)."""
+    return list(spec(env_id).player_counts)
 
 
 def pytest_report_header(config) -> list[str]:
@@ -34,8 +33,8 @@ needs_pz_registry = pytest.mark.skipif(not HAS_PZ_REGISTRY,
 
 
 #: (env_id, num_players) for every registered game and supported count
-GAME_COUNTS = [(e, n) for e in ENV_IDS for n in player_counts(e)]
-SIMULTANEOUS_COUNTS = [(e, n) for e, n in GAME_COUNTS if game_class(e).simultaneous]
+GAME_COUNTS = [(s.env_id, n) for s in specs() for n in s.player_counts]
+SIMULTANEOUS_COUNTS = [(e, n) for e, n in GAME_COUNTS if spec(e).simultaneous]
 
 
 def random_playout_states(game, seed: int, max_steps: int = 5000, every: int = 1):

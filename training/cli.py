@@ -19,14 +19,13 @@ def main():
 @main.command("list")
 def list_games():
     """List the games, their player counts and variant options."""
-    from plunder.envs import ENV_IDS, game_class
+    from plunder.envs import specs
 
-    for env_id in ENV_IDS:
-        cls = game_class(env_id)
-        opts = ", ".join(f"{k}={v!r}" for k, v in cls.options.items()) or "-"
-        kind = "simultaneous" if cls.simultaneous else "turn-based"
-        click.echo(f"{env_id:22s} {cls.min_players}-{cls.max_players} players  {kind:12s} "
-                   f"options: {opts}")
+    for spec in specs():
+        opts = ", ".join(f"{k}={v!r}" for k, v in spec.options().items()) or "-"
+        kind = "simultaneous" if spec.simultaneous else "turn-based"
+        click.echo(f"{spec.env_id:22s} {spec.min_players}-{spec.max_players} players  "
+                   f"{kind:12s} options: {opts}")
 
 
 def _env_id(game: str) -> str:

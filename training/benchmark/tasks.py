@@ -35,7 +35,8 @@ import itertools
 import zlib
 from dataclasses import dataclass, field
 
-from plunder.envs import ENV_IDS, game_class
+from plunder.envs import game_class
+from plunder.envs.core.registry import shipped
 from plunder.envs.core import InvalidArgumentError
 from plunder.policies.pretrained import load_manifest
 
@@ -146,7 +147,7 @@ def pretrained_revision(env_id: str, num_players: int, manifest: dict | None = N
 def _build() -> dict[str, Task]:
     tasks = {}
     manifest = load_manifest()
-    for env_id in ENV_IDS:
+    for env_id in [s.env_id for s in shipped()]:     # a game registered later joins none
         for n in TASK_PLAYER_COUNTS:
             for set_name, (specs, held_out, games, what) in OPPONENT_SETS.items():
                 if set_name == "search" and env_id not in SEARCH_TASK_GAMES:

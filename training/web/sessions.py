@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs import ENV_IDS, game_class, make
+from plunder.envs import env_ids, game_class, make
 from plunder.envs.core import InvalidArgumentError, PlunderError
 from plunder.envs.core.movelog import TIE_BREAK, default_lines, describe_step
 from plunder.envs.core.rewards import winners
@@ -66,14 +66,15 @@ def conflict(message: str) -> RequestError:
 
 def resolve_env_id(game: Any) -> str:
     """The env id a request names ('scallywags' or 'scallywags_v0'); unknown -> 404."""
+    ids = env_ids()     # the registry as it is now (a game may join later)
     if not isinstance(game, str):
-        raise bad_request(f"'game' must be a game name such as {ENV_IDS[0]!r}, got {game!r}")
-    if game in ENV_IDS:
+        raise bad_request(f"'game' must be a game name such as {ids[0]!r}, got {game!r}")
+    if game in ids:
         return game
-    matches = [e for e in ENV_IDS if e.rsplit("_v", 1)[0] == game]
+    matches = [e for e in ids if e.rsplit("_v", 1)[0] == game]
     if len(matches) == 1:
         return matches[0]
-    raise RequestError(404, f"unknown game {game!r}; games: {', '.join(ENV_IDS)}")
+    raise RequestError(404, f"unknown game {game!r}; games: {', '.join(ids)}")
 
 
 def is_int(value: Any) -> bool:
