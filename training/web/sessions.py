@@ -30,10 +30,11 @@ from typing import Any
 import numpy as np
 
 from plunder.envs import ENV_IDS, game_class, make
-from plunder.envs.core import InvalidArgumentError, PlunderError
+from plunder.envs.core import InvalidArgumentError, PlunderError, UnknownEnvError
 from plunder.envs.core.movelog import TIE_BREAK, default_lines, describe_step
 from plunder.envs.core.rewards import winners
 from plunder.policies import choose_action, make_bot
+from plunder.training.games import resolve_env_id as resolve_game
 
 from . import boards
 
@@ -68,12 +69,10 @@ def resolve_env_id(game: Any) -> str:
     """The env id a request names ('scallywags' or 'scallywags_v0'); unknown -> 404."""
     if not isinstance(game, str):
         raise bad_request(f"'game' must be a game name such as {ENV_IDS[0]!r}, got {game!r}")
-    if game in ENV_IDS:
-        return game
-    matches = [e for e in ENV_IDS if e.rsplit("_v", 1)[0] == game]
-    if len(matches) == 1:
-        return matches[0]
-    raise RequestError(404, f"unknown game {game!r}; games: {', '.join(ENV_IDS)}")
+    try:
+        return resolve_game(game)
+    except UnknownEnvError as exc:
+        raise RequestError(404, str(exc)) from None
 
 
 def is_int(value: Any) -> bool:

@@ -21,8 +21,10 @@ from typing import Any
 
 import yaml
 
-from plunder.envs.core import ConfigError
+from plunder.envs.core import ConfigError, UnknownEnvError
 from plunder.policies.base import BOT_SPECS, PLANNERS, TRAINED_KINDS
+from plunder.training.games import game_name
+from plunder.training.games import resolve_env_id as resolve_game
 
 #: the kinds of bot spec (``heuristic``, ``trained``, ...) an evaluation opponent may be
 BOT_KINDS = {s.partition(":")[0].partition("[")[0] for s in BOT_SPECS} | set(TRAINED_KINDS)
@@ -252,22 +254,12 @@ class TrainConfig:
 
 
 def resolve_env_id(game: str) -> str:
-    """``scallywags`` or ``scallywags_v0`` -> the registered env id."""
-    from plunder.envs import env_ids
-
-    ENV_IDS = env_ids()
-    if game in ENV_IDS:
-        return game
-    matches = [e for e in ENV_IDS if e.rsplit("_v", 1)[0] == game]
-    if len(matches) == 1:
-        return matches[0]
-    raise ConfigError(f"unknown game {game!r}; registered: {list(ENV_IDS)}")
-
-
-def game_name(game: str) -> str:
-    """``scallywags_v0`` -> ``scallywags`` (the config file stem)."""
-    return game.rsplit("_v", 1)[0] if "_v" in game and game.rsplit("_v", 1)[1].isdigit() \
-        else game
+    """``scallywags`` or ``scallywags_v0`` -> the registered env id; an unknown game is a
+    :class:`ConfigError` here (a config names it)."""
+    try:
+        return resolve_game(game)
+    except UnknownEnvError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def entity_group_names(cfg: "TrainConfig") -> list[str]:
