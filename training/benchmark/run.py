@@ -1,5 +1,5 @@
 """Score a policy on a benchmark task: ``plunder benchmark run TASK --policy SPEC`` /
-``plunder.benchmark.evaluate(task, policy)``.
+``plunder.training.benchmark.evaluate(task, policy)``.
 
 Games are played through the engine exactly as ``plunder eval`` plays them
 (:func:`plunder.training.evaluation.play_game`; the seed of game ``g`` is

@@ -125,7 +125,7 @@ class EvalConfig:
 @dataclass
 class PretrainConfig:
     """Optional warm start by imitating a scripted bot, the game's heuristic or its planner
-    (see training/pretrain.py)."""
+    (see training/selfplay/pretrain.py)."""
 
     samples: int = _f(0, "the teacher's decisions to imitate before PPO (0: start from "
                          "scratch; skipped for a game without a heuristic bot)", low=0)
@@ -168,7 +168,7 @@ class PretrainConfig:
 class DistillConfig:
     """Optional search distillation after PPO: the search with the run's network labels
     the network's own games and the policy is fitted to its moves (see
-    training/distill.py)."""
+    training/selfplay/distill.py)."""
 
     samples: int = _f(0, "decisions of the trained network's own greedy games to label "
                          "with the search's moves and fit after PPO (0: no distillation)",

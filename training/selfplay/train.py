@@ -546,7 +546,7 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
 
 def _distill(cfg: TrainConfig, model, state: dict, echo) -> None:
     """Fit the policy to the search's moves at its own greedy decisions
-    (``cfg.distill``; training/distill.py); a run that has done it once does not again."""
+    (``cfg.distill``; training/selfplay/distill.py); a run that has done it once does not again."""
     ds = cfg.distill
     if ds.samples <= 0 or state.get("distill"):
         return
