@@ -31,10 +31,7 @@ from typing import Any, Callable
 import numpy as np
 
 from plunder.envs.core import InvalidArgumentError, PlunderError
-
-#: the kinds of bot spec ``make_bot`` understands (the part before the first colon)
-BOT_KINDS = ("random", "heuristic", "search", "pretrained", "trained", "onnx", "sampled",
-             "netsearch")
+from plunder.policies.base import BOT_KINDS
 
 
 class BenchmarkError(PlunderError, RuntimeError):

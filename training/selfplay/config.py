@@ -22,12 +22,9 @@ from typing import Any
 import yaml
 
 from plunder.envs.core import ConfigError, UnknownEnvError
-from plunder.policies.base import BOT_SPECS, PLANNERS, TRAINED_KINDS
+from plunder.policies.base import BOT_KINDS, PLANNERS
 from plunder.training.games import game_name
 from plunder.training.games import resolve_env_id as resolve_game
-
-#: the kinds of bot spec (``heuristic``, ``trained``, ...) an evaluation opponent may be
-BOT_KINDS = {s.partition(":")[0].partition("[")[0] for s in BOT_SPECS} | set(TRAINED_KINDS)
 
 
 def _f(default, doc: str, **kw):
