@@ -30,10 +30,11 @@ from typing import Any
 import numpy as np
 
 from plunder.envs import env_ids, game_class, make
-from plunder.envs.core import InvalidArgumentError, PlunderError
+from plunder.envs.core import InvalidArgumentError, PlunderError, UnknownEnvError
 from plunder.envs.core.movelog import TIE_BREAK, default_lines, describe_step
 from plunder.envs.core.rewards import winners
 from plunder.policies import choose_action, make_bot
+from plunder.training.games import resolve_env_id as resolve_game
 
 from . import boards
 
@@ -69,12 +70,10 @@ def resolve_env_id(game: Any) -> str:
     ids = env_ids()     # the registry as it is now (a game may join later)
     if not isinstance(game, str):
         raise bad_request(f"'game' must be a game name such as {ids[0]!r}, got {game!r}")
-    if game in ids:
-        return game
-    matches = [e for e in ids if e.rsplit("_v", 1)[0] == game]
-    if len(matches) == 1:
-        return matches[0]
-    raise RequestError(404, f"unknown game {game!r}; games: {', '.join(ids)}")
+    try:
+        return resolve_game(game)
+    except UnknownEnvError as exc:
+        raise RequestError(404, str(exc)) from None
 
 
 def is_int(value: Any) -> bool:
