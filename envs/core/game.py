@@ -220,14 +220,20 @@ class Game(ABC):
             raise
         except PlunderError as exc:
             raise InvalidStateError(f"{where}: {exc}") from None
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+                OverflowError, RecursionError) as exc:
             raise InvalidStateError(f"{where}: unreadable ({type(exc).__name__}: {exc})") \
                 from None
         try:
             state.validate()
-        except AssertionError as exc:
-            raise InvalidStateError(f"{where} breaks the rules: {exc or 'an invariant'}") \
-                from None
+        except InvalidStateError as exc:
+            raise InvalidStateError(f"{where} breaks the rules: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+                OverflowError, RecursionError) as exc:
+            # fields that load one by one may still not fit together (a list index that
+            # another field's length does not have): the rules cannot be checked on them
+            raise InvalidStateError(f"{where} breaks the rules: its fields do not fit "
+                                    f"together ({type(exc).__name__}: {exc})") from None
         return state
 
     @abstractmethod
@@ -365,9 +371,12 @@ class GameState(ABC):
         return score_breakdown(self)
 
     def validate(self) -> None:
-        """Raise AssertionError if an invariant of the rules is broken (components created
-        or lost, impossible placements). Fuzz tests and the shared suite call it, also on
-        states made by ``Game.sample_state``. The default checks nothing."""
+        """Raise InvalidStateError if an invariant of the rules is broken (components
+        created or lost, impossible placements), naming the broken rule; the checks are
+        explicit (``core.errors.require``), never ``assert``, so they hold under
+        ``python -O``. ``Game.state_from_dict`` runs it on every loaded state; fuzz tests
+        and the shared suite call it, also on states made by ``Game.sample_state``. The
+        default checks nothing."""
 
     # -- information --------------------------------------------------------------------
     @abstractmethod
