@@ -26,6 +26,7 @@ from .errors import (
     NotActingError, PlunderError,
 )
 from .layout import EntityGroup, ObservationLayout
+from .state_io import MAX_INT
 
 
 class Game(ABC):
@@ -82,6 +83,12 @@ class Game(ABC):
                     f"option {key!r} of {cls.env_id()} must be {type(default).__name__}, "
                     f"got {value!r}"
                 )
+            if _is_int(value) and not -MAX_INT - 1 <= value <= MAX_INT:
+                raise InvalidArgumentError(f"option {key!r} of {cls.env_id()}: {value} is "
+                                           f"outside {-MAX_INT - 1}..{MAX_INT}")
+            if isinstance(value, (float, np.floating)) and not np.isfinite(value):
+                raise InvalidArgumentError(f"option {key!r} of {cls.env_id()} must be a "
+                                           f"finite number, got {value!r}")
             values[key] = value
         cls.validate_options(values)
         return values
@@ -245,7 +252,7 @@ class Game(ABC):
         """Rebuild a state from ``GameState.to_json()`` (checked as ``state_from_dict``)."""
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, RecursionError) as exc:
             raise InvalidStateError(f"{self.env_id()} state: not JSON text ({exc})") from None
         return self.state_from_dict(data)
 
