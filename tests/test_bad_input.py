@@ -11,6 +11,7 @@ part also runs under ``python -O`` in CI: no check here may rest on ``assert`` i
 from __future__ import annotations
 
 import copy
+import functools
 import json
 
 import numpy as np
@@ -48,11 +49,23 @@ def _paths(data, prefix=()):
             yield from _paths(value, prefix + (i,))
 
 
-def _set(data, path, value):
-    target = data
+def _with(data, path, value):
+    """``data`` with the item at ``path`` replaced by ``value``, or removed when ``value``
+    is ``_DELETE`` (the containers along the path are copied, the rest is shared: loading
+    never changes the data it reads)."""
+    top = copy.copy(data)
+    target = top
     for key in path[:-1]:
+        target[key] = copy.copy(target[key])
         target = target[key]
-    target[path[-1]] = value
+    if value is _DELETE:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return top
+
+
+_DELETE = object()
 
 
 def _check_loads_or_refuses(game, data):
@@ -68,73 +81,87 @@ def _check_loads_or_refuses(game, data):
         state.legal_actions_mask(p)
 
 
-def _saved_states(game, seed):
-    states = random_playout_states(game, seed)
+@functools.lru_cache(maxsize=None)
+def _saved_texts(env_id, n, seed):
+    states = random_playout_states(game_class(env_id)(n), seed)
     picks = (states[0], states[len(states) // 3], states[2 * len(states) // 3], states[-1])
-    return [s.to_dict() for s in picks]
+    return tuple(s.to_json() for s in picks)
+
+
+def _saved_states(game, seed):
+    """Four saved states along a random playout: the start, two middles, the end."""
+    return [json.loads(t) for t in _saved_texts(game.env_id(), game.num_players, seed)]
 
 
 @pytest.mark.parametrize("env_id,n", GAME_COUNTS)
 def test_junk_in_every_top_level_field(env_id, n):
+    """Every field of a state in mid-game and of a finished one."""
+    _junk_top_level(env_id, n, picks=(1, 3))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id,n", GAME_COUNTS)
+def test_junk_in_every_top_level_field_thoroughly(env_id, n):
+    _junk_top_level(env_id, n, picks=(0, 1, 2, 3))
+
+
+def _junk_top_level(env_id, n, picks):
     game = game_class(env_id)(n)
-    for data in _saved_states(game, seed=n):
+    saved = _saved_states(game, seed=n)
+    for data in (saved[i] for i in picks):
         for key in list(data):
             if key == "rng":
                 continue
             for junk in junk_values():
-                bad = copy.deepcopy(data)
-                bad[key] = junk
-                _check_loads_or_refuses(game, bad)
-            bad = copy.deepcopy(data)
-            del bad[key]
-            _check_loads_or_refuses(game, bad)
-        bad = copy.deepcopy(data)
-        bad["not_a_field"] = 1
-        _check_loads_or_refuses(game, bad)
+                _check_loads_or_refuses(game, _with(data, (key,), junk))
+            _check_loads_or_refuses(game, _with(data, (key,), _DELETE))
+        _check_loads_or_refuses(game, _with(data, ("not_a_field",), 1))
 
 
 @pytest.mark.parametrize("env_id,n", GAME_COUNTS)
 def test_junk_deep_inside_fields(env_id, n):
     """Items inside lists and nested objects (a sample of them, the same every run)."""
+    _junk_deep_inside(env_id, n, samples=25, seed=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id,n", GAME_COUNTS)
+def test_junk_deep_inside_fields_thoroughly(env_id, n):
+    _junk_deep_inside(env_id, n, samples=400, seed=1)
+
+
+def _junk_deep_inside(env_id, n, samples, seed):
     game = game_class(env_id)(n)
-    rng = np.random.default_rng(n)
-    for data in _saved_states(game, seed=100 + n):
+    rng = np.random.default_rng(seed)
+    for data in _saved_states(game, seed=n):
         paths = [p for p in _paths(data) if len(p) >= 2 and p[0] != "rng"]
         if not paths:
             continue
-        for i in rng.choice(len(paths), size=min(len(paths), 150), replace=False):
+        for i in rng.choice(len(paths), size=min(len(paths), samples), replace=False):
             path = paths[i]
             for junk in (None, -1, 2**63, 10**20, 1.5, float("nan"), "x", [], {}, _deep(40),
                          True):
-                bad = copy.deepcopy(data)
-                _set(bad, path, junk)
-                _check_loads_or_refuses(game, bad)
-            # a plausible but wrong value: a neighbour's, or one off
-            bad = copy.deepcopy(data)
-            target = bad
-            for key in path[:-1]:
-                target = target[key]
-            value = target[path[-1]]
+                _check_loads_or_refuses(game, _with(data, path, junk))
+            if isinstance(path[-1], int):
+                _check_loads_or_refuses(game, _with(data, path, _DELETE))
+            # plausible but wrong values: one off, or far off
+            value = data
+            for key in path:
+                value = value[key]
             if isinstance(value, int) and not isinstance(value, bool):
                 for delta in (-1, 1, 1000):
-                    bad2 = copy.deepcopy(data)
-                    _set(bad2, path, value + delta)
-                    _check_loads_or_refuses(game, bad2)
+                    _check_loads_or_refuses(game, _with(data, path, value + delta))
 
 
 @pytest.mark.parametrize("env_id,n", GAME_COUNTS)
 def test_junk_rng_and_json_text(env_id, n):
     game = game_class(env_id)(n)
-    data = _saved_states(game, seed=7)[1]
+    data = _saved_states(game, seed=n)[1]
     for junk in junk_values():
-        bad = copy.deepcopy(data)
-        bad["rng"] = junk
-        _check_loads_or_refuses(game, bad)
+        _check_loads_or_refuses(game, _with(data, ("rng",), junk))
     for key in list(data["rng"]):
         for junk in junk_values():
-            bad = copy.deepcopy(data)
-            bad["rng"][key] = junk
-            _check_loads_or_refuses(game, bad)
+            _check_loads_or_refuses(game, _with(data, ("rng", key), junk))
     text = json.dumps(data)
     for bad_text in ("", "{", "[]", "null", "NaN", "1e400", "[" * 100_000 + "]" * 100_000,
                      '{"a": ' * 5000 + "1" + "}" * 5000, text[: len(text) // 2],
