@@ -17,7 +17,7 @@ import json
 import numpy as np
 import pytest
 
-from plunder.envs import ENV_IDS, game_class, make
+from plunder.envs import ENV_IDS, game_class, make, make_parallel
 from plunder.envs.core import PlunderError
 
 from .conftest import GAME_COUNTS, random_playout_states
@@ -213,3 +213,12 @@ def test_junk_actions(env_id):
     for junk in (-1, 10**20, 1.5, "0", [0], float("nan")):
         with pytest.raises(PlunderError):
             env.step(junk)
+    if game_class(env_id).simultaneous:
+        env = make_parallel(env_id)
+        env.reset(seed=0)
+        acting = env.acting_agents()
+        for junk in (-1, 10**20, 1.5, "0", [0], float("nan")):
+            with pytest.raises(PlunderError):
+                env.step({agent: junk for agent in acting})
+        with pytest.raises(PlunderError):
+            env.step({"nobody": 0})

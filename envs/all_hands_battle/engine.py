@@ -147,7 +147,7 @@ class AllHandsBattleGame(Game):
         """Readable name, e.g. 'discard Navy 7', 'attack +1 ship 2', 'Aargh!'."""
         a = self.actions
         if not 0 <= action < a.size:
-            raise ValueError(f"no action {action}; actions are 0..{a.size - 1}")
+            raise InvalidArgumentError(f"no action {action}; actions are 0..{a.size - 1}")
         C = self.num_cards
         if action < a.master:
             return f"discard {self.card_name(action)}"

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import require
+from plunder.envs.core.errors import InvalidArgumentError, require
 from plunder.envs.core.game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -127,7 +127,7 @@ class ScallywagsGame(Game):
             return "block (HANDS OFF ME BOOTY!)"
         if action == a.allow:
             return "allow"
-        raise ValueError(f"no action {action}; actions are 0..{a.size - 1}")
+        raise InvalidArgumentError(f"no action {action}; actions are 0..{a.size - 1}")
 
     @property
     def layout(self):
@@ -415,7 +415,7 @@ class ScallywagsState(GameState):
             return room >= 1 and any(opps)
         if card == YO_HO:
             return up and any(r >= 1 for r in rooms)
-        raise ValueError(f"no card {card}")
+        raise InvalidArgumentError(f"no card {card}")
 
     def _land_ho_coins(self) -> list[int]:
         return self.middle_face_down() + self.opponent_coins(self.actor, face_down_only=True)
@@ -452,7 +452,7 @@ class ScallywagsState(GameState):
             if step == 0:
                 return "coin", self.middle_face_up()
             return "player", [q for q in self.opponents(me) if self.room(q) >= 1]
-        raise ValueError(f"card {card} has no targets")
+        raise InvalidArgumentError(f"card {card} has no targets")
 
     TARGET_STEPS = {ARRGH: 1, AVAST: 2, BLOW: 4, BOOTY: 1, SHIVER: 2, LAND_HO: 2,
                     PIECES: 1, YO_HO: 2}

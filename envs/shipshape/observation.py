@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
 from plunder.envs.core.memo import remember
 
@@ -501,7 +502,7 @@ def _bid_outlooks(game, T: _Tables, table, k: int) -> dict:
     S, capn = game.num_seats, game.capn
     bidders = table.need[k]
     if len(table.stacks[k]) < len(bidders):     # never by the rules: one crate per bidder
-        raise ValueError(f"table: {len(bidders)} bidders but {len(table.stacks[k])} crates "
+        raise InvalidArgumentError(f"table: {len(bidders)} bidders but {len(table.stacks[k])} crates "
                          "in their stack")
     stack = [T.lying(c, o) for c, o in table.stacks[k][:len(bidders)]]
     contraband = [hold.tot[2] for hold in d["holds"]]
