@@ -864,7 +864,7 @@ class AllHandsBattleState(GameState):
                      "passed"):
             require(len(getattr(self, name)) == n, f"{name} is not per seat")
         require(self.phase in (RECRUIT, BATTLE, OVER) and self.decision in DECISIONS,
-            "an unknown phase or decision")
+                "an unknown phase or decision")
         if self.phase == OVER:
             require(self.decision == OVER and self.actor == -1, "actor: someone acts after the end")
         else:
@@ -876,7 +876,7 @@ class AllHandsBattleState(GameState):
             require(self.actor == self.turn_player, "actor: not the turn player in its turn")
         if self.decision == CLAIM:
             require(self.claim_queue and self.actor == self.claim_queue[0] and self.discard,
-                "claim_queue: the claim decision is not the next asked seat's, on a discard")
+                    "claim_queue: the claim decision is not the next asked seat's, on a discard")
         if self.reshuffled:
             resh = set(self.reshuffled)
             require(all(c in resh for c in self.deck), "a drawn card was not reshuffled")
@@ -910,11 +910,11 @@ class AllHandsBattleState(GameState):
             kw = self.known_with[q]
             require(len(set(kw)) == len(kw), "a claimed card is listed twice")
             require(all(c in face_down for c in kw),
-                "a claimed card is listed with a player but is not in its hand or face down")
+                    "a claimed card is listed with a player but is not in its hand or face down")
             if self.reserved[q] >= 0:
                 require(self.reserved[q] not in kw, "a reserved card also taken into hand")
                 require(self.phase == RECRUIT and self.has_turn_left(q),
-                    "a reserved card nobody will pick up")
+                        "a reserved card nobody will pick up")
             require(all(rules.is_treasure[c] for c in self.plunder[q]), "plunder of non-treasure")
         if self.launch_master >= 0:
             require(rules.is_master[self.launch_master], "launch_master: not a shipmaster")
@@ -927,7 +927,7 @@ class AllHandsBattleState(GameState):
             require(self.first_fleet >= 0, "battles without a first fleet")
         if self.first_fleet >= 0:
             require(len(self.ships[self.first_fleet]) == comp.ships_per_fleet,
-                "first_fleet: that fleet is not complete")
+                    "first_fleet: that fleet is not complete")
         require(min(self.round_scores()) >= 0, "a negative round score")
         self._validate_bookkeeping()
 
@@ -942,11 +942,11 @@ class AllHandsBattleState(GameState):
         else:
             require(0 <= self.turn_player < n, "turn_player: nobody's turn in a running game")
             require(max(self.totals) < g.target_score,
-                "totals: the target score was reached but the game goes on")
+                    "totals: the target score was reached but the game goes on")
         queue = self.claim_queue
         if self.decision == CLAIM:
             require(len(set(queue)) == len(queue) and self.turn_player not in queue,
-                "claim_queue: a seat asked twice, or the discarding player")
+                    "claim_queue: a seat asked twice, or the discarding player")
         else:
             require(not queue, "claim_queue: claims asked outside a claim decision")
         if self.decision == DISCARD:
@@ -957,27 +957,27 @@ class AllHandsBattleState(GameState):
         if self.phase == RECRUIT and ff >= 0:
             order = [(ff + i) % n for i in range(1, n)]
             require(self.last_turns and self.last_turns == order[n - 1 - len(self.last_turns):],
-                "last_turns: not the players after the first fleet still to play")
+                    "last_turns: not the players after the first fleet still to play")
         else:
             require(not self.last_turns, "last_turns: last turns without a first fleet")
         if self.phase == RECRUIT:
             require(not any(self.passed) and not self.forced and not self.spied,
-                "passed/forced/spied: battle bookkeeping while recruiting")
+                    "passed/forced/spied: battle bookkeeping while recruiting")
         if self.forced:
             require(self.phase == BATTLE and self.actor == ff,
-                "forced: the compulsory attack is not the first fleet's")
+                    "forced: the compulsory attack is not the first fleet's")
         if self.decision == AIM:
             fleet = self.ships[self.actor]
             require(0 <= self.selected < len(fleet) and fleet[self.selected][2],
-                "selected: not a ship of the attacker in play")
+                    "selected: not a ship of the attacker in play")
             spies = sum(1 for c in fleet[self.selected][1] if g.rules.kind[c] == SPY)
             require(self.spies_used <= spies, "spies_used: more looks than Spies")
         else:
             require(self.selected == -1 and self.spies_used == 0,
-                "selected/spies_used: a ship selected outside an aim decision")
+                    "selected/spies_used: a ship selected outside an aim decision")
         for spy, owner, slot in self.spied:
             require(spy != owner and slot < len(self.ships[owner]),
-                "spied: a look at one's own or a missing ship")
+                    "spied: a look at one's own or a missing ship")
 
     def describe_full(self) -> str:
         """Omniscient text: every hand, crew and the draw pile shown."""

@@ -1131,7 +1131,7 @@ class AnchorsAweighState(GameState):
         require(cargo == [comp.cargo_per_colour] * NUM_COLOURS, "cargo was created or lost")
         require(self.chest_supply + sum(self.chests) == comp.chests, "a chest was created or lost")
         require(self.parrot_supply + sum(self.parrots) == comp.parrots,
-            "a parrot was created or lost")
+                "a parrot was created or lost")
         cards = self.used + self.deck + self.queue + ([self.current] if self.current >= 0
                                                        else [])
         require(len(cards) == len(set(cards)), "cards: a card in two places")
@@ -1144,24 +1144,24 @@ class AnchorsAweighState(GameState):
                 where = f"ships[{p}][{sp}]"
                 require(c != CHEST or sp in ABOVE, f"{where}: a chest below deck")
                 require(not (0 <= c < CARGO) or sp in ASSET_SPACES,
-                    f"{where}: an asset on a cargo-only space")
+                        f"{where}: an asset on a cargo-only space")
                 if stor[sp]:
                     require(0 <= c < CARGO and kind[c] == STORAGE,
-                        f"stor[{p}][{sp}]: cargo on something that is not a storage tile")
+                            f"stor[{p}][{sp}]: cargo on something that is not a storage tile")
                     require(len(stor[sp]) <= comp.storage_capacity,
-                        f"stor[{p}][{sp}]: more cargo than a storage tile holds")
+                            f"stor[{p}][{sp}]: more cargo than a storage tile holds")
                     require(stor[sp] == sorted(stor[sp]), f"stor[{p}][{sp}]: kept sorted")
             if p in g.monkey_seats and self.phase != SETUP:
                 require(any(0 <= c < CARGO and kind[c] == MONKEY for c in ship),
-                    f"ships[{p}]: the Meddlesome Monkey left the ship")
+                        f"ships[{p}]: the Meddlesome Monkey left the ship")
         below = {self.ships[p][sp] for p in range(n) for sp in BELOW}
         for t, hidden in enumerate(self.secret):
             require(not hidden or t in self.hand or t in below,
-                f"secret[{t}]: a secret tile outside a hand and below deck")
+                    f"secret[{t}]: a secret tile outside a hand and below deck")
         if self.cleansed:   # only a Rough Seas swap brings a (face-up) starfish back
             require(not any(0 <= c < CARGO and g.tile_star[c] and self.secret[c]
                            for ship in self.ships for c in ship),
-                "cleansed: a starfish tile is still on a ship")
+                    "cleansed: a starfish tile is still on a ship")
         require(not any(self.parrots) or self.round == 2, "parrots: given before round 2")
         self._validate_phase()
 
@@ -1179,9 +1179,9 @@ class AnchorsAweighState(GameState):
         if ph in (SETUP, LOADING):
             require(not any(any(sp) for sp in self.stor), "stor: cargo on storage while loading")
             require(self.current < 0 and not self.queue and not self.cargo_queue,
-                "current/queue/cargo_queue: a card or cargo pending while loading")
+                    "current/queue/cargo_queue: a card or cargo pending while loading")
             require(self.fronts_hidden == (self.captain >= 0),
-                "fronts_hidden: the fronts are hidden exactly from the captain's call")
+                    "fronts_hidden: the fronts are hidden exactly from the captain's call")
             if self.captain >= 0:
                 require(EMPTY not in self.ships[self.captain], "captain: the ship is not full")
             require(self._current_players(), "phase: loading with every ship full")
@@ -1192,18 +1192,18 @@ class AnchorsAweighState(GameState):
             require(self.current >= 0, "current: no card in the travel phase")
             pirates = g.cards[self.current].type == PIRATES
             require(pirates == (ph == ENCOUNTER) or ph != DECIDE and ph != ENCOUNTER,
-                "phase: the current card does not fit the decision")
+                    "phase: the current card does not fit the decision")
             require(self.revealed == (ph != ENCOUNTER), "revealed: the card's face")
             if ph == PIRATE:
                 require(pirates and 1 in self.encounter and -1 not in self.encounter,
-                    "encounter: resolving pirates nobody encountered")
+                        "encounter: resolving pirates nobody encountered")
             elif not (pirates and ph in (COLOUR, PLACE)):
                 require(self.encounter == [-1] * n, "encounter: set outside a pirate card")
         elif ph == OVER:
             require(self.round == 2 and self.current < 0, "phase: over before round 2 ended")
             require(not any(CARGO <= c < CHEST or (0 <= c < CARGO and kind[c] != MONKEY)
                            for ship in self.ships for c in ship),
-                "ships: cargo or assets left after the game")
+                    "ships: cargo or assets left after the game")
         if ph in (DECIDE, ENCOUNTER, PIRATE):
             legal = {DECIDE: {A_SKIP, A_RESOLVE} | set(range(A_PARROT, A_ENCOUNTER)),
                      ENCOUNTER: {A_ENCOUNTER, A_FLEE},
@@ -1217,10 +1217,10 @@ class AnchorsAweighState(GameState):
         else:
             require(self.pending == [-1] * n, "pending: a choice outside a card decision")
         require(bool(self.cargo_queue) == (ph in (COLOUR, PLACE)),
-            "cargo_queue: cargo to hand out exactly while choosing colours and stowing")
+                "cargo_queue: cargo to hand out exactly while choosing colours and stowing")
         if ph == PLACE:
             require(self.unit_colour >= 0 and self.supply[self.unit_colour] > 0,
-                "unit_colour: no token of that colour to stow")
+                    "unit_colour: no token of that colour to stow")
         else:
             require(self.unit_colour < 0, "unit_colour: set outside stowing")
 

@@ -662,20 +662,20 @@ class ScallywagsState(GameState):
         require(all(sum(h) <= hand_size for h in self.hands), "a hand above the hand size")
         if any(self.reshuffled):   # the draw pile is what is left of the last reshuffle
             require(all(self.draw_pile.count(k) <= self.reshuffled[k] for k in range(NUM_CARDS)),
-                "draw_pile holds cards that were not reshuffled")
+                    "draw_pile holds cards that were not reshuffled")
         for seat, take in enumerate(self.takes):
             require(all(self.where[c] == seat for c in take), "where: out of step with takes")
             require(all(self.knowers[c] >> seat & 1 for c in take),
-                f"knowers: a coin in seat {seat}'s take is unknown to its holder")
+                    f"knowers: a coin in seat {seat}'s take is unknown to its holder")
             require([self.slot[c] for c in take] == list(range(1, len(take) + 1)),
-                "slot: out of step with takes")
+                    "slot: out of step with takes")
         require(all(self.slot[c] == 0 and self.where[c] == MIDDLE for c in self.middle),
-            "where/slot: out of step with the middle")
+                "where/slot: out of step with the middle")
         for p in range(game.num_players):
             for c in range(game.num_coins):
                 known = self.face_up[c] or self.knowers[c] >> p & 1
                 require(self.seen[p][c] == (self.values[c] if known else -1),
-                    "seen: out of step with knowers")
+                        "seen: out of step with knowers")
         self._validate_pending()
 
     def _validate_pending(self) -> None:
@@ -684,12 +684,12 @@ class ScallywagsState(GameState):
         to be asked, in turn order."""
         if self.phase == CHOOSE:
             require(self.card == -1 and not self.chosen and not self.block_queue,
-                "a pending card outside its target or block phase")
+                    "a pending card outside its target or block phase")
             return
         require(not self.finished, "a card pending after the game ended")
         require(self.card in self.TARGET_STEPS, "card: not a card with targets")
         require(self.discard and self.discard[-1] == self.card,
-            "card: the pending card is not on top of the discard pile")
+                "card: the pending card is not on top of the discard pile")
         steps = self.TARGET_STEPS[self.card]
         probe = self.clone()
         probe.chosen = []
@@ -703,13 +703,13 @@ class ScallywagsState(GameState):
         require(all(self.knowers[c] >> me & 1 for c in looked), "a looked-at coin unknown")
         if self.phase == TARGET:
             require(len(self.chosen) < steps and not self.block_queue,
-                "chosen/block_queue: every target chosen or a block asked while targeting")
+                    "chosen/block_queue: every target chosen or a block asked while targeting")
         else:
             require(len(self.chosen) == steps, "chosen: blocking before every target")
             touched = probe._touched()
             queue = self.block_queue
             require(queue and queue == touched[len(touched) - len(queue):],
-                "block_queue: not the touched opponents still to be asked, in turn order")
+                    "block_queue: not the touched opponents still to be asked, in turn order")
 
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> ScallywagsView:

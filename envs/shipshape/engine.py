@@ -544,26 +544,26 @@ class ShipShapeState(GameState):
         require(0 <= self.voyage < VOYAGES and 0 <= self.turn <= TURNS_PER_VOYAGE,
                 "voyage/turn: out of range")
         require((self.turn == TURNS_PER_VOYAGE) == self.done,
-            "turn: a voyage ended mid-game (or the game ended mid-voyage)")
+                "turn: a voyage ended mid-game (or the game ended mid-voyage)")
         if self.done:
             require(self.voyage == VOYAGES - 1, "done: the game ended before voyage 3")
         require(self.turns == TURNS_PER_VOYAGE * self.voyage + self.turn,
-            "turns: not the turns played so far")
+                "turns: not the turns played so far")
         # crew cards: hand + discards are the ten cards; a player keeps at least 2 in hand
         all_cards = list(range(1, NUM_CARDS + 1))
         require(len(self.hands) == len(self.discards) == len(self.coins) == S,
                 "hands/discards/coins: not one entry per seat")
         for seat in range(S):
             require(sorted(self.hands[seat] + self.discards[seat]) == all_cards, (
-                f"seat {seat}'s crew cards were created or lost"))
+                    f"seat {seat}'s crew cards were created or lost"))
             if seat != g.capn:
                 require(len(self.hands[seat]) >= 2,
-                    f"hands: seat {seat} holds fewer than 2 cards (it takes its discards back)")
+                        f"hands: seat {seat} holds fewer than 2 cards (it takes its discards back)")
                 require(list(self.hands[seat]) == sorted(self.hands[seat]),
-                    f"hands: seat {seat}'s hand is kept sorted")
+                        f"hands: seat {seat}'s hand is kept sorted")
         # crates: this voyage's draw is in the stacks, being placed or on holds, once
         require(len(self.stacks) == len(self.need) == len(self.stage) == len(self.placing)
-            == len(groups), "stacks/need/stage/placing: not one entry per group")
+                == len(groups), "stacks/need/stage/placing: not one entry per group")
         require(len(self.placed) == S, "placed: not one entry per seat")
         in_play = ([c for st in self.stacks for c, _ in st]
                    + [x[1] for grp in self.placing for x in grp]
@@ -572,8 +572,8 @@ class ShipShapeState(GameState):
         require(len(in_play) == TURNS_PER_VOYAGE * S, "a crate of this voyage was created or lost")
         require(set(in_play).isdisjoint(self.unused), "a crate both drawn and unused")
         require(len(set(self.unused)) == len(self.unused) ==
-            len(g.components.crates) - TURNS_PER_VOYAGE * S * (self.voyage + 1),
-            "unused: not the crates left after this many voyages")
+                len(g.components.crates) - TURNS_PER_VOYAGE * S * (self.voyage + 1),
+                "unused: not the crates left after this many voyages")
         require(set(in_play) | set(self.unused) <= set(range(1, len(g.components.crates) + 1)),
                 "crates: an id that is not a crate")
         orients = [o for st in self.stacks for _, o in st] + \
@@ -582,18 +582,18 @@ class ShipShapeState(GameState):
         # each seat takes one crate per turn, from its own group's stack
         for k, grp in enumerate(groups):
             require(len(self.stacks[k]) + sum(len(self.placed[x]) for x in grp)
-                + len(self.placing[k]) == TURNS_PER_VOYAGE * len(grp),
-                f"stacks: group {k}'s crates do not add up to its stack")
+                    + len(self.placing[k]) == TURNS_PER_VOYAGE * len(grp),
+                    f"stacks: group {k}'s crates do not add up to its stack")
             require(set(self.need[k]) <= set(grp), f"need: a seat outside group {k}")
             require(self.stage[k] in (1, 2), f"stage: group {k} is in no bidding stage")
             takers = [x[0] for x in self.placing[k]]
             require(set(takers) <= set(grp) and len(set(takers)) == len(takers),
-                f"placing: a seat outside group {k}, or twice")
+                    f"placing: a seat outside group {k}, or twice")
             require(g.capn not in takers, "placing: the Cap'n places at once")
             require(set(takers).isdisjoint(self.need[k]), "a seat both bids and places")
             if self.stage[k] == 1 and not self.done:
                 require(not takers and tuple(self.need[k]) == tuple(grp),
-                    "need: the whole group bids at stage 1")
+                        "need: the whole group bids at stage 1")
         for seat in range(S):
             taking = any(x[0] == seat for grp in self.placing for x in grp)
             have = len(self.placed[seat]) + taking
@@ -601,24 +601,24 @@ class ShipShapeState(GameState):
                 require(have == TURNS_PER_VOYAGE, "placed: three crates each at the end")
             else:
                 require(self.turn <= have <= self.turn + 1,
-                    f"placed: seat {seat} has a crate too many or too few")
+                        f"placed: seat {seat} has a crate too many or too few")
                 needs = any(seat in nd for nd in self.need)
                 require((have == self.turn + 1) != needs, "a seat without one crate a turn")
         if self.done:
             require(not any(self.need) and not any(self.placing),
-                "need/placing: bids or placements pending after the game")
+                    "need/placing: bids or placements pending after the game")
         # holds: one per seat from each voyage's set, all different
         require(len(self.hold_history) == self.voyage + 1,
-            "hold_history: not one entry per voyage so far")
+                "hold_history: not one entry per voyage so far")
         for voyage, holds in enumerate(self.hold_history):
             require(len(holds) == len(set(holds)) == S, "hold_history: a hold dealt twice")
             require(set(holds) <= set(VOYAGE_HOLDS[voyage]),
-                f"hold_history: a hold outside the voyage {voyage + 1} set")
+                    f"hold_history: a hold outside the voyage {voyage + 1} set")
         require(self.visible == tuple(self.compute_visible(x) for x in range(S)),
                 "visible: not what the seats can see of the holds")
         # coins are the voyages' scoring; one score row per finished voyage
         require(len(self.voyage_scores) == self.voyage + self.done,
-            "voyage_scores: not one entry per finished voyage")
+                "voyage_scores: not one entry per finished voyage")
         require(all(len(v) == S for v in self.voyage_scores),
                 "voyage_scores: a row not per seat")
         coins_part = SCORE_PARTS.index("coins")
@@ -629,13 +629,13 @@ class ShipShapeState(GameState):
         for row in (r for v in self.voyage_scores for r in v):
             raw = sum(row[parts[x]] for x in ("gold", "cannons", "contraband", "full_ship"))
             require(row[parts["raw"]] == raw and row[parts["coins"]] == max(0, raw),
-                "voyage_scores: a row does not add up")
+                    "voyage_scores: a row does not add up")
             require(row[parts["cannons"]] >= 0 and row[parts["contraband"]] >= 0
-                and row[parts["full_ship"]] in (0, FULL_SHIP_BONUS),
-                "voyage_scores: an impossible cannons, contraband or full-ship score")
+                    and row[parts["full_ship"]] in (0, FULL_SHIP_BONUS),
+                    "voyage_scores: an impossible cannons, contraband or full-ship score")
         for v in self.voyage_scores:
             require(min(r[parts["cannons"]] for r in v) == 0,
-                "voyage_scores: the lowest cannons must score 0")
+                    "voyage_scores: the lowest cannons must score 0")
         self._validate_bids()
 
     def _validate_bids(self) -> None:
@@ -645,9 +645,9 @@ class ShipShapeState(GameState):
         keys = [(vo, tu, st) for vo, tu, st, _, _ in self.bids]
         require(keys == sorted(keys), "bids: not in the order they were revealed")
         require(all((vo, tu) <= (self.voyage, self.turn) for vo, tu, _ in keys),
-            "bids: a bid from a turn still to come")
+                "bids: a bid from a turn still to come")
         require(len({b[:4] for b in self.bids}) == len(self.bids),
-            "bids: a seat bid twice in one stage")
+                "bids: a seat bid twice in one stage")
         require(all(0 <= b[3] < S and 1 <= b[4] <= NUM_CARDS for b in self.bids),
                 "bids: a seat or crew card out of range")
         if self.done:
