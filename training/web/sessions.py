@@ -42,6 +42,8 @@ from . import boards
 LOG_WINDOW = 400
 #: most joint moves one watch request may play forward
 MAX_STEPS_PER_REQUEST = 2000
+#: the largest seed a game or a replay may name (numpy seeds take 128 bits of entropy)
+MAX_SEED = 2**128 - 1
 #: kinds of session
 PLAY, WATCH, REPLAY = "play", "watch", "replay"
 
@@ -444,8 +446,9 @@ def check_new_game(body: Any) -> dict:
     except PlunderError as exc:
         raise bad_request(f"'options': {exc}") from None
     seed = body.get("seed")
-    if seed is not None and (not is_int(seed) or seed < 0):
-        raise bad_request(f"'seed' must be a whole number, 0 or more, or null; got {seed!r}")
+    if seed is not None and (not is_int(seed) or not 0 <= seed <= MAX_SEED):
+        raise bad_request(f"'seed' must be a whole number, 0 to 2**128 - 1, or null; "
+                          f"got {seed!r}")
     if seed is None:
         seed = secrets.randbits(32)
     max_turns = body.get("max_turns")
