@@ -24,6 +24,14 @@ from plunder.envs.core import InvalidArgumentError
 RETURNED_WEIGHTS = (0.629, 0.456, 0.384, 0.358, 0.065, 0.629, 0.891, 0.889, 0.794)
 
 
+def returns_belief(game):
+    """``belief=returns``: the cards another player put back drawn by kind with
+    ``RETURNED_WEIGHTS`` (the same arguments all game)."""
+    from .netsearch import FixedBelief
+
+    return FixedBelief(returned_weights=RETURNED_WEIGHTS)
+
+
 def measure_returned_weights(games: int = 400, seed: int = 90000,
                              bot: str = "pretrained:final") -> tuple[float, ...]:
     """All Hands crew at 2 players, ``bot`` in both seats (greedy), games dealt from

@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
+from plunder.envs.core.registry import SpecTable
+from plunder.envs.core.spec import resolve
 
-#: env id -> "module:Class" of its heuristic bot (module under plunder.policies)
-HEURISTICS: dict[str, str] = {
-    "scallywags_v0": "scallywags_heuristic:ScallywagsHeuristic",
-    "anchors_aweigh_v0": "anchors_aweigh_heuristic:AnchorsAweighHeuristic",
-    "all_hands_battle_v0": "all_hands_battle_heuristic:AllHandsBattleHeuristic",
-    "all_hands_crew_v0": "all_hands_crew_heuristic:AllHandsCrewHeuristic",
-    "shipshape_v0": "shipshape_heuristic:ShipShapeHeuristic",
-}
+#: env id -> "module:Class" of its heuristic bot (read from the games' specs; read-only)
+HEURISTICS = SpecTable(lambda s: s.heuristic)
 
 #: env id -> "module:Class" of a stronger scripted bot, where a game has one (the
 #: ``planner`` bot spec; a warm start may imitate it: ``pretrain.teacher``)
-PLANNERS: dict[str, str] = {
-    "anchors_aweigh_v0": "anchors_aweigh_planner:AnchorsAweighPlanner",
-    "shipshape_v0": "shipshape_planner:ShipShapePlanner",
-}
+PLANNERS = SpecTable(lambda s: s.planner)
 
 
 #: spec kinds of an exported bot: greedy (``trained``, ``onnx``) or sampling (``sampled``)
@@ -35,6 +28,10 @@ TRAINED_KINDS = ("trained", "onnx", "sampled")
 BOT_SPECS = ("random", "heuristic", "planner", "search[:SAMPLES]",
              "pretrained[:early|final][:sampled]", "trained:PATH.onnx", "sampled:PATH.onnx",
              "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]")
+
+#: the kinds of bot spec (a spec's part before its first colon), as the commands check them
+BOT_KINDS = tuple(dict.fromkeys([s.partition(":")[0].partition("[")[0] for s in BOT_SPECS]
+                                + list(TRAINED_KINDS)))
 
 
 @runtime_checkable
@@ -97,13 +94,12 @@ def choose_action(bot, env, agent: str, observation: dict) -> int:
     return ask_bot(bot, view, vector, observation["action_mask"])
 
 
-def _registered_class(registry: dict[str, str], env_id: str, what: str):
+def _registered_class(registry: Mapping[str, str], env_id: str, what: str):
     """The class ``registry`` names for ``env_id`` (a clear error when it names none)."""
     if env_id not in registry:
         raise InvalidArgumentError(f"no {what} bot for {env_id!r}; the games with one: "
                                    f"{', '.join(sorted(registry))}")
-    module, cls = registry[env_id].split(":")
-    return getattr(importlib.import_module(f"plunder.policies.{module}"), cls)
+    return resolve(registry[env_id])
 
 
 def heuristic_class(env_id: str):

@@ -70,39 +70,48 @@ import time
 
 import numpy as np
 
+from plunder.envs import spec as game_spec
 from plunder.envs.core import InvalidArgumentError, ModelFileError
+from plunder.envs.core.registry import SpecTable
 from plunder.envs.core.rewards import final_rewards
+from plunder.envs.core.spec import SearchDefaults, resolve
 
-from .all_hands_crew_belief import RETURNED_WEIGHTS, CrewMemory
 from .base import check_mask
 
 
+# Each game's settings are declared in its spec (``GameSpec.search``); the tables below are
+# read from the specs and list the games whose setting differs from the default.
+
 #: turns rolled out before the critic's value is read, by game (default 2); None plays
 #: every rollout to the end of the game (for networks whose critic predicts results poorly)
-DEFAULT_HORIZON: dict[str, int | None] = {"all_hands_crew_v0": None, "anchors_aweigh_v0": 24}
+DEFAULT_HORIZON = SpecTable(lambda s: s.search.horizon,
+                            where=lambda s: s.search.horizon != SearchDefaults.horizon)
 
 #: the least mean advantage (value units) for which another candidate replaces the
 #: network's favourite: the critic's systematic errors do not show in the paired spread
-MIN_GAIN = 0.1
+MIN_GAIN = SearchDefaults.min_gain
 #: per-game minimum gains where the tuning games asked for another (docs/netsearch.md)
-DEFAULT_MIN_GAIN: dict[str, float] = {"anchors_aweigh_v0": 0.2}
+DEFAULT_MIN_GAIN = SpecTable(lambda s: s.search.min_gain
+                             if s.search.min_gain != MIN_GAIN else None)
 
 
 def default_horizon(env_id: str) -> int | None:
     """The rollout horizon ``netsearch`` uses for ``env_id`` unless told otherwise."""
-    return DEFAULT_HORIZON.get(env_id, 2)
+    return game_spec(env_id).search.horizon
 
 
 def default_min_gain(env_id: str) -> float:
     """The minimum gain ``netsearch`` uses for ``env_id`` unless told otherwise."""
-    return DEFAULT_MIN_GAIN.get(env_id, MIN_GAIN)
+    return game_spec(env_id).search.min_gain
 
 
 #: per-game confidence (standard errors) and candidate count where the tuning games asked
 #: for others: crew's rollouts end in whole-game results, so with 16 samples a one-error
 #: margin among three candidates passed on sampling noise (docs/netsearch.md#all-hands-crew)
-DEFAULT_CONFIDENCE: dict[str, float] = {"all_hands_crew_v0": 2.0}
-DEFAULT_TOP_K: dict[str, int] = {"all_hands_crew_v0": 2}
+DEFAULT_CONFIDENCE = SpecTable(lambda s: s.search.confidence
+                               if s.search.confidence != SearchDefaults.confidence else None)
+DEFAULT_TOP_K = SpecTable(lambda s: s.search.top_k
+                          if s.search.top_k != SearchDefaults.top_k else None)
 
 
 class FixedBelief:
@@ -123,16 +132,17 @@ class FixedBelief:
         return self.kwargs
 
 
-#: beliefs a game's search may sample its worlds with besides ``uniform`` (every unknown
-#: card drawn uniformly from the unseen ones): name -> ``factory(game)``, an object with
-#: ``reset()``, ``observe(view)`` (every view the seat gets, in order) and
-#: ``sample_kwargs(view, rng)`` (extra ``sample_state`` arguments for one world)
-BELIEFS: dict[str, dict] = {
-    "all_hands_crew_v0": {
-        "returns": lambda game: FixedBelief(returned_weights=RETURNED_WEIGHTS),
-        "memory": CrewMemory,
-    },
-}
+def beliefs(env_id: str) -> dict:
+    """The beliefs ``env_id``'s search may sample its worlds with besides ``uniform``
+    (every unknown card drawn uniformly from the unseen ones), as its spec names them
+    (``GameSpec.beliefs``): name -> ``factory(game)``, an object with ``reset()``,
+    ``observe(view)`` (every view the seat gets, in order) and ``sample_kwargs(view,
+    rng)`` (extra ``sample_state`` arguments for one world)."""
+    return {name: resolve(path) for name, path in game_spec(env_id).beliefs.items()}
+
+
+#: env id -> its beliefs (``beliefs(env_id)``), for the games that have any
+BELIEFS = SpecTable(lambda s: beliefs(s.env_id) if s.beliefs else None)
 
 
 #: the settings a ``netsearch:`` spec may name as ``KEY=VALUE`` (NetSearchPolicy's
@@ -143,16 +153,15 @@ SPEC_SETTINGS = {"samples": "int", "top_k": "int", "horizon": "int or end",
 
 #: per-game belief of ``netsearch:`` specs where one beat the uniform sampler on fresh
 #: games, decided beforehand (docs/netsearch.md#all-hands-crew)
-DEFAULT_BELIEF: dict[str, str] = {"all_hands_crew_v0": "memory"}
+DEFAULT_BELIEF = SpecTable(lambda s: s.search.belief
+                           if s.search.belief != SearchDefaults.belief else None)
 
 
 def default_settings(env_id: str) -> dict:
     """The keyword arguments ``netsearch:`` specs give :class:`NetSearchPolicy` for
-    ``env_id``: its horizon, minimum gain, confidence, candidate count and belief."""
-    return {"horizon": default_horizon(env_id), "min_gain": default_min_gain(env_id),
-            "confidence": DEFAULT_CONFIDENCE.get(env_id, 1.0),
-            "top_k": DEFAULT_TOP_K.get(env_id, 3),
-            "belief": DEFAULT_BELIEF.get(env_id, "uniform")}
+    ``env_id``: its horizon, minimum gain, confidence, candidate count and belief (the
+    game's ``GameSpec.search``)."""
+    return game_spec(env_id).search.as_kwargs()
 
 
 def spec_settings(spec: str, arg: str) -> tuple[str, dict]:
@@ -222,11 +231,11 @@ class NetSearchPolicy:
                 f"netsearch needs a network with a value output; {getattr(net, 'path', net)} "
                 "has none (exported before values were added): re-export it with "
                 "`plunder export RUN`")
-        beliefs = BELIEFS.get(game.env_id(), {})
-        if belief != "uniform" and belief not in beliefs:
+        known_beliefs = beliefs(game.env_id())
+        if belief != "uniform" and belief not in known_beliefs:
             raise InvalidArgumentError(
                 f"netsearch: unknown belief {belief!r} for {game.env_id()}; one of "
-                f"{', '.join(['uniform', *beliefs])}")
+                f"{', '.join(['uniform', *known_beliefs])}")
         self.belief = belief
         self.game, self.net = game, net
         # a network that remembers (trained with the game's perfect-recall variant) reads
@@ -249,7 +258,7 @@ class NetSearchPolicy:
         self.reward_mode = (net.meta.get("config") or {}).get("reward_mode", "rank")
         self.max_turns = type(game).default_max_turns
         self.rng = np.random.default_rng(seed)
-        self.beliefs = beliefs[belief](self.world) if belief != "uniform" \
+        self.beliefs = known_beliefs[belief](self.world) if belief != "uniform" \
             else FixedBelief()
 
     def reset(self) -> None:

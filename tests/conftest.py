@@ -8,13 +8,16 @@ import numpy as np
 import pettingzoo
 import pytest
 
-from plunder.envs import ENV_IDS, game_class
+# the test helpers' asserts are rewritten like the tests' own, so they still check under
+# python -O (CI runs the state-loading and replay tests that way)
+pytest.register_assert_rewrite("tests.state_load", "tests.all_hands_crew.helpers")
+
+from plunder.envs import spec, specs  # noqa: E402
 
 
 def player_counts(env_id: str) -> list[int]:
-    """Every supported player count of ``env_id``."""
-    cls = game_class(env_id)
-    return list(range(cls.min_players, cls.max_players + 1))
+    """Every supported player count of ``env_id`` (its spec's)."""
+    return list(spec(env_id).player_counts)
 
 
 def pytest_report_header(config) -> list[str]:
@@ -34,8 +37,8 @@ needs_pz_registry = pytest.mark.skipif(not HAS_PZ_REGISTRY,
 
 
 #: (env_id, num_players) for every registered game and supported count
-GAME_COUNTS = [(e, n) for e in ENV_IDS for n in player_counts(e)]
-SIMULTANEOUS_COUNTS = [(e, n) for e, n in GAME_COUNTS if game_class(e).simultaneous]
+GAME_COUNTS = [(s.env_id, n) for s in specs() for n in s.player_counts]
+SIMULTANEOUS_COUNTS = [(e, n) for e, n in GAME_COUNTS if spec(e).simultaneous]
 
 
 def random_playout_states(game, seed: int, max_steps: int = 5000, every: int = 1):

@@ -22,17 +22,13 @@ from pathlib import Path
 
 import numpy as np
 
+from plunder.envs import specs
+
 REFERENCE = Path(__file__).parent / "data" / "obs_reference.json"
 
-#: (env id, variant options) per case; every supported player count of each
-VARIANTS = {
-    "scallywags_v0": [{}],
-    "shipshape_v0": [{}],
-    "anchors_aweigh_v0": [{}, {"perfect_recall": True}, {"rough_seas": True},
-                          {"meddlesome_monkey": (1,)}],
-    "all_hands_battle_v0": [{}, {"prize_crew": True, "alternate_aargh": True}],
-    "all_hands_crew_v0": [{}, {"open_stock": True}],
-}
+#: (env id, variant options) per case, every supported player count of each: the variant
+#: sets the games' specs declare (``GameSpec.test_variants``)
+VARIANTS = {s.env_id: [dict(v) for v in s.test_variants] for s in specs()}
 GAMES_PER_CASE = 4
 MAX_STEPS = 500          # decisions per game (a prefix of long games is enough)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from plunder.envs.core.board import count, item, legal_subset, seat_title, zone
+
 from .view import AllHandsBattleView
 
 _DECISION_TEXT = {
@@ -109,3 +111,49 @@ def describe_full(state) -> str:
     if state.events:
         lines.append("Recent: " + " / ".join(state.events[-5:]))
     return "\n".join(lines)
+
+
+# -- the web page's board (plunder.envs.core.board) ------------------------------------
+def board(game, v, legal: set[int]) -> dict:
+    """Your hand (discard, launch, crew), the top discard (Aargh!), the ship being launched
+    and every fleet (your ships attack, the others' ships are targets)."""
+    a = game.actions
+    n = v.num_players
+    me = v.player
+    hand = [item(game.card_name(c), "", "card", (),
+                 legal_subset(legal, [a.discard + c, a.master + c, a.crew + c]))
+            for c in v.hand]
+    zones = [zone("Your hand", hand, note=f"draw pile {v.deck_size}")]
+    if v.discard:
+        top = v.discard[-1]
+        zones.append(zone("Discard pile", [item(game.card_name(top), f"top of {len(v.discard)}",
+                                                "card", (), legal_subset(legal, [a.claim,
+                                                                                 a.no_claim]))]))
+    if v.launch_master >= 0:
+        crew = [item(game.card_name(c), "crew", "card") for c in v.launch_crew]
+        crew += [item("face down", "crew", "card", ["face-down"])
+                 for _ in range(v.launch_count - len(crew))]
+        zones.append(zone(f"{game.seat_name(v.turn_player)} launches",
+                          [item(game.card_name(v.launch_master), "shipmaster", "card")] + crew))
+    for q in range(n):
+        offset = (q - me) % n
+        ships = []
+        for slot, ship in enumerate(v.ships[q]):
+            if q == me:
+                moves = [a.select + slot]
+            else:
+                target = a.target_index(offset, slot)
+                moves = [a.attack + target, a.spy + target]
+            crew = (", ".join(game.card_name(c) for c in ship.crew) if ship.crew is not None
+                    else f"{ship.crew_count} face-down crew")
+            tags = [] if ship.in_play else ["used"]
+            if ship.keeper < 0:
+                tags.append("sunk")
+            elif ship.keeper != q:
+                crew += f" (taken by {game.seat_name(ship.keeper)})"
+            ships.append(item(game.card_name(ship.master), crew, "ship", tags,
+                              legal_subset(legal, moves)))
+        reserved = (f", reserved {game.card_name(v.reserved[q])}" if v.reserved[q] >= 0 else "")
+        zones.append(zone(f"{seat_title(game, q, me)}: {v.totals[q]} points", ships,
+                          note=f"{count(v.hand_sizes[q], 'card')} in hand{reserved}"))
+    return {"zones": zones}

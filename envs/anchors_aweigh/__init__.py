@@ -1,5 +1,30 @@
 """Anchors Aweigh!: engine, view, observation and rendering (env: ``anchors_aweigh_v0``)."""
 
-from .engine import AnchorsAweighGame, AnchorsAweighState
+from plunder.envs.core.spec import GameSpec, SearchDefaults, lazy_attributes
 
-__all__ = ["AnchorsAweighGame", "AnchorsAweighState"]
+SPEC = GameSpec(
+    name="anchors_aweigh",
+    package=__name__,
+    game="plunder.envs.anchors_aweigh.engine:AnchorsAweighGame",
+    env_module="plunder.envs.anchors_aweigh_v0",
+    title="Anchors Aweigh!",
+    description="Race to load your ship, then sail through the adventures at sea.",
+    min_players=2,
+    max_players=4,
+    simultaneous=True,
+    compiled=("encoder", "view", "mask"),
+    heuristic="plunder.policies.anchors_aweigh_heuristic:AnchorsAweighHeuristic",
+    planner="plunder.policies.anchors_aweigh_planner:AnchorsAweighPlanner",
+    # its networks' critics favour the moves they would play: searched far ahead, and
+    # overridden only for a large gain (plunder.policies.netsearch)
+    search=SearchDefaults(horizon=24, min_gain=0.2),
+    board="plunder.envs.anchors_aweigh.render:board",
+    test_variants=({}, {"perfect_recall": True}, {"rough_seas": True},
+                   {"meddlesome_monkey": (1,)}),
+)
+
+__getattr__ = lazy_attributes(__name__, {"AnchorsAweighGame": "engine",
+                                         "AnchorsAweighState": "engine",
+                                         "AnchorsAweighView": "view"})
+
+__all__ = ["SPEC", "AnchorsAweighGame", "AnchorsAweighState", "AnchorsAweighView"]

@@ -89,7 +89,8 @@ A_TOSS_CARGO = ACTIONS.toss_cargo      # + colour (4)
 A_DISCARD = ACTIONS.discard
 A_SWAP = ACTIONS.swap                  # + give kind * 10 + take kind (100)
 NUM_ACTIONS = ACTIONS.size
-assert (A_SWAP, NUM_ACTIONS) == (93, 193), "the compiled twins hold these indices too"
+if (A_SWAP, NUM_ACTIONS) != (93, 193):
+    raise ImportError("the action space changed: update the compiled twins' indices too")
 
 GREY = NUM_COLOURS       # a cargo unit of any colour
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from plunder.envs.core.board import item, legal_subset, zone
+
 from .components import BACKS, COLOURS, NUM_KINDS, SPACE_NAMES
 from .engine import CARGO, CHEST, EMPTY, OUTCOMES, PHASES
 from .view import CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN
@@ -152,3 +154,91 @@ def describe_full(state) -> str:
     lines.append("(' = seen only by its owner)  last: " + ", ".join(
         f"player_{q} {OUTCOMES[o]}" for q, o in enumerate(state.outcome)))
     return "\n".join(lines)
+
+
+# -- the web page's board (plunder.envs.core.board) ------------------------------------
+def board(game, v, legal: set[int]) -> dict:
+    """The tile pile, the cargo supply, the current card, your ship's 14 spaces and your
+    hand, and every other ship as the others see it (above deck, below deck summarised)."""
+    from plunder.envs.anchors_aweigh import engine as E
+    from plunder.envs.anchors_aweigh.components import (
+        BACKS, COLOURS, KINDS, NEEDABLE, SPACE_NAMES,
+    )
+    from plunder.envs.anchors_aweigh.view import (
+        CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN,
+    )
+
+    def cell(code: int, stored=()) -> tuple[str, list[str]]:
+        """(text, tags) of a ship cell or hand code."""
+        if code == CELL_EMPTY:
+            return "empty", ["empty"]
+        if code == CELL_UNKNOWN:
+            return "unseen tile", ["face-down"]
+        if code == CELL_CHEST:
+            return "chest", ["chest"]
+        if code >= CELL_CARGO:
+            return f"{COLOURS[code - CELL_CARGO]} cargo", ["cargo", COLOURS[code - CELL_CARGO]]
+        kind, star = divmod(code - CELL_TILE, 2)
+        text = KINDS[kind]
+        if stored:
+            text += " [" + ", ".join(COLOURS[c] for c in stored) + "]"
+        return text, ["tile"] + (["starfish"] if star else [])
+
+    me = v.player
+    pile = [item("face down", f"x{v.pile_down}", "tile", ["face-down"],
+                 legal_subset(legal, [E.A_GRAB_DOWN, E.A_FLIP]))]
+    for kind, name in enumerate(KINDS):
+        plain, star = v.pile_up[2 * kind], v.pile_up[2 * kind + 1]
+        if plain + star:
+            pile.append(item(name, f"x{plain + star}" + (f" ({star} *)" if star else ""),
+                             "tile", ["face-up"], legal_subset(legal, [E.A_GRAB_UP + kind])))
+    zones = [zone("Tile pile", pile, note="* = starfish")]
+    supply = [item(colour, f"x{v.supply[c]}", "cargo", [colour], legal_subset(
+        legal, [E.A_CARGO + c, E.A_COLOUR + c, E.A_PAY + c, E.A_TOSS_CARGO + c]))
+        for c, colour in enumerate(COLOURS)]
+    supply.append(item("chests", f"x{v.chest_supply}", "chest"))
+    supply.append(item("parrots", f"x{v.parrot_supply}", "parrot"))
+    zones.append(zone("Supply", supply))
+    card_moves = [E.A_RESOLVE] + [E.A_PARROT + k for k in NEEDABLE] + [
+        E.A_SKIP, E.A_ENCOUNTER, E.A_FLEE, E.A_PAY_NONE]
+    if v.current >= 0:
+        zones.append(zone("Current card", [item(game.cards[v.current].describe(), "", "card",
+                                                (), legal_subset(legal, card_moves))]))
+    elif v.current_back >= 0:
+        zones.append(zone("Current card", [item(f"face down: {BACKS[v.current_back]}", "",
+                                                "card", ["face-down"],
+                                                legal_subset(legal, card_moves))]))
+    spaces = []
+    for s, code in enumerate(v.own_ship):
+        text, tags = cell(code, v.own_storage[s])
+        moves = [E.A_STOW + s]
+        if s < len(SPACE_NAMES) - 2:
+            moves = [E.A_PLACE + s, E.A_STAR_RETURN + s, E.A_TOSS_ASSET + s] + moves
+        spaces.append(item(SPACE_NAMES[s], text, "space",
+                           tags + (["below"] if SPACE_NAMES[s][0] != "A" else []),
+                           legal_subset(legal, moves)))
+    text, tags = cell(v.own_hand)
+    spaces.append(item("hand", text, "space", tags + ["hand"],
+                       legal_subset(legal, [E.A_RETURN, E.A_DISCARD])))
+    zones.append(zone(f"Your ship: {v.coins[me]} coins, {v.chests[me]} chests, "
+                      f"{v.parrots[me]} parrots", spaces))
+    for q in range(v.num_players):
+        if q == me:
+            continue
+        cells = []
+        for s, code in enumerate(v.above[q]):
+            text, tags = cell(code, v.above_storage[q][s])
+            cells.append(item(SPACE_NAMES[s], text, "space", tags))
+        text, tags = cell(v.hands[q])
+        cells.append(item("hand", text, "space", tags + ["hand"]))
+        below = v.below[q]
+        seen = ", ".join(f"{copies}x {KINDS[look // 2]}{' *' if look % 2 else ''}"
+                         for look, copies in enumerate(below.looks) if copies)
+        cargo = ", ".join(f"{copies}x {COLOURS[c]}" for c, copies in enumerate(below.cargo)
+                          if copies)
+        note = (f"below deck: {seen or 'no seen tiles'}"
+                + (f", {below.unknown} unseen" if below.unknown else "")
+                + f"; cargo {cargo or 'none'}")
+        zones.append(zone(f"{game.seat_name(q)}: {v.coins[q]} coins, {v.chests[q]} chests, "
+                          f"{v.parrots[q]} parrots", cells, note=note))
+    return {"zones": zones}

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
+from plunder.envs.core.errors import InvalidStateError
+
 from .codes import (
     A_DISCARD, A_ENCOUNTER, A_PARROT, A_PAY, A_PAY_NONE, A_RESOLVE, A_SKIP, A_STOW,
     A_SWAP, A_TOSS_ASSET, A_TOSS_CARGO, CARGO, CHEST, COLOUR, DECIDE, EMPTY, ENCOUNTER,
@@ -121,7 +123,7 @@ class Travel:
                     ship[s] = EMPTY
                     self.supply[colour] += 1
                     return s, False
-        raise AssertionError(f"player {p} has no {COLOURS[colour]} cargo")  # pragma: no cover
+        raise InvalidStateError(f"player {p} has no {COLOURS[colour]} cargo")  # pragma: no cover
 
     def _order_from_captain(self) -> list[int]:
         n = self.game.num_players

@@ -15,11 +15,28 @@ from typing import Any
 from .errors import ConfigError, InvalidStateError, PlunderError
 
 
-class Checks:
-    """Readers raising ``error``; ``entry`` and ``mapping`` word their messages."""
+#: the widest int a saved state holds where its field names no bound of its own (turns,
+#: totals): every count of a real game fits, and the compiled views read them as C longs
+MAX_INT = 2**31 - 1
 
-    def __init__(self, error: type[PlunderError], entry: str, mapping: str):
+
+def _short(value: Any) -> str:
+    """``value`` for a message: its repr, cut short (junk can be huge or deeply nested)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+class Checks:
+    """Readers raising ``error``; ``entry`` and ``mapping`` word their messages; an int
+    without a bound of its own stays within +-``int_limit`` (None: unbounded)."""
+
+    def __init__(self, error: type[PlunderError], entry: str, mapping: str,
+                 int_limit: int | None = None):
         self.error, self.entry, self.mapping = error, entry, mapping
+        self.int_limit = int_limit
 
     def check_keys(self, data: Any, where: str, required: Iterable[Any],
                    optional: Iterable[Any] = ()) -> Mapping:
@@ -41,29 +58,32 @@ class Checks:
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
             names = " or ".join(k.__name__ for k in kinds)
-            raise self.error(f"{where}: expected {names}, got {value!r}")
+            raise self.error(f"{where}: expected {names}, got {_short(value)}")
         return value
 
     def check_int(self, value: Any, where: str, low: int | None = None,
                   high: int | None = None) -> int:
-        """An int (not a bool) within [low, high]."""
+        """An int (not a bool) within [low, high] (within +-``int_limit`` where not given)."""
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"{where}: expected an integer, got {value!r}")
+            raise self.error(f"{where}: expected an integer, got {_short(value)}")
+        if self.int_limit is not None:
+            low = -self.int_limit - 1 if low is None else low
+            high = self.int_limit if high is None else high
         if (low is not None and value < low) or (high is not None and value > high):
-            raise self.error(f"{where}: {value} is outside {low}..{high}")
+            raise self.error(f"{where}: {_short(value)} is outside {low}..{high}")
         return value
 
     def check_bool(self, value: Any, where: str) -> bool:
         """A bool."""
         if not isinstance(value, bool):
-            raise self.error(f"{where}: expected true or false, got {value!r}")
+            raise self.error(f"{where}: expected true or false, got {_short(value)}")
         return value
 
     def check_choice(self, value: Any, where: str, choices: Iterable[Any]) -> Any:
         """One of ``choices``."""
         choices = list(choices)
         if isinstance(value, bool) or value not in choices:
-            raise self.error(f"{where}: {value!r} is not one of {choices}")
+            raise self.error(f"{where}: {_short(value)} is not one of {choices}")
         return value
 
     def check_list(self, value: Any, where: str, length: int | None = None,
@@ -106,8 +126,8 @@ class Checks:
 
 
 #: readers of saved states (InvalidStateError, "field")
-STATE = Checks(InvalidStateError, "field", "an object")
+STATE = Checks(InvalidStateError, "field", "an object", MAX_INT)
 #: readers of component files (ConfigError, "key")
 CONFIG = Checks(ConfigError, "key", "a mapping")
 
-__all__ = ["CONFIG", "STATE", "Checks"]
+__all__ = ["CONFIG", "MAX_INT", "STATE", "Checks"]

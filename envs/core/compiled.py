@@ -1,6 +1,7 @@
 """Compiled observation encoders and view builders: optional C twins of Python code.
 
-Each game ships ``envs/<game>/_cencode.c``, built at install time into the extension
+Each game whose spec declares the ``encoder`` part (``GameSpec.compiled``) ships
+``envs/<game>/_cencode.c``, built at install time into the extension
 module ``plunder.envs.<game>._cencode`` (optional: without a C compiler the install
 succeeds and every game uses its Python encoder). A compiled encoder writes the same
 float32 vector as the game's Python encoder, bit for bit (tests/<game>/
@@ -31,9 +32,6 @@ from types import ModuleType
 #: set to anything but "" or "0" to use the Python encoders and views only
 PURE_PYTHON_VAR = "PLUNDER_PURE_PYTHON"
 
-GAME_PACKAGES = ("scallywags", "anchors_aweigh", "all_hands_battle", "all_hands_crew",
-                 "shipshape")
-
 
 def enabled() -> bool:
     """Whether compiled encoders may be used (``PLUNDER_PURE_PYTHON`` unset or 0)."""
@@ -43,8 +41,33 @@ def enabled() -> bool:
 #: the compiled parts: module name and the class it must define
 PARTS = {"encoder": ("_cencode", "Encoder"), "view": ("_cview", "ViewBuilder")}
 
-#: the game packages that have a compiled view builder (``_cview.c``)
-VIEW_PACKAGES = ("scallywags", "anchors_aweigh", "all_hands_battle", "all_hands_crew")
+
+def packages(part: str = "encoder") -> tuple[str, ...]:
+    """The game packages (``scallywags``) whose spec declares the compiled ``part``
+    (``"encoder"``, ``"view"`` or ``"mask"``), in registration order."""
+    from .registry import specs
+
+    return tuple(s.package_name for s in specs() if part in s.compiled)
+
+
+def __getattr__(name: str):
+    # the packages with a compiled encoder / view builder, read from the specs
+    if name == "GAME_PACKAGES":
+        return packages("encoder")
+    if name == "VIEW_PACKAGES":
+        return packages("view")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _package_path(game_package: str, part: str) -> str | None:
+    """The import path of the package named ``game_package`` whose spec declares
+    ``part``, or None."""
+    from .registry import specs
+
+    for s in specs():
+        if s.package_name == game_package and part in s.compiled:
+            return s.package
+    return None
 
 
 def load(game_package: str, part: str = "encoder") -> ModuleType | None:
@@ -60,12 +83,14 @@ _MODULES: dict[tuple[str, str], ModuleType | None] = {}
 
 
 def _import(game_package: str, part: str = "encoder") -> ModuleType | None:
-    """The built module, or None (looked up once per process)."""
+    """The built module, or None (looked up once per process); None for a part the
+    game's spec does not declare."""
     key = (game_package, part)
     if key not in _MODULES:
         name, cls = PARTS[part]
+        package = _package_path(game_package, part)
         try:
-            module = importlib.import_module(f"plunder.envs.{game_package}.{name}")
+            module = None if package is None else importlib.import_module(f"{package}.{name}")
         except ImportError:
             module = None
         _MODULES[key] = module if hasattr(module, cls) else None
@@ -78,8 +103,7 @@ def status(part: str = "encoder") -> dict[str, bool]:
     if part == "mask":
         return {g: on and hasattr(_import(g, "view").ViewBuilder, "mask_into")
                 for g, on in status("view").items()}
-    packages = VIEW_PACKAGES if part == "view" else GAME_PACKAGES
-    return {g: enabled() and _import(g, part) is not None for g in packages}
+    return {g: enabled() and _import(g, part) is not None for g in packages(part)}
 
 
 def bind(module: ModuleType, size: int, *params):

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field as dataclass_field
 from typing import Any
 
-from .checks import STATE
+from .checks import MAX_INT, STATE
 from .errors import InvalidArgumentError
 
 check_keys = STATE.check_keys
@@ -32,9 +32,15 @@ check_bool_list = STATE.check_bool_list
 check_int_list = STATE.check_int_list
 check_int_lists = STATE.check_int_lists
 
+
 def check_enum(value: Any, where: str, enum: type) -> Any:
     """A member of ``enum`` (an IntEnum or StrEnum), read from its value."""
     return enum(check_choice(value, where, [m.value for m in enum]))
+
+
+def copy_rows(rows: list) -> list:
+    """A copy of a list of lists, one level deeper than ``list`` (hands, takes, ...)."""
+    return [list(r) for r in rows]
 
 
 #: kind -> (reader of (value, where, **bounds), copier or None to share the value)
@@ -45,7 +51,7 @@ _KINDS: dict[str, tuple[Callable | None, Callable | None]] = {
     "enum": (check_enum, None),
     "ints": (check_int_list, list),
     "bools": (check_bool_list, list),
-    "int_lists": (check_int_lists, lambda rows: [list(r) for r in rows]),
+    "int_lists": (check_int_lists, copy_rows),
     # read by the field's own reader; copied whole (nested lists and dicts)
     "custom": (None, copy.deepcopy),
     # read by the field's own reader; immutable (tuples, ints), so shared by copies
@@ -145,11 +151,6 @@ def last_seat(game: Any) -> int:
     return game.num_players - 1
 
 
-def copy_rows(rows: list) -> list:
-    """A copy of a list of lists, one level deeper than ``list`` (hands, takes, ...)."""
-    return [list(r) for r in rows]
-
-
 def persistent_names(fields: tuple[StateField, ...]) -> tuple[str, ...]:
     """The names ``to_dict`` writes (besides ``rng``)."""
     return tuple(f.name for f in fields if f.persistent)
@@ -172,7 +173,7 @@ def load_fields(state: Any, data: Mapping, fields: tuple[StateField, ...]) -> No
 
 
 __all__ = [
-    "StateField", "cache", "check_bool", "check_bool_list", "check_choice", "check_enum",
+    "MAX_INT", "StateField", "cache", "check_bool", "check_bool_list", "check_choice", "check_enum",
     "check_int", "check_int_list", "check_int_lists", "check_keys", "check_list", "copiers",
     "copy_rows", "derived", "field", "last_seat", "load_fields", "num_players",
     "persistent_names",

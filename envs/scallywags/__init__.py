@@ -1,6 +1,23 @@
 """Scallywags: grab, steal and swap hidden coins with action cards (2-6 players)."""
 
-from .engine import ScallywagsGame, ScallywagsState
-from .view import ScallywagsView
+from plunder.envs.core.spec import GameSpec, lazy_attributes
 
-__all__ = ["ScallywagsGame", "ScallywagsState", "ScallywagsView"]
+SPEC = GameSpec(
+    name="scallywags",
+    package=__name__,
+    game="plunder.envs.scallywags.engine:ScallywagsGame",
+    env_module="plunder.envs.scallywags_v0",
+    title="Scallywags",
+    description="Grab, steal and swap hidden coins with action cards.",
+    min_players=2,
+    max_players=6,
+    compiled=("encoder", "view"),
+    heuristic="plunder.policies.scallywags_heuristic:ScallywagsHeuristic",
+    board="plunder.envs.scallywags.render:board",
+)
+
+__getattr__ = lazy_attributes(__name__, {"ScallywagsGame": "engine",
+                                         "ScallywagsState": "engine",
+                                         "ScallywagsView": "view"})
+
+__all__ = ["SPEC", "ScallywagsGame", "ScallywagsState", "ScallywagsView"]

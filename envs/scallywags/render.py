@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from plunder.envs.core.board import count, item, legal_subset, seat_title, zone
+
 from .components import CARD_NAMES, NUM_CARDS
 from .engine import MIDDLE
 
@@ -48,3 +50,40 @@ def describe_full(state) -> str:
     if state.card >= 0:
         lines.append(f"pending: {CARD_NAMES[state.card]} targets {state.chosen}")
     return "\n".join(lines)
+
+
+# -- the web page's board (plunder.envs.core.board) ------------------------------------
+def board(game, v, legal: set[int]) -> dict:
+    """Coins in the middle and in each take (values as this seat knows them), the hand."""
+    from plunder.envs.scallywags.components import CARD_NAMES
+
+    a = game.actions
+    n = v.num_players
+
+    def coin(c: int) -> dict:
+        """Coin ``c`` as this seat knows it (its value, or ? if unseen)."""
+        value = v.coin_values[c]
+        tags = ["face-up" if v.face_up[c] else "face-down"]
+        if value >= 0 and not v.face_up[c]:
+            tags.append("known")
+        return item(f"#{c}", str(value) if value >= 0 else "?", "coin", tags,
+                    legal_subset(legal, [a.coin + c]))
+
+    middle = [coin(c) for c, owner in enumerate(v.coin_owner) if owner == -1]
+    zones = [zone("Middle", middle, note=f"{len(middle)} coins")]
+    for s, take in enumerate(v.takes):
+        offset = (s - v.player) % n
+        targets = legal_subset(legal, [a.player + offset - 1]) if offset else []
+        zones.append(zone(f"{seat_title(game, s, v.player)}: take {len(take)}/{v.take_limit}",
+                          [coin(c) for c in take], targets,
+                          note=f"{count(v.hand_sizes[s], 'card')} in hand"))
+    hand = [item(CARD_NAMES[k], f"x{copies}", "card", (),
+                 legal_subset(legal, [a.play + k, a.discard + k]))
+            for k, copies in enumerate(v.hand) if copies]
+    zones.append(zone("Your hand", hand,
+                      note=f"draw pile {v.draw_size}, discard pile {sum(v.discard)}"))
+    if v.card >= 0:
+        zones.append(zone(f"{game.seat_name(v.actor)} plays",
+                          [item(CARD_NAMES[v.card], v.phase, "card", ["in-play"],
+                                legal_subset(legal, [a.block, a.allow]))]))
+    return {"zones": zones}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from plunder.envs.core.board import item, legal_subset, seat_title, zone
+
 from .geometry import SCORE_PARTS, grid_rows, orient, totals
 
 
@@ -96,3 +98,45 @@ def describe_full(state) -> str:
     game = state.game
     deck = state.hands[game.capn] if game.capn is not None else None
     return _table(game, state.view(0), None, capn_deck=deck)
+
+
+# -- the web page's board (plunder.envs.core.board) ------------------------------------
+def board(game, v, legal: set[int]) -> dict:
+    """Your crew cards (bids), every hold from above, the crate stacks, and the crate you
+    place in each orientation the rules allow."""
+    from plunder.envs.shipshape.engine import BID0, PLACE0
+    from plunder.envs.shipshape.geometry import CODE_TOKEN, COMPOSE, ORIENTATION_NAMES
+
+    def grid(cells) -> list[list[str]]:
+        """A 3x3 tile as rows of cell tokens (G2, C1, X3, R, .)."""
+        return [[CODE_TOKEN[c] for c in cells[r * 3:r * 3 + 3]] for r in range(3)]
+
+    me = v.player
+    hand = [item(str(card), "", "card", (), legal_subset(legal, [BID0 + card - 1]))
+            for card in v.hands[me]] if me < len(v.hands) else []
+    zones = [zone("Your crew cards", hand, note="click a card to bid it"
+                  if any(i["actions"] for i in hand) else "")]
+    for placing in v.placing:
+        for seat, crate, lying in placing:
+            if seat == me:
+                choices = [item(ORIENTATION_NAMES[o], "", "crate", (), [PLACE0 + o],
+                                grid(game.oriented(crate, COMPOSE[lying][o])))
+                           for o in range(len(ORIENTATION_NAMES)) if PLACE0 + o in legal]
+                zones.append(zone(f"Place crate #{crate}", choices,
+                                  note="click the orientation to place it in"))
+            else:
+                zones.append(zone(f"{game.seat_name(seat)} places crate #{crate}",
+                                  [item(f"#{crate}", "", "crate", (), (),
+                                        grid(game.oriented(crate, lying)))]))
+    holds = [item(seat_title(game, s, me), f"hold {v.holds[s]}, {v.coins[s]} coins", "hold",
+                  (), (), grid(cells)) for s, cells in enumerate(v.visible)]
+    zones.append(zone("Holds seen from above", holds))
+    for k, stack in enumerate(v.stacks):
+        group = f" (group {'AB'[k]})" if len(v.stacks) > 1 else ""
+        zones.append(zone(f"Crate stack{group}, top first",
+                          [item(f"#{c}", "", "crate", (), (), grid(game.oriented(c, o)))
+                           for c, o in stack], note=f"{len(stack)} left"))
+    hands = [item(seat_title(game, s, me), " ".join(map(str, cards)) or "-", "seat")
+             for s, cards in enumerate(v.hands) if s != me]
+    zones.append(zone("Other hands", hands))
+    return {"zones": zones}

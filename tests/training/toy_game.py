@@ -9,13 +9,11 @@ game with simultaneous decisions).
 
 from __future__ import annotations
 
-import sys
-import types
-
 import numpy as np
 
-from plunder.envs.core import Game, GameState, LayoutBuilder, make_env_functions
+from plunder.envs.core import Game, GameState, LayoutBuilder
 from plunder.envs.core import rng_from_dict, rng_to_dict
+from plunder.envs.core.spec import GameSpec
 
 K = 4
 ROUNDS = 6
@@ -151,25 +149,21 @@ class ToyHeuristic:
         return int(np.flatnonzero(action_mask)[0])
 
 
-def install():
-    """Register ``toyrace_v0`` (env module + heuristic) in this process."""
-    from plunder.envs.core import registry
-    from plunder.policies import base
+#: the toy game's declaration (registered only by ``install``)
+SPEC = GameSpec(name="toyrace", package=__name__, game=f"{__name__}:ToyGame",
+                title="Toy race", description="Name two targets, then everyone picks one.",
+                min_players=2, max_players=4, simultaneous=True,
+                heuristic=f"{__name__}:ToyHeuristic")
 
-    mod = types.ModuleType("plunder.envs.toyrace_v0")
-    mod.Game = ToyGame
-    mod.env, mod.raw_env, mod.parallel_env = make_env_functions(ToyGame)
-    sys.modules["plunder.envs.toyrace_v0"] = mod
-    pol = types.ModuleType("plunder.policies.toyrace_heuristic")
-    pol.ToyHeuristic = ToyHeuristic
-    sys.modules["plunder.policies.toyrace_heuristic"] = pol
-    registry._MODULES["toyrace_v0"] = "toyrace_v0"
-    base.HEURISTICS["toyrace_v0"] = "toyrace_heuristic:ToyHeuristic"
+
+def install():
+    """Register ``toyrace_v0`` (its spec: env, heuristic) in this process."""
+    from plunder.envs import register
+
+    register(SPEC)
 
 
 def uninstall():
-    from plunder.envs.core import registry
-    from plunder.policies import base
+    from plunder.envs import unregister
 
-    registry._MODULES.pop("toyrace_v0", None)
-    base.HEURISTICS.pop("toyrace_v0", None)
+    unregister(SPEC.env_id)

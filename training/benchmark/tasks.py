@@ -24,7 +24,7 @@ the other seats, in seat order, with combination ``(g div n) mod K`` of the oppo
 (all ``K = k**(n-1)`` ordered choices of ``k`` opponents, in ``itertools.product`` order),
 so every seat and every combination comes round equally often. The tournament seed of a
 task is ``BENCHMARK_SEED_BASE + crc32(name)``: its games are seeded by
-:func:`plunder.training.evaluate.game_seed`, above ``2**64`` like every evaluation game
+:func:`plunder.training.evaluation.game_seed`, above ``2**64`` like every evaluation game
 (never a training game) and, with a tournament seed above ``2**32``, apart from every
 training run's periodic and final evaluation games too.
 """
@@ -35,7 +35,8 @@ import itertools
 import zlib
 from dataclasses import dataclass, field
 
-from plunder.envs import ENV_IDS, game_class
+from plunder.envs import game_class
+from plunder.envs.core.registry import shipped
 from plunder.envs.core import InvalidArgumentError
 from plunder.policies.pretrained import load_manifest
 
@@ -146,7 +147,7 @@ def pretrained_revision(env_id: str, num_players: int, manifest: dict | None = N
 def _build() -> dict[str, Task]:
     tasks = {}
     manifest = load_manifest()
-    for env_id in ENV_IDS:
+    for env_id in [s.env_id for s in shipped()]:     # a game registered later joins none
         for n in TASK_PLAYER_COUNTS:
             for set_name, (specs, held_out, games, what) in OPPONENT_SETS.items():
                 if set_name == "search" and env_id not in SEARCH_TASK_GAMES:

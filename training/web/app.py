@@ -44,8 +44,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from plunder.envs import ENV_IDS, game_class
+from plunder.envs import specs
 from plunder.envs.core import PlunderError
+from plunder.envs.core.registry import SpecTable
 from plunder.policies import base as policy_base
 
 from .replays import open_replay
@@ -58,14 +59,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024 * 1024
 #: host names a server bound to a loopback address answers to (DNS-rebinding guard)
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
-#: the games' display names
-TITLES = {
-    "scallywags_v0": "Scallywags",
-    "shipshape_v0": "ShipShape",
-    "anchors_aweigh_v0": "Anchors Aweigh!",
-    "all_hands_battle_v0": "All Hands On Deck (battle)",
-    "all_hands_crew_v0": "All Hands on Deck (crew)",
-}
+#: the games' display names (read from their specs)
+TITLES = SpecTable(lambda s: s.title)
 
 log = logging.getLogger("plunder.web")
 
@@ -167,15 +162,14 @@ def catalog(models_dir: Path | None) -> dict:
     """What the page offers: every game with its player counts and variant options, the
     bot kinds, and the trained bots found."""
     games = []
-    for env_id in ENV_IDS:
-        cls = game_class(env_id)
-        games.append({"env_id": env_id, "title": TITLES.get(env_id, env_id),
-                      "min_players": cls.min_players, "max_players": cls.max_players,
+    for spec in specs():
+        games.append({"env_id": spec.env_id, "title": spec.title,
+                      "min_players": spec.min_players, "max_players": spec.max_players,
                       "options": [{"name": name, "default": default,
                                    "type": option_type(default)}
-                                  for name, default in cls.options.items()],
-                      "simultaneous": cls.simultaneous,
-                      "rules": f"docs/rules/{cls.name}.md"})
+                                  for name, default in spec.options().items()],
+                      "simultaneous": spec.simultaneous,
+                      "rules": f"docs/rules/{spec.name}.md"})
     models, note = find_models(models_dir)
     return {"games": games, "bot_kinds": [bot_kind(spec) for spec in policy_base.BOT_SPECS],
             "models": models, "models_dir": str(models_dir) if models_dir else None,
