@@ -104,18 +104,9 @@ class AllHandsBattleGame(Game):
                 f"max_rounds must be >= 0 (0 means no limit), got {values['max_rounds']}")
 
     # -- spaces -------------------------------------------------------------------------
-    @property
-    def num_actions(self) -> int:
-        """Cards (discard, shipmaster, crew), claim, pass, ship, target, spy, pass."""
-        return self.actions.size
-
     def card_name(self, card: int) -> str:
         """Name of a card id."""
         return self.cards[card].name
-
-    def action_name(self, action: int) -> str:
-        """Readable name, e.g. 'discard Navy 7', 'attack +1 ship 2', 'Aargh!'."""
-        return self.actions.action_name(action)
 
     @property
     def layout(self):

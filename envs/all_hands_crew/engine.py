@@ -146,13 +146,6 @@ class AllHandsCrewGame(Game):
 
     # -- spaces -------------------------------------------------------------------------
     @property
-    def num_actions(self) -> int:
-        return self.actions.size
-
-    def action_name(self, action: int) -> str:
-        return self.actions.action_name(action)
-
-    @property
     def layout(self):
         return self._layout
 

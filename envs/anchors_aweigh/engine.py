@@ -66,6 +66,7 @@ class AnchorsAweighGame(Game):
     max_players = 4
     simultaneous = True
     default_max_turns = 3000
+    actions = ACTIONS
     recall_option = "perfect_recall"
     options = {
         "meddlesome_monkey": (),
@@ -198,13 +199,6 @@ class AnchorsAweighGame(Game):
                     f"count}}, got {mix!r}")
 
     # -- spaces -----------------------------------------------------------------------------
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    def action_name(self, action: int) -> str:
-        return action_name(action)
-
     def observation_memory(self):
         """A player's memory of the round's card fronts after the captain's call
         (``recall.CardMemory``)."""

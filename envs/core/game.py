@@ -27,6 +27,7 @@ from .errors import (
     GameOverError, IllegalActionError, InvalidArgumentError, InvalidStateError,
     NotActingError, PlunderError,
 )
+from .actions import ActionRanges
 from .layout import EntityGroup, ObservationLayout
 from .state_io import MAX_INT
 
@@ -100,14 +101,19 @@ class Game(ABC):
         """Hook: raise InvalidArgumentError for combinations the rules forbid."""
 
     # -- spaces -------------------------------------------------------------------------
-    @property
-    @abstractmethod
-    def num_actions(self) -> int:
-        """Size of the single Discrete action space."""
+    #: the single Discrete action space as named ranges (``core.actions.ActionRanges``): a
+    #: class attribute, or set by the constructor where its size depends on the game
+    actions: "ActionRanges"
 
-    @abstractmethod
+    @property
+    def num_actions(self) -> int:
+        """Size of the single Discrete action space (``actions.size``)."""
+        return self.actions.size
+
     def action_name(self, action: int) -> str:
-        """A readable name of an action index (for rendering, errors and `plunder play`)."""
+        """A readable name of an action index, for rendering, errors and `plunder play`
+        (``actions.action_name``; InvalidArgumentError outside the action space)."""
+        return self.actions.action_name(action)
 
     @property
     @abstractmethod

@@ -90,15 +90,6 @@ class ScallywagsGame(Game):
 
     # -- spaces -------------------------------------------------------------------------
     @property
-    def num_actions(self) -> int:
-        """Cards (play, discard), coins, opponents by seat offset, block, allow."""
-        return self.actions.size
-
-    def action_name(self, action: int) -> str:
-        """Readable name, e.g. 'play PIECES OF EIGHT!', 'coin 17', 'opponent +2'."""
-        return self.actions.action_name(action)
-
-    @property
     def layout(self):
         """Named observation layout (see plunder.envs.scallywags.observation)."""
         return self._layout

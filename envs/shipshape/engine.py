@@ -57,6 +57,7 @@ class ShipShapeGame(Game):
     options: dict[str, Any] = {}
     simultaneous = True
     default_max_turns = 100
+    actions = ACTIONS
 
     def __init__(self, num_players: int, components: Components | None = None, **options):
         super().__init__(num_players, **options)
@@ -124,13 +125,6 @@ class ShipShapeGame(Game):
         return holes
 
     # -- spaces -------------------------------------------------------------------------
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    def action_name(self, action: int) -> str:
-        return ACTIONS.action_name(action)
-
     @property
     def entity_groups(self) -> tuple[EntityGroup, ...]:
         """The 8 orientations of the crate being placed: each is read from its own outcome
