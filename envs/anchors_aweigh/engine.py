@@ -9,10 +9,10 @@ State layout (plain data): ship cells are ``-1`` empty, a tile id, ``CARGO + col
 ``CHEST``; cargo on a storage tile sits in ``stor[seat][space]``. ``secret[tile]`` marks a
 tile whose face only its holder has seen (grabbed face down and kept in hand or below deck).
 
-The state's rules are in three modules: this one (the game, setup, whose decision, the
-mask and move dispatch, scoring, invariants and the view), ``loading`` (the loading race)
-and ``travel`` (the adventure cards, cargo and the end of a round); ``codes`` holds the
-cell, phase, outcome and action codes all of them read.
+The state's rules are in three modules: this one (the game, whose decision, the mask and
+move dispatch, scoring, invariants and the view), ``loading`` (the set-up and the loading
+race) and ``travel`` (the adventure cards, cargo and the end of a round); ``codes`` holds
+the cell, phase, outcome and action codes all of them read.
 """
 
 from __future__ import annotations
@@ -370,48 +370,6 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
         # caches of the public view and of who acts (rebuilt when asked)
         cache("_pub"), cache("_acting"),
     )
-
-    # -- setup ------------------------------------------------------------------------------
-    def setup(self) -> None:
-        g = self.game
-        comp = g.comp
-        n = g.num_players
-        rng = self.rng
-        self.round = 1
-        self.captain = -1
-        self.ships = [[EMPTY] * NUM_SPACES for _ in range(n)]
-        self.stor = [[[] for _ in range(NUM_SPACES)] for _ in range(n)]
-        self.hand = [-1] * n
-        self.secret = [False] * g.num_tiles
-        self.supply = [comp.cargo_per_colour] * NUM_COLOURS
-        self.chest_supply = comp.chests
-        self.parrot_supply = comp.parrots
-        self.coins = [0] * n
-        self.chests = [0] * n
-        self.parrots = [0] * n
-        self.encounter = [-1] * n
-        self.outcome = [O_NONE] * n
-        self.pending = [-1] * n
-        self.returns = [0] * n
-        self.cargo_queue = []
-        self.unit_colour = -1
-        self.cleansed = False
-        self.queue = []
-        self.current = -1
-        self.revealed = False
-        self.used = []
-        self.fronts_hidden = False
-        # Meddlesome Monkey: the monkeys come out of the box before the tiles are poured
-        monkeys = [t for t in range(g.num_tiles) if g.tile_kind[t] == MONKEY]
-        for seat, tile in zip(g.monkey_seats, monkeys):
-            self.hand[seat] = tile
-        in_hand = set(self.hand)
-        tiles = [t for t in range(g.num_tiles) if t not in in_hand]
-        up = rng.random(len(tiles)) < 0.5
-        self.pile_up = sorted(t for t, u in zip(tiles, up) if u)
-        self.pile_down = sorted(t for t, u in zip(tiles, up) if not u)
-        self.deck = self._draw_round_cards()
-        self.phase = SETUP if g.monkey_seats else LOADING
 
     # -- helpers ----------------------------------------------------------------------------
     def _asset_counts(self, p: int) -> list[int]:

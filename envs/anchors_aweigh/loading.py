@@ -1,17 +1,62 @@
-"""Anchors Aweigh!'s loading race: simultaneous ticks of grabs, flips, placements and
-cargo, until every ship is full (the rules of ``AnchorsAweighState`` in that phase)."""
+"""Anchors Aweigh!'s set-up and loading race: simultaneous ticks of grabs, flips,
+placements and cargo, until every ship is full (the rules of ``AnchorsAweighState`` in
+those phases)."""
 
 from __future__ import annotations
 
 from .codes import (
     A_CARGO, A_FLIP, A_GRAB_DOWN, A_GRAB_UP, A_PLACE, A_RETURN, A_SKIP, A_STAR_RETURN,
-    CARGO, EMPTY,
+    CARGO, EMPTY, LOADING, O_NONE, SETUP,
 )
-from .components import ABOVE, ASSET_SPACES, NUM_COLOURS
+from .components import ABOVE, ASSET_SPACES, MONKEY, NUM_COLOURS, NUM_SPACES
 
 
 class LoadingRace:
-    """The loading race's legal moves and effects (a part of ``AnchorsAweighState``)."""
+    """The set-up, and the loading race's legal moves and effects (a part of
+    ``AnchorsAweighState``)."""
+
+    def setup(self) -> None:
+        """A new game: empty ships and supplies, the monkeys handed out for the Meddlesome
+        Monkey handicap, the tiles poured face up or down, the first round's cards."""
+        g = self.game
+        comp = g.comp
+        n = g.num_players
+        rng = self.rng
+        self.round = 1
+        self.captain = -1
+        self.ships = [[EMPTY] * NUM_SPACES for _ in range(n)]
+        self.stor = [[[] for _ in range(NUM_SPACES)] for _ in range(n)]
+        self.hand = [-1] * n
+        self.secret = [False] * g.num_tiles
+        self.supply = [comp.cargo_per_colour] * NUM_COLOURS
+        self.chest_supply = comp.chests
+        self.parrot_supply = comp.parrots
+        self.coins = [0] * n
+        self.chests = [0] * n
+        self.parrots = [0] * n
+        self.encounter = [-1] * n
+        self.outcome = [O_NONE] * n
+        self.pending = [-1] * n
+        self.returns = [0] * n
+        self.cargo_queue = []
+        self.unit_colour = -1
+        self.cleansed = False
+        self.queue = []
+        self.current = -1
+        self.revealed = False
+        self.used = []
+        self.fronts_hidden = False
+        # Meddlesome Monkey: the monkeys come out of the box before the tiles are poured
+        monkeys = [t for t in range(g.num_tiles) if g.tile_kind[t] == MONKEY]
+        for seat, tile in zip(g.monkey_seats, monkeys):
+            self.hand[seat] = tile
+        in_hand = set(self.hand)
+        tiles = [t for t in range(g.num_tiles) if t not in in_hand]
+        up = rng.random(len(tiles)) < 0.5
+        self.pile_up = sorted(t for t, u in zip(tiles, up) if u)
+        self.pile_down = sorted(t for t, u in zip(tiles, up) if not u)
+        self.deck = self._draw_round_cards()
+        self.phase = SETUP if g.monkey_seats else LOADING
 
     def _loading_mask(self, p: int, mask: bytearray) -> None:
         ship = self.ships[p]
