@@ -124,9 +124,6 @@ class ActionRanges:
             return label(k)
         return name if self._counts[name] == 1 else f"{name} {k}"
 
-    def __contains__(self, action: object) -> bool:
-        return isinstance(action, int) and 0 <= action < self.size
-
     def __repr__(self) -> str:
         return f"ActionRanges({list(self.ranges)!r})"
 

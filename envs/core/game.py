@@ -260,7 +260,10 @@ class Game(ABC):
         (``state_from_dict`` then runs ``validate``)."""
         from .state_io import check_keys, load_fields
 
-        cls = self.state_class
+        cls = getattr(self, "state_class", None)
+        if cls is None or not cls.STATE_FIELDS:
+            raise NotImplementedError(f"{type(self).__name__} declares no state_class with "
+                                      "STATE_FIELDS, so it must write _load_state itself")
         check_keys(data, f"{self.env_id()} state", cls.FIELDS + ("rng",))
         state = cls(self, rng_from_dict(data["rng"]))
         load_fields(state, data, cls.STATE_FIELDS)
