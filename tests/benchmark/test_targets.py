@@ -1,4 +1,4 @@
-"""``plunder benchmark targets``: issue 13's table, each cell a replayable ``plunder eval``."""
+"""``plunder benchmark targets``: the targets table, each cell a replayable ``plunder eval``."""
 
 from __future__ import annotations
 

@@ -198,7 +198,7 @@ def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
 def targets_command(games_, bot, games, seed, search_games, workers, json_out):
-    """The trained bots against issue 13's targets: every game at 2 and 4 players, each
+    """The trained bots against their targets: every game at 2 and 4 players, each
     cell with its 95% interval and the plunder eval command that replays it."""
     from plunder.training.benchmark.targets import render_targets, targets
 

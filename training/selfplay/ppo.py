@@ -66,7 +66,8 @@ class SelfPlayPPO(MaskablePPO):
         if not hasattr(env, "collect") or not use_masking:
             return super().collect_rollouts(env, callback, rollout_buffer, n_rollout_steps,
                                             use_masking)
-        assert self._last_obs is not None, "No previous observation was provided"
+        if self._last_obs is None:
+            raise RuntimeError("collect_rollouts before the first reset: no observation yet")
         self.policy.set_training_mode(False)
         rollout_buffer.reset()
         callback.on_rollout_start()

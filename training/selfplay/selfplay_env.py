@@ -578,7 +578,8 @@ class SelfPlayEnv(gymnasium.Env):
         t = self._engine.tables[0]
         self._engine.new_game(t)
         ended = self._engine.advance([0], auto_reset=True)
-        assert not ended
+        if ended:
+            raise RuntimeError("a new game ended before the learner's first decision")
         self._finished = False
         return t.obs.copy(), {"learner_seat": t.learner, "seats": list(t.seat_names)}
 
