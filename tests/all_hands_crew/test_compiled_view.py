@@ -13,8 +13,10 @@ import pytest
 
 cview = pytest.importorskip("plunder.envs.all_hands_crew._cview")
 
-from plunder.envs.all_hands_crew.engine import _FIELDS, PHASES, view_params  # noqa: E402
-from plunder.envs.all_hands_crew.view import CrewView  # noqa: E402
+from plunder.envs.all_hands_crew.engine import (  # noqa: E402
+    PHASES, AllHandsCrewState, view_params,
+)
+from plunder.envs.all_hands_crew.view import AllHandsCrewView  # noqa: E402
 from plunder.envs.all_hands_crew_v0 import Game  # noqa: E402
 from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
 from tests.compiled_encoders import (  # noqa: E402
@@ -37,7 +39,7 @@ def _play(game, rng, states, keep=0.25):
     the end always) until ``states`` were kept. Half the games hoard (mostly pass instead
     of laying out), so crews and final layouts grow; a Lookout pair is laid whenever it
     can be, so Spyglass draws come often."""
-    spyglass = [game.A_LAY + i for i, cb in enumerate(game.combos) if cb.action == "spyglass"]
+    spyglass = [game.actions.lay + i for i, cb in enumerate(game.combos) if cb.action == "spyglass"]
     out = []
     while len(out) < states:
         s = game.new_game(rng)
@@ -50,9 +52,9 @@ def _play(game, rng, states, keep=0.25):
                 legal = np.flatnonzero(mask)
                 if s.phase == "lay" and any(mask[a] for a in spyglass):
                     joint[p] = next(a for a in spyglass if mask[a])
-                elif hoard and s.phase == "lay" and legal[-1] == game.A_PASS \
+                elif hoard and s.phase == "lay" and legal[-1] == game.actions.pass_turn \
                         and rng.random() < 0.85:
-                    joint[p] = game.A_PASS
+                    joint[p] = game.actions.pass_turn
                 else:
                     joint[p] = int(rng.choice(legal))
             s.apply_joint(joint)
@@ -68,8 +70,8 @@ def _assert_same(builder, s, where):
 
 
 def test_field_names_match_the_view_and_the_state():
-    assert cview.VIEW_FIELDS == CrewView._fields
-    assert set(cview.STATE_FIELDS) <= set(_FIELDS)
+    assert cview.VIEW_FIELDS == AllHandsCrewView._fields
+    assert set(cview.STATE_FIELDS) <= set(AllHandsCrewState.FIELDS)
 
 
 CASES = [(n, opts) for n in range(Game.min_players, Game.max_players + 1)
@@ -220,7 +222,7 @@ def test_junk_fields_raise_or_return(monkeypatch):
                             v = game.view_of(s, p)
                         except ERRORS:
                             continue
-                        assert type(v) is CrewView, path
+                        assert type(v) is AllHandsCrewView, path
                     _put(s, path, old)
             for p in range(n):      # restored, and the builder still answers right
                 assert same_view(game.view_of(s, p), want[p])

@@ -16,7 +16,7 @@ import pytest
 cview = pytest.importorskip("plunder.envs.anchors_aweigh._cview")
 
 from plunder.envs.anchors_aweigh.engine import (  # noqa: E402
-    _FIELDS, PHASES, AnchorsAweighGame, view_params,
+    PHASES, AnchorsAweighGame, AnchorsAweighState, view_params,
 )
 from plunder.envs.anchors_aweigh.view import (  # noqa: E402
     AnchorsAweighView, BelowDeck, PublicView,
@@ -62,7 +62,7 @@ def test_field_names_match_the_view_types():
     assert cview.BELOW_FIELDS == BelowDeck._fields
     # the state fields it reads: those of to_dict() (the Python view reads them all; of
     # pile_down only its length) and the two caches
-    assert sorted(cview.STATE_FIELDS) == sorted(_FIELDS + CACHES)
+    assert sorted(cview.STATE_FIELDS) == sorted(AnchorsAweighState.FIELDS + CACHES)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
