@@ -14,9 +14,10 @@ from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 from plunder.envs import ENV_IDS, env_module, game_class, make, make_parallel
 from plunder.envs.core import IllegalActionError, InvalidArgumentError, UnknownEnvError
 
-from .conftest import (
-    GAME_COUNTS, SIMULTANEOUS_COUNTS, MaskedSamplingParallelEnv, random_playout_states,
-)
+from plunder.envs.core.testing import random_playout_states
+from tests.support.parallel import MaskedSamplingParallelEnv
+
+from .conftest import GAME_COUNTS, SIMULTANEOUS_COUNTS
 
 
 @pytest.mark.parametrize("env_id,n", GAME_COUNTS)

@@ -27,10 +27,10 @@ from plunder.envs.all_hands_battle.engine import (                         # noq
 from plunder.envs.all_hands_battle.observation import PHASES              # noqa: E402
 from plunder.envs.all_hands_battle.view import AllHandsBattleView, ShipView  # noqa: E402
 from plunder.envs.core import compiled                                     # noqa: E402
-from tests.compiled_encoders import (                          # noqa: E402
+from tests.support.compiled import (                          # noqa: E402
     compiled_game, python_game, same_bytes, uses_compiled,
 )
-from tests.obs_reference import VARIANTS                                   # noqa: E402
+from tests.support.obs_reference import VARIANTS                                   # noqa: E402
 
 ENV_ID = "all_hands_battle_v0"
 STATES = 3000            # states per player count and variant (every seat's view of each)

@@ -26,10 +26,10 @@ from plunder.envs.all_hands_battle.engine import (                         # noq
 )
 from plunder.envs.all_hands_battle.view import AllHandsBattleView, ShipView  # noqa: E402
 from plunder.envs.core import compiled                                     # noqa: E402
-from tests.compiled_encoders import (                                      # noqa: E402
+from tests.support.compiled import (                                      # noqa: E402
     BAD_FIELD_VALUES, same_view, uses_compiled_view, view_difference,
 )
-from tests.obs_reference import VARIANTS                                   # noqa: E402
+from tests.support.obs_reference import VARIANTS                                   # noqa: E402
 
 ENV_ID = "all_hands_battle_v0"
 COUNTS = range(AllHandsBattleGame.min_players, AllHandsBattleGame.max_players + 1)

@@ -11,8 +11,8 @@ from plunder.envs.all_hands_battle.components import SPY
 from plunder.envs.all_hands_battle_v0 import Game
 from plunder.envs.core.errors import InvalidStateError
 
-from ..state_load import assert_refused, assert_round_trip, delete_field, set_field
-from ..conftest import random_playout_states
+from tests.support.state_load import assert_refused, assert_round_trip, delete_field, set_field
+from plunder.envs.core.testing import random_playout_states
 
 
 @pytest.mark.parametrize("n,options", [(2, {}), (3, {"prize_crew": True}),

@@ -17,10 +17,10 @@ from plunder.envs.all_hands_crew.engine import _FIELDS, PHASES, view_params  # n
 from plunder.envs.all_hands_crew.view import CrewView  # noqa: E402
 from plunder.envs.all_hands_crew_v0 import Game  # noqa: E402
 from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
-from tests.compiled_encoders import (  # noqa: E402
+from tests.support.compiled import (  # noqa: E402
     BAD_FIELD_VALUES, same_view, uses_compiled_view, view_difference,
 )
-from tests.obs_reference import VARIANTS  # noqa: E402
+from tests.support.obs_reference import VARIANTS  # noqa: E402
 
 STATES = 300         # states of random play per player count and variant
 ERRORS = (TypeError, ValueError, IndexError, KeyError)

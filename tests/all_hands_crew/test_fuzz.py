@@ -9,7 +9,7 @@ from pettingzoo.test import parallel_api_test
 from plunder.envs.all_hands_crew.components import NUM_KINDS
 from plunder.envs.all_hands_crew_v0 import Game, parallel_env
 from plunder.envs.core.rewards import rank_rewards
-from ..conftest import MaskedSamplingParallelEnv
+from tests.support.parallel import MaskedSamplingParallelEnv
 from .helpers import COOK, lay_pairs
 
 

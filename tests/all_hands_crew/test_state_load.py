@@ -10,8 +10,8 @@ import pytest
 from plunder.envs.all_hands_crew_v0 import Game
 from plunder.envs.core.errors import InvalidStateError
 
-from ..state_load import assert_refused, assert_round_trip, delete_field, set_field
-from ..conftest import random_playout_states
+from tests.support.state_load import assert_refused, assert_round_trip, delete_field, set_field
+from plunder.envs.core.testing import random_playout_states
 from .helpers import COOK, crew
 
 

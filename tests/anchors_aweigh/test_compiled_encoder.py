@@ -1,6 +1,6 @@
 """The compiled Anchors Aweigh! encoder (envs/anchors_aweigh/_cencode.c) against the Python
 one (observation.encode): the same float32 vector, bit for bit, over random games of
-every player count and variant of tests/obs_reference.py; encode_into; clear errors on
+every player count and variant of tests/support/obs_reference.py; encode_into; clear errors on
 a malformed view or output buffer; the PLUNDER_PURE_PYTHON switch; pickling."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from plunder.envs.anchors_aweigh.engine import PHASES, AnchorsAweighGame  # noqa
 from plunder.envs.anchors_aweigh.view import (  # noqa: E402
     AnchorsAweighView, BelowDeck, PublicView,
 )
-from tests.compiled_encoders import compiled_game, python_game  # noqa: E402
+from tests.support.compiled import compiled_game, python_game  # noqa: E402
 from tests.anchors_aweigh.helpers import random_states, variants  # noqa: E402
 
 ENV_ID = "anchors_aweigh_v0"

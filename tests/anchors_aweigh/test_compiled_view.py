@@ -1,7 +1,7 @@
 """The compiled Anchors Aweigh! view builder (envs/anchors_aweigh/_cview.c) against the Python
 view (AnchorsAweighState.python_view and the public part ``_public``): strictly the same
 view object (same types all the way down) over random games of every player count and
-variant of tests/obs_reference.py, sampled states and states loaded from JSON; the public
+variant of tests/support/obs_reference.py, sampled states and states loaded from JSON; the public
 part cached in ``_pub`` as Python caches it; the binding (PLUNDER_PURE_PYTHON, pickling);
 junk in every field it reads is an error or a view, never a crash."""
 
@@ -22,7 +22,7 @@ from plunder.envs.anchors_aweigh.view import (  # noqa: E402
     AnchorsAweighView, BelowDeck, PublicView,
 )
 from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
-from tests.compiled_encoders import (  # noqa: E402
+from tests.support.compiled import (  # noqa: E402
     BAD_FIELD_VALUES, memory_growth, same_view, uses_compiled_mask, uses_compiled_view,
     view_difference,
 )

@@ -15,8 +15,8 @@ from plunder.envs.anchors_aweigh.engine import (
 )
 from plunder.envs.core.errors import InvalidStateError
 
-from ..state_load import assert_refused, set_field
-from ..conftest import random_playout_states
+from tests.support.state_load import assert_refused, set_field
+from plunder.envs.core.testing import random_playout_states
 
 CONFIGS = [(2, {}), (3, {}), (4, {}), (3, {"rough_seas": True}),
            (4, {"meddlesome_monkey": [0, 2]}), (2, {"perfect_recall": True})]

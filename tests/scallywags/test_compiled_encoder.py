@@ -22,10 +22,10 @@ from plunder.envs.scallywags import _cencode                       # noqa: E402
 from plunder.envs.scallywags.components import BLOW, YO_HO         # noqa: E402
 from plunder.envs.scallywags.engine import PHASES, ScallywagsGame  # noqa: E402
 from plunder.envs.scallywags.view import ScallywagsView            # noqa: E402
-from tests.compiled_encoders import (                          # noqa: E402
+from tests.support.compiled import (                          # noqa: E402
     compiled_game, python_game, same_bytes, uses_compiled,
 )
-from tests.obs_reference import VARIANTS                           # noqa: E402
+from tests.support.obs_reference import VARIANTS                           # noqa: E402
 
 ENV_ID = "scallywags_v0"
 STATES = 5000            # states per player count and variant (every seat's view of each)

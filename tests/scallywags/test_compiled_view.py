@@ -25,10 +25,10 @@ from plunder.envs.scallywags.engine import (                            # noqa: 
     PHASES, ScallywagsGame, ScallywagsState, view_params,
 )
 from plunder.envs.scallywags.view import ScallywagsView                 # noqa: E402
-from tests.compiled_encoders import (                                   # noqa: E402
+from tests.support.compiled import (                                   # noqa: E402
     BAD_FIELD_VALUES, same_view, uses_compiled_view, view_difference,
 )
-from tests.obs_reference import VARIANTS                                # noqa: E402
+from tests.support.obs_reference import VARIANTS                                # noqa: E402
 
 ENV_ID = "scallywags_v0"
 STATES = 1500            # states per player count and variant (every seat's view of each)

@@ -11,8 +11,8 @@ from plunder.envs.core.errors import InvalidStateError
 from plunder.envs.scallywags.components import HANDS_OFF
 from plunder.envs.scallywags.engine import ScallywagsGame
 
-from ..state_load import assert_refused, assert_round_trip, delete_field, set_field
-from ..conftest import random_playout_states
+from tests.support.state_load import assert_refused, assert_round_trip, delete_field, set_field
+from plunder.envs.core.testing import random_playout_states
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 6])

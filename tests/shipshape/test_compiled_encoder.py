@@ -14,8 +14,8 @@ import pytest
 
 from plunder.envs.shipshape.engine import ShipShapeGame
 from plunder.envs.shipshape.view import PublicTable, ShipShapeView
-from tests.compiled_encoders import compiled_game, python_game, same_bytes, uses_compiled
-from tests.obs_reference import VARIANTS
+from tests.support.compiled import compiled_game, python_game, same_bytes, uses_compiled
+from tests.support.obs_reference import VARIANTS
 
 cencode = pytest.importorskip("plunder.envs.shipshape._cencode")
 

@@ -11,8 +11,8 @@ import pytest
 from plunder.envs.core.errors import InvalidStateError
 from plunder.envs.shipshape.engine import ShipShapeGame
 
-from ..state_load import assert_refused, set_field
-from ..conftest import random_playout_states
+from tests.support.state_load import assert_refused, set_field
+from plunder.envs.core.testing import random_playout_states
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
