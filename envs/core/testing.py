@@ -133,7 +133,8 @@ def random_joint(state, rng: np.random.Generator) -> dict[int, int]:
 
 
 def random_playout_states(game, seed: int, max_steps: int = 5000, every: int = 1) -> list:
-    """States along one random legal playout (a clone of each), ending at terminal."""
+    """States along one random legal playout (a clone of every ``every``-th one), the
+    final state included."""
     rng = np.random.default_rng(seed)
     state = game.new_initial_state(np.random.default_rng(seed + 1))
     out = [state.clone()]
@@ -141,7 +142,7 @@ def random_playout_states(game, seed: int, max_steps: int = 5000, every: int = 1
     while not state.is_terminal() and steps < max_steps:
         state.apply_joint(random_joint(state, rng))
         steps += 1
-        if steps % every == 0:
+        if steps % every == 0 or state.is_terminal():
             out.append(state.clone())
     return out
 
