@@ -225,6 +225,15 @@ def _masks_differ(a: np.ndarray, b: np.ndarray) -> str:
             f"{b.dtype}{b.shape} {np.flatnonzero(b).tolist()}")
 
 
+def _add_key(seen: set, key) -> None:
+    """Add ``key`` to ``seen``; a frozenset adds each of its members (a state may be of
+    several kinds at once)."""
+    if isinstance(key, frozenset):
+        seen.update(key)
+    else:
+        seen.add(key)
+
+
 # -- compiled against Python ----------------------------------------------------------------
 
 def check_compiled_equivalence(game: Any, num_players: int, options: Mapping | None = None,
@@ -240,7 +249,8 @@ def check_compiled_equivalence(game: Any, num_players: int, options: Mapping | N
 
     Returns counts of what was compared (``states``, ``older``, ``sampled``, ``loaded``,
     ``finished``, ``parts``: the compiled parts found) and, with ``key``, the set of
-    ``key(state)`` seen (``keys``: the phases reached, say). A game without compiled
+    ``key(state)`` seen (``keys``: the phases reached, say; a frozenset key adds each of
+    its members). A game without compiled
     parts compares its Python code with itself, which still checks the loading path."""
     c = make_game(game, num_players, options, compiled=True)
     py = make_game(game, num_players, options, compiled=False)
@@ -249,7 +259,7 @@ def check_compiled_equivalence(game: Any, num_players: int, options: Mapping | N
     n = num_players
     found = {"states": 0, "older": 0, "sampled": 0, "loaded": 0, "finished": 0,
              "parts": compiled_parts(c), "keys": set()}
-    out = np.empty(c.layout.size, np.float32)
+    rows = np.empty((3, c.layout.size), np.float32)
 
     def compare(s, where):
         twin = py.state_from_dict(copy.deepcopy(s.to_dict()))
@@ -261,9 +271,11 @@ def check_compiled_equivalence(game: Any, num_players: int, options: Mapping | N
             assert same_bytes(got, want), (
                 f"{where} seat {p}: encodings differ at "
                 f"{np.flatnonzero(got != want).tolist()[:10]}")
-            out.fill(7.0)
-            assert c.encode_into(cv, out) is None
-            assert same_bytes(out, want), f"{where} seat {p}: encode_into is not encode"
+            rows.fill(7.0)
+            assert c.encode_into(cv, rows[1]) is None
+            assert same_bytes(rows[1], want), f"{where} seat {p}: encode_into is not encode"
+            assert (rows[0] == 7.0).all() and (rows[2] == 7.0).all(), (
+                f"{where} seat {p}: encode_into writes outside its row")
         for p in range(n):
             diff = _masks_differ(s.legal_actions_mask(p), twin.legal_actions_mask(p))
             assert not diff, f"{where} seat {p}: masks differ: {diff}"
@@ -273,7 +285,7 @@ def check_compiled_equivalence(game: Any, num_players: int, options: Mapping | N
         found["states"] += 1
         found["finished"] += s.is_terminal()
         if key is not None:
-            found["keys"].add(key(s))
+            _add_key(found["keys"], key(s))
         where = f"{n}p {dict(options or {})} state {found['states']} (turn {s.turns})"
         compare(s, where)
         if old and rng.random() < 0.1:
@@ -297,7 +309,9 @@ def check_compiled_binding(game: Any, num_players: int, options: Mapping | None 
     ``PLUNDER_PURE_PYTHON=1`` runs none and keeps none on the instance; a pickled game
     holds no compiled code, and a pickled or copied compiled game (and one pickled while
     switched off) binds the same parts again and gives the same views, masks and
-    encodings."""
+    encodings; a game running its compiled encoder never builds (nor keeps from a pickle)
+    the Python encoder's caches (``Game.python_encoder_attrs``), which the Python encoder
+    builds on use."""
     c = make_game(game, num_players, options, compiled=True)
     parts = compiled_parts(c)
     state_of = c.__getstate__()
@@ -306,14 +320,26 @@ def check_compiled_binding(game: Any, num_players: int, options: Mapping | None 
     py = make_game(game, num_players, options, compiled=False)
     assert not compiled_parts(py)
     assert not set(type(py).COMPILED_ATTRS) & set(py.__dict__), "compiled code on a pure game"
+    kept = [s.clone() for s in random_states(c, np.random.default_rng(seed), states)]
+    caches = set(type(c).python_encoder_attrs)
+    for s in kept[::5]:
+        for p in range(num_players):
+            assert same_bytes(py.encode(s.view(p)), c.encode(s.view(p)))
+    if caches and "encoder" in parts:
+        assert not caches & set(c.__dict__), "a compiled game built the Python encoder's caches"
+        assert caches & set(py.__dict__), "the Python encoder built none of its caches"
     with compiled_switch(False):
         pure_data = pickle.dumps(py)
-        assert not compiled_parts(pickle.loads(pickle.dumps(c))), "unpickled switched off"
+        off = pickle.loads(pickle.dumps(c))
+        assert not compiled_parts(off), "a game unpickled while switched off runs C code"
+        for s in kept[::7]:
+            assert same_bytes(off.encode(s.view(0)), c.encode(s.view(0)))
     with compiled_switch(True):
         twins = [pickle.loads(pickle.dumps(c)), copy.deepcopy(c), pickle.loads(pure_data)]
-    kept = [s.clone() for s in random_states(c, np.random.default_rng(seed), states)]
     for i, twin in enumerate(twins):
         assert compiled_parts(twin) == parts, f"twin {i}: {compiled_parts(twin)} != {parts}"
+        if "encoder" in parts:
+            assert not caches & set(twin.__dict__), f"twin {i} keeps the Python caches"
         for s in kept[::3]:
             t = twin.state_from_dict(s.to_dict())
             for p in range(num_players):
@@ -339,7 +365,7 @@ def check_state_round_trips(game: Any, num_players: int, options: Mapping | None
         states = random_playout_states(g, seed + 7919 * i, every=every)
         for k, state in enumerate(states):
             if key is not None:
-                seen.add(key(state))
+                _add_key(seen, key(state))
             text = state.to_json()
             back = g.state_from_json(text)
             assert back.to_json() == text, f"state {k}: to_json -> state_from_json changes it"

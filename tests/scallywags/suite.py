@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from plunder.envs.scallywags.components import NUM_CARDS
+from plunder.envs.scallywags.components import BLOW, NUM_CARDS, YO_HO
 from plunder.envs.scallywags.engine import PHASES
 
 #: (players, options) fuzzed, and random games per case in the default and the slow run
@@ -19,14 +19,19 @@ ROUND_TRIP_CASES = [(n, {}) for n in (2, 3, 4, 6)]
 ROUND_TRIP_GAMES, ROUND_TRIP_EVERY = 3, 2
 ROUND_TRIP_REACHED = set(PHASES)
 
+#: states compared per case in the compiled-equivalence suite (a Blow with three
+#: targets chosen is rare)
+EQUIVALENCE_STATES = 1000
+
 
 def phases_reached(n, options):
-    """What ``phase`` gives along random play of every case (all of it)."""
-    return set(PHASES)
+    """Every phase, and the cards whose targets mix coins and seats part-way."""
+    return set(PHASES) | {("pending", BLOW, 3), ("pending", YO_HO, 1)}
 
 
 def phase(state):
-    return state.phase
+    """The phase, and the pending card with the number of targets chosen so far."""
+    return frozenset({state.phase, ("pending", state.card, len(state.chosen))})
 
 
 def invariants():
