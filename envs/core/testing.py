@@ -308,8 +308,8 @@ def check_compiled_binding(game: Any, num_players: int, options: Mapping | None 
     """The compiled code follows the switch, pickling and copying: a game built under
     ``PLUNDER_PURE_PYTHON=1`` runs none and keeps none on the instance; a pickled game
     holds no compiled code, and a pickled or copied compiled game (and one pickled while
-    switched off) binds the same parts again and gives the same views, masks and
-    encodings; a game running its compiled encoder never builds (nor keeps from a pickle)
+    switched off), and a pickled state's game, bind the same parts again and give the same
+    views, masks and encodings; a game running its compiled encoder never builds (nor keeps from a pickle)
     the Python encoder's caches (``Game.python_encoder_attrs``), which the Python encoder
     builds on use."""
     c = make_game(game, num_players, options, compiled=True)
@@ -341,7 +341,9 @@ def check_compiled_binding(game: Any, num_players: int, options: Mapping | None 
         if "encoder" in parts:
             assert not caches & set(twin.__dict__), f"twin {i} keeps the Python caches"
         for s in kept[::3]:
-            t = twin.state_from_dict(s.to_dict())
+            t = twin.state_from_dict(s.to_dict()) if i else pickle.loads(pickle.dumps(s))
+            if not i:                                     # a state pickles with its game
+                assert compiled_parts(t.game) == parts
             for p in range(num_players):
                 assert same_view(t.view(p), s.view(p)), f"twin {i} seat {p}"
                 assert same_bytes(twin.encode(t.view(p)), c.encode(s.view(p)))

@@ -56,7 +56,6 @@ def _play(game, rng, states):
     return out
 
 
-
 def test_field_names_match_the_view_and_the_layout():
     assert cencode.VIEW_FIELDS == CrewView._fields
     assert cencode.LAYOUT_FIELDS == tuple(f.name for f in Game(3).layout.fields)

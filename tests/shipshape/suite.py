@@ -19,12 +19,14 @@ ROUND_TRIP_REACHED = {(False, 1, False), (False, 2, True), (False, 2, False), (T
 
 
 def phases_reached(n, options):
-    """What ``phase`` gives along random play of every case (all of it)."""
-    return {(False, 1, False), (False, 2, True), (False, 2, False), (True, 2, False)}
+    """Every kind of state, and every voyage and turn."""
+    return ROUND_TRIP_REACHED | {("voyage", v, t) for v in range(3) for t in range(3)}
 
 
 def phase(state):
-    return (state.done, max(state.stage), any(state.placing))
+    """(finished, highest stage, a bid being placed), and the voyage and turn."""
+    return frozenset({(state.done, max(state.stage), any(state.placing)),
+                      ("voyage", state.voyage, min(state.turn, 2))})
 
 
 def invariants():
