@@ -1,81 +1,23 @@
-"""Random-play fuzzing: invariants hold in every reachable state (nothing created or lost)."""
+"""All Hands on Deck's own checks of a state (``validate``) refuse broken states; loaded
+states share nothing; the final layout is the best partition (random play with
+invariants: the shared suite, tests/core/test_fuzz.py, with tests/all_hands_crew/suite.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import parallel_api_test
 
 from plunder.envs.all_hands_crew.components import NUM_KINDS
-from plunder.envs.all_hands_crew_v0 import Game, parallel_env
-from plunder.envs.core.rewards import rank_rewards
-from tests.support.parallel import MaskedSamplingParallelEnv
+from plunder.envs.all_hands_crew_v0 import Game
+from plunder.envs.core import testing
+
 from .helpers import COOK, lay_pairs
-
-
-def check_invariants(s):
-    g = s.game
-    n = g.num_players
-    s.validate()   # the engine's own invariant checks; the ones below are written apart
-    assert s.card_counts() == list(g.copies), "a card was created or lost"
-    assert all(len(p) == len(k) for p, k in zip(s.piles, s.pile_known))
-    assert all(m < (1 << n) for known in s.pile_known for m in known)
-    for q in range(n):
-        assert len(s.stock[q]) == len(s.stock_src[q]) <= g.max_stock
-        assert min(s.crew[q]) >= 0
-        for o in range(n):
-            # what o knows about q's crew is really there, but for the cards unseen
-            # Snatches may have taken (no more than o knows of)
-            missing = sum(max(0, a - b) for a, b in zip(s.crew_known[q][o], s.crew[q]))
-            assert missing <= s.crew_maybe_gone[q][o] <= sum(s.crew_known[q][o])
-    if s.phase in ("lay", "target", "draw"):
-        assert s.current_players() == (s.actor,)
-    if s.phase == "over":
-        assert all(sum(c) == 0 for c in s.crew) and not any(map(len, s.stock))
-        assert sum(len(p) for p in s.piles) < n
-    scores = s.scores()
-    assert scores == [float(s.points(p)) for p in range(n)]
-
-
-def run(n, open_stock, seed):
-    game = Game(n, open_stock=open_stock)
-    s = game.new_initial_state(np.random.default_rng(seed))
-    rng = np.random.default_rng(seed + 1)
-    steps = 0
-    while not s.is_terminal():
-        check_invariants(s)
-        joint = {}
-        for p in s.current_players():
-            legal = np.flatnonzero(s.legal_actions_mask(p))
-            assert len(legal), "asked to act with nothing to do"
-            joint[p] = int(rng.choice(legal))
-        s.apply_joint(joint)
-        steps += 1
-        assert steps < 5000
-    check_invariants(s)
-    for p in range(n):   # states sampled from a view obey the rules too
-        s.game.sample_state(s.view(p), np.random.default_rng(seed + p)).validate()
-    keys = s.rank_keys()
-    assert abs(sum(rank_rewards(keys, n))) < 1e-9
-    return s
-
-
-@pytest.mark.parametrize("n", range(2, 7))
-@pytest.mark.parametrize("open_stock", [False, True])
-def test_fuzz_invariants(n, open_stock):
-    for seed in range(2):
-        run(n, open_stock, seed)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("n", range(2, 7))
-def test_fuzz_invariants_long(n):
-    for seed in range(100):
-        run(n, bool(seed % 2), 1000 + seed)
+from .suite import invariants
 
 
 def test_final_layout_is_the_best_partition():
-    s = run(4, False, 5)
+    s, = testing.fuzz(Game, 4, {"open_stock": False}, games=1, seed=5,
+                      invariants=invariants)
     g = s.game
     for p in range(4):
         used = [sum(g.combos[c].counts[k] for c in s.final[p]) + s.final_left[p][k]
@@ -83,11 +25,6 @@ def test_final_layout_is_the_best_partition():
         assert g.partitioner.value(used) == (sum(g.combos[c].points for c in s.final[p])
                                              + sum(g.comps.single_value(k) * s.final_left[p][k]
                                                    for k in range(NUM_KINDS)))
-
-
-@pytest.mark.parametrize("n", [2, 4])
-def test_parallel_api(n):
-    parallel_api_test(MaskedSamplingParallelEnv(parallel_env(num_players=n)), num_cycles=300)
 
 
 def test_validate_rejects_broken_states():
@@ -146,11 +83,3 @@ def test_state_from_dict_copies():
     assert game.state_from_dict(s.to_dict()).to_json() == text
 
 
-def test_state_json_is_small_and_round_trips():
-    s = run(6, True, 3)
-    game = s.game
-    s2 = game.new_initial_state(np.random.default_rng(9))
-    for state in (s, s2):
-        text = state.to_json()
-        assert len(text.encode()) < 20_000
-        assert game.state_from_json(text).to_json() == text

@@ -9,11 +9,13 @@ from __future__ import annotations
 import pytest
 
 from plunder.envs.core import testing
-from tests.conftest import GAME_COUNTS
-from tests.support.games import data
+from tests.support.games import case_id, cases_from, data
+
+#: every player count of every game, and the variants a game's suite data adds
+CASES = cases_from("HIDDEN_INFO_CASES")
 
 
-@pytest.mark.parametrize("env_id,n", GAME_COUNTS)
-def test_observation_and_sampled_states_keep_the_contract(env_id, n):
-    opts = data(env_id, "SHORT", {})
+@pytest.mark.parametrize("env_id,n,opts", CASES, ids=map(case_id, CASES))
+def test_observation_and_sampled_states_keep_the_contract(env_id, n, opts):
+    opts = dict(opts, **data(env_id, "SHORT", {}))
     assert testing.check_hidden_information(env_id, n, opts, seed=13, every=7) > 0
