@@ -36,19 +36,3 @@ needs_pz_registry = pytest.mark.skipif(not HAS_PZ_REGISTRY,
 GAME_COUNTS = [(e, n) for e in ENV_IDS for n in player_counts(e)]
 SIMULTANEOUS_COUNTS = [(e, n) for e, n in GAME_COUNTS if game_class(e).simultaneous]
 
-
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist, tests that use one of the suite's own module- or session-scoped
-    fixtures (a trained run, a built wheel) join one group, which ``--dist loadgroup``
-    sends to one worker: the fixture is then built once, not once per worker."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        for name in getattr(info, "names_closure", ()):
-            defs = info.name2fixturedefs.get(name) or ()
-            ours = [d for d in defs if d.scope in ("module", "session")
-                    and d.baseid.startswith("tests")]
-            if ours:
-                item.add_marker(pytest.mark.xdist_group(f"{ours[-1].baseid}::{name}"))
-                break

@@ -250,8 +250,8 @@ def check_compiled_equivalence(game: Any, num_players: int, options: Mapping | N
     Returns counts of what was compared (``states``, ``older``, ``sampled``, ``loaded``,
     ``finished``, ``parts``: the compiled parts found) and, with ``key``, the set of
     ``key(state)`` seen (``keys``: the phases reached, say; a frozenset key adds each of
-    its members). A game without compiled
-    parts compares its Python code with itself, which still checks the loading path."""
+    its members). A game without compiled parts compares its Python code with itself,
+    which still checks the loading path."""
     c = make_game(game, num_players, options, compiled=True)
     py = make_game(game, num_players, options, compiled=False)
     assert not compiled_parts(py), "a game built under PLUNDER_PURE_PYTHON=1 runs C code"
