@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 
-import pettingzoo
+# one OpenMP thread per test process (unless the caller sets it): torch's threads spin
+# while they wait, and with a pytest-xdist worker per core they take turns at several
+# times the time; set before anything imports torch
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import pettingzoo  # noqa: E402
 import pytest
 
 from plunder.envs import ENV_IDS, game_class

@@ -16,8 +16,9 @@ from .obs_reference import cases
 
 
 def package_of(env_id: str) -> str:
-    """The game package of ``env_id`` (``"scallywags"``)."""
-    return game_class(env_id).__module__.split(".")[-2]
+    """The game package of ``env_id`` (``"scallywags"``): the package holding its Game."""
+    parts = game_class(env_id).__module__.split(".")
+    return parts[-2] if len(parts) > 1 else parts[0]
 
 
 def suite_data(env_id: str) -> ModuleType | None:
