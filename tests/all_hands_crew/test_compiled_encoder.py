@@ -16,8 +16,8 @@ from plunder.envs.all_hands_crew.observation import PHASE_INDEX  # noqa: E402
 from plunder.envs.all_hands_crew.view import AllHandsCrewView  # noqa: E402
 from plunder.envs.all_hands_crew_v0 import Game  # noqa: E402
 from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
-from tests.compiled_encoders import compiled_game, python_game, same_bytes  # noqa: E402
-from tests.obs_reference import VARIANTS  # noqa: E402
+from tests.support.compiled import compiled_game, python_game, same_bytes  # noqa: E402
+from tests.support.obs_reference import VARIANTS  # noqa: E402
 
 STATES = 2000        # states per player count and variant (every seat's view of each)
 
@@ -54,7 +54,6 @@ def _play(game, rng, states):
             s.apply_joint(joint)
             out.append(s.clone())
     return out
-
 
 
 def test_field_names_match_the_view_and_the_layout():
