@@ -20,7 +20,9 @@ import pytest
 from plunder.envs import ENV_IDS, game_class, make, make_parallel
 from plunder.envs.core import PlunderError
 
-from .conftest import GAME_COUNTS, random_playout_states
+from plunder.envs.core.testing import random_playout_states
+
+from .conftest import GAME_COUNTS
 
 
 def _deep(depth: int):

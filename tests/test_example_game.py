@@ -16,7 +16,9 @@ from plunder.envs import ENV_IDS, make, pettingzoo_id, register, unregister
 from tests import test_env_suite as suite
 from tests.example_game import SPEC
 
-from .conftest import HAS_PZ_REGISTRY, MaskedSamplingParallelEnv
+from tests.support.parallel import MaskedSamplingParallelEnv
+
+from .conftest import HAS_PZ_REGISTRY
 
 EXAMPLE = SPEC.env_id
 SHIPPED = ENV_IDS            # collected before any test registers the example
