@@ -60,8 +60,20 @@ def test_the_shared_env_suite_passes(example, check, n):
 def test_the_suite_covers_the_example():
     names = {p.values[0].__name__ for p in _suite_checks()}
     assert {"test_pettingzoo_api", "test_clone_and_json_round_trip",
-            "test_sample_state_matches_view", "test_pettingzoo_parallel_api",
-            "test_errors_are_clear"} <= names
+            "test_pettingzoo_parallel_api", "test_errors_are_clear"} <= names
+
+
+@pytest.mark.parametrize("n", list(SPEC.player_counts))
+def test_the_shared_suites_pass(example, n):
+    """The suites of plunder.envs.core.testing that tests/core/ runs over every shipped
+    game: random play with invariants, state round trips and refusals, the
+    hidden-information contract."""
+    from plunder.envs.core import testing
+
+    testing.fuzz(example, n, games=3, seed=1)
+    testing.check_state_round_trips(example, n)
+    testing.check_malformed_states_refused(example, n)
+    assert testing.check_hidden_information(example, n, seed=13) > 0
 
 
 @pytest.mark.skipif(not HAS_PZ_REGISTRY, reason="PettingZoo's registry needs 1.27+")
