@@ -75,6 +75,7 @@ from plunder.envs.core import InvalidArgumentError, ModelFileError
 from plunder.envs.core.registry import SpecTable
 from plunder.envs.core.rewards import final_rewards
 from plunder.envs.core.spec import SearchDefaults, resolve
+from plunder.envs.core.strict import decimal_number, whole_number
 
 from .base import check_mask
 
@@ -187,11 +188,9 @@ def spec_settings(spec: str, arg: str) -> tuple[str, dict]:
             elif kind == "name":
                 settings[key] = text
             elif kind.startswith("int"):
-                if not text.isdigit():
-                    raise ValueError(text)
-                settings[key] = int(text)
+                settings[key] = whole_number(text, f"{spec!r}: {key}")
             else:
-                settings[key] = float(text)
+                settings[key] = decimal_number(text, f"{spec!r}: {key}")
         except ValueError:
             raise InvalidArgumentError(f"{spec!r}: {key} must be {kind}, got {text!r}") \
                 from None

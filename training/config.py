@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from plunder.envs.core import ConfigError
+from plunder.envs.core.strict import is_whole_number
 from plunder.policies.base import BOT_SPECS, PLANNERS, TRAINED_KINDS
 
 #: the kinds of bot spec (``heuristic``, ``trained``, ...) an evaluation opponent may be
@@ -266,7 +267,7 @@ def resolve_env_id(game: str) -> str:
 
 def game_name(game: str) -> str:
     """``scallywags_v0`` -> ``scallywags`` (the config file stem)."""
-    return game.rsplit("_v", 1)[0] if "_v" in game and game.rsplit("_v", 1)[1].isdigit() \
+    return game.rsplit("_v", 1)[0] if "_v" in game and is_whole_number(game.rsplit("_v", 1)[1]) \
         else game
 
 
