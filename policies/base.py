@@ -191,6 +191,21 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
     raise InvalidArgumentError(f"unknown bot {spec!r}; use one of {', '.join(BOT_SPECS)}")
 
 
+def spec_file(spec: str) -> str | None:
+    """The bot file a spec names (``trained:PATH``, ``sampled:PATH``, ``onnx:PATH``,
+    ``netsearch:PATH[...]``) as written, or None for a spec that names none (the shipped
+    bots included); read without opening anything, so that a caller can check the path
+    first. A malformed ``netsearch`` argument raises as ``make_bot`` would."""
+    kind, _, arg = spec.partition(":")
+    if kind in TRAINED_KINDS:
+        return arg or None
+    if kind == "netsearch":
+        from .netsearch import spec_settings
+        path, _ = _path_and_count(spec, spec_settings(spec, arg)[0])
+        return None if path == "pretrained" else path
+    return None
+
+
 def _path_and_count(spec: str, arg: str) -> tuple[str, int | None]:
     """``PATH.onnx`` or ``PATH.onnx:N`` -> (path, N or None); N must be a positive int."""
     if not arg:

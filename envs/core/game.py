@@ -26,6 +26,7 @@ from .errors import (
     NotActingError, PlunderError,
 )
 from .layout import EntityGroup, ObservationLayout
+from .strict import load_json
 
 
 class Game(ABC):
@@ -238,7 +239,7 @@ class Game(ABC):
     def state_from_json(self, text: str) -> "GameState":
         """Rebuild a state from ``GameState.to_json()`` (checked as ``state_from_dict``)."""
         try:
-            data = json.loads(text)
+            data = load_json(text)      # nesting bounded: no RecursionError
         except (TypeError, ValueError) as exc:
             raise InvalidStateError(f"{self.env_id()} state: not JSON text ({exc})") from None
         return self.state_from_dict(data)

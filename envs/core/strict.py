@@ -36,6 +36,9 @@ def is_whole_number(text: Any) -> bool:
 def whole_number(text: Any, what: str, low: int = 0, high: int | None = None) -> int:
     """``text`` read as a whole number within [low, high]; an ``InvalidArgumentError``
     naming ``what`` otherwise."""
+    if isinstance(text, str) and len(text) > MAX_DIGITS and text.isascii() and \
+            re.fullmatch(r"[0-9]+", text):
+        raise InvalidArgumentError(f"{what}: {text[:12]}... is too large ({len(text)} digits)")
     if not is_whole_number(text):
         raise InvalidArgumentError(f"{what} must be a whole number written with the digits "
                                    f"0-9, got {text!r}")

@@ -35,6 +35,8 @@ SETUPS = {
     "all_hands_battle_v0": (2, 0, ["random"]),
     "all_hands_crew_v0": (3, 2, ["heuristic", "random"]),
 }
+#: the header of a JSON body sent as raw bytes (the server refuses a POST without it)
+JSON = {"content-type": "application/json"}
 #: the parts of a response that show the table
 TABLE_KEYS = ("text", "view", "board", "acting", "legal")
 #: the move log a response carries
@@ -350,7 +352,8 @@ def refused(response, status, *words):
     ({"game": "scallywags", "bots": ["pirate"]}, 400, ["unknown bot", "heuristic"]),
     ({"game": "scallywags", "bots": [""]}, 400, ["'bots'"]),
     ({"game": "scallywags", "bots": ["search:0"]}, 400, ["positive"]),
-    ({"game": "scallywags", "bots": ["trained:/no/such/bot.onnx"]}, 400, ["no bot file"]),
+    ({"game": "scallywags", "bots": ["trained:/no/such/bot.onnx"]}, 400,
+     ["/no/such/bot.onnx", "outside the bot folder"]),
     ({"game": "scallywags", "seed": -1}, 400, ["'seed'"]),
     ({"game": "scallywags", "max_turns": 0}, 400, ["'max_turns'"]),
     ({"game": "scallywags", "options": {"wind": 3}}, 400, ["unknown option"]),
@@ -369,7 +372,8 @@ def test_bad_new_games_are_refused(client, app, body, status, words):
 
 
 def test_malformed_and_unknown_requests_are_refused(client):
-    refused(client.post("/api/games", content=b"{not json"), 400, "malformed JSON")
+    refused(client.post("/api/games", content=b"{not json", headers=JSON), 400,
+            "malformed JSON")
     refused(client.get("/api/games/nope"), 404, "no game 'nope'")
     refused(client.post("/api/games/nope/move", json={"action": 0, "version": 0}), 404)
     refused(client.get("/api/nothing"), 404)
@@ -381,8 +385,9 @@ def test_a_body_too_large_is_refused(client, app, monkeypatch):
 
     monkeypatch.setattr(web_app, "MAX_BODY", 2**20)
     body = json.dumps({"game": "scallywags", "pad": "x" * 2**20}).encode()
-    refused(client.post("/api/games", content=body), 413, "over 1 MB")
-    refused(client.post("/api/games", content=iter([body[:2**19], body[2**19:]])), 413)
+    refused(client.post("/api/games", content=body, headers=JSON), 413, "over 1 MB")
+    refused(client.post("/api/games", content=iter([body[:2**19], body[2**19:]]),
+                        headers=JSON), 413)
     assert len(app.state.store) == 0
 
 
