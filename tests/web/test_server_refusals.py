@@ -415,3 +415,54 @@ def test_a_seat_in_other_digits_is_refused(client):
     assert client.get(f"/api/games/{game['id']}", params={"seat": "1"}).status_code == 200
     with pytest.raises(TypeError, match="digits 0-9"):
         whole_number("²", "a count")
+
+
+# -- the command ---------------------------------------------------------------------------------
+def test_plunder_serve_stops_promptly_while_bots_think(tmp_path):
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    from .browser import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli", "serve",
+                             "--port", str(port), "--bot-dir", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+
+    def post(path, body, timeout=60):
+        """POST JSON as the page does; the answer's JSON."""
+        request = urllib.request.Request(url + path, data=json.dumps(body).encode(),
+                                         headers=JSON, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as error:
+            return json.load(error)
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                game = post("/api/games", {"game": "scallywags", "mode": "watch", "players": 4,
+                                           "bots": [f"search:{sessions.MAX_SEARCH_SAMPLES}"],
+                                           "seed": 1}, timeout=5)
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert proc.poll() is None and time.monotonic() < deadline, "no server"
+                time.sleep(0.2)
+        seek = threading.Thread(target=lambda: post(f"/api/games/{game['id']}/seek",
+                                                    {"to": 1000, "version": 0}), daemon=True)
+        seek.start()
+        time.sleep(1.5)         # the bots are thinking
+        start = time.monotonic()
+        proc.terminate()
+        proc.wait(timeout=30)
+        # the games are closed at the signal: no wait for the bots (nor the grace period)
+        assert time.monotonic() - start < web_app.SHUTDOWN_SECONDS, "the server waited"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=20)
