@@ -51,7 +51,7 @@ PUBLIC_KEYS = ("id", "mode", "env_id", "num_players", "options", "max_turns", "s
 @pytest.fixture
 def app(tmp_path):
     """A fresh server app (its own games) that offers the bots under tmp_path."""
-    return create_app(models_dir=tmp_path)
+    return create_app(bot_dir=tmp_path)
 
 
 @pytest.fixture
@@ -521,7 +521,8 @@ def test_the_same_move_sent_at_once_is_applied_once(client):
 
 
 def test_the_server_sweeps_idle_games_without_a_request(tmp_path):
-    app = create_app(models_dir=tmp_path, idle_minutes=0.01)      # 0.6 s idle
+    # 0.6 s idle; bot_dir by its former name, which still works
+    app = create_app(models_dir=tmp_path, idle_minutes=0.01)
     with TestClient(app) as client:
         new_game(client, "shipshape_v0", mode="watch", bots=["random"])
         assert len(app.state.store) == 1
@@ -532,7 +533,7 @@ def test_the_server_sweeps_idle_games_without_a_request(tmp_path):
 
 
 def test_a_full_server_refuses_new_games(tmp_path):
-    with TestClient(create_app(models_dir=tmp_path, max_games=2)) as client:
+    with TestClient(create_app(bot_dir=tmp_path, max_games=2)) as client:
         for _ in range(2):
             new_game(client, "shipshape_v0", mode="watch", bots=["random"])
         refused(client.post("/api/games", json={"game": "shipshape", "mode": "watch"}), 503,
@@ -540,7 +541,7 @@ def test_a_full_server_refuses_new_games(tmp_path):
 
 
 def test_only_loopback_host_names_are_answered_when_asked(tmp_path):
-    app = create_app(models_dir=tmp_path, trusted_hosts=["127.0.0.1", "testserver"])
+    app = create_app(bot_dir=tmp_path, trusted_hosts=["127.0.0.1", "testserver"])
     with TestClient(app) as client:
         assert client.get("/api/catalog").status_code == 200
         assert client.get("/api/catalog", headers={"host": "evil.example"}).status_code == 400
@@ -618,7 +619,7 @@ def test_plunder_serve_runs_the_server(tmp_path):
 
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli", "serve",
-                             "--port", str(port), "--models", str(tmp_path)],
+                             "--port", str(port), "--bot-dir", str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -15,7 +15,7 @@ which another site can send without asking the browser first, is refused).
 =======  ===============================  ===================================================
 GET      /                                the page (static/index.html)
 GET      /api/catalog                     games, player counts, variant options, bot kinds,
-                                          the trained bots found under ``--models``
+                                          the trained bots found under ``--bot-dir``
 POST     /api/games                       a new game: {game, mode: play|watch, players,
                                           seat, bots, options, seed, max_turns}
 GET      /api/games/{id}?seat=K           the table from seat K (``omniscient``: all of it,
