@@ -26,7 +26,7 @@ from .errors import (
     NotActingError, PlunderError,
 )
 from .layout import EntityGroup, ObservationLayout
-from .strict import load_json
+from .strict import MAX_JSON_DEPTH, load_json, nesting_depth
 
 
 class Game(ABC):
@@ -215,6 +215,8 @@ class Game(ABC):
         where = f"{self.env_id()} state"
         if not isinstance(data, Mapping):
             raise InvalidStateError(f"{where}: expected an object, got {type(data).__name__}")
+        if nesting_depth(data) > MAX_JSON_DEPTH:     # the loaders' copies would recurse
+            raise InvalidStateError(f"{where}: nested deeper than {MAX_JSON_DEPTH} levels")
         try:
             state = self._load_state(data)
         except InvalidStateError:

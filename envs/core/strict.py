@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -93,6 +94,27 @@ def json_depth(text: str | bytes | bytearray) -> int:
         return 0
     step = np.where(opening[brackets], 1, -1)
     return max(0, int(np.cumsum(step).max()))
+
+
+def nesting_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> int:
+    """How deeply the lists, tuples and mappings of already parsed data nest, counted up
+    to ``limit + 1`` (then it stops: data over the limit costs no more to refuse). No
+    recursion, so any depth is measured."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def load_json(text: str | bytes | bytearray, max_depth: int = MAX_JSON_DEPTH) -> Any:

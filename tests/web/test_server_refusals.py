@@ -23,7 +23,7 @@ try:
 except RuntimeError as exc:     # neither httpx2 nor httpx is installed
     pytest.skip(f"Starlette's TestClient: {exc}", allow_module_level=True)
 
-from plunder.envs import game_class  # noqa: E402
+from plunder.envs import ENV_IDS, game_class  # noqa: E402
 from plunder.envs.core import InvalidStateError  # noqa: E402
 from plunder.envs.core.strict import json_depth, load_json, whole_number  # noqa: E402
 from plunder.training.web import app as web_app  # noqa: E402
@@ -181,6 +181,8 @@ def test_a_bot_file_outside_the_bot_folder_is_refused(tmp_path, bot_dir, app, cl
     (bot_dir / "notes.txt").write_text("not a bot")
     (bot_dir / "notes.onnx").symlink_to(bot_dir / "notes.txt")
     monkeypatch.chdir(bot_dir)
+    offered = [m["path"] for m in client.get("/api/catalog").json()["models"]]
+    assert str(bot_dir / "escape.onnx") not in offered
     for path, words in [
         (outside, ["outside the bot folder"]),
         (bot_dir / ".." / "elsewhere" / "bot.onnx", ["outside the bot folder"]),
@@ -362,8 +364,20 @@ def test_deeply_nested_json_is_refused(app, client):
     nested_options = {"game": "scallywags", "options": {"x": json.loads("[" * 60 + "]" * 60)}}
     assert client.post("/api/games", json=nested_options).status_code == 400
     assert len(app.state.store) == 0
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_the_state_loaders_refuse_deep_nesting(env_id):
+    game = game_class(env_id)(2)
     with pytest.raises(InvalidStateError, match="nested"):
-        game_class("scallywags_v0")(2).state_from_json(DEEP.decode())
+        game.state_from_json(DEEP.decode())
+    state = game.new_game(np.random.default_rng(0)).to_dict()
+    deep = 0
+    for _ in range(10_000):
+        deep = [deep]
+    for field in state:        # a field nested deeper than Python's recursion limit
+        with pytest.raises(InvalidStateError, match="nested"):
+            game.state_from_dict({**state, field: deep})
 
 
 def test_json_depth_is_read_exactly():

@@ -158,7 +158,10 @@ def find_models(root: Path | None, limit: int = 200) -> tuple[list[dict], str]:
     except ImportError:
         return [], NO_ONNXRUNTIME
     models = []
+    inside = root.resolve()
     for path in sorted(root.rglob("*.onnx"))[:limit]:
+        if not path.resolve().is_relative_to(inside):
+            continue        # a link out of the folder: the server would refuse it
         try:
             meta = read_metadata(path)
         except ImportError:
