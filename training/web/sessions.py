@@ -16,6 +16,13 @@ What a seat sees is built by :func:`seat_table` from ``state.view(seat)`` alone 
 public ``current_players``), so it cannot depend on a hidden fact; only the omniscient
 watch and the replay file read the whole state. A :class:`SessionStore` keeps the games
 apart (each has its own env, bots and generators) and drops those left idle.
+
+The bots are the ones the page offers (``check_bot_spec``: the kinds of ``BOT_SPECS``,
+files inside the server's bot folder, searches of at most ``MAX_SEARCH_SAMPLES`` states a
+move) and think within a deadline (``BOT_MOVE_SECONDS`` a move, ``BOT_GAME_SECONDS`` a
+game), stopped when the game is closed. A request's steps are a transaction: a bot that
+raises or answers an illegal move puts the game back as it was before the request (the
+record, the env and the bots' generators and memories) and the request fails naming it.
 """
 
 from __future__ import annotations
@@ -57,10 +64,10 @@ BOT_GAME_SECONDS = 30 * 60.0
 #: a watch request stops playing the bots forward after this many seconds (at a whole
 #: joint move) and shows where it got to
 WATCH_REQUEST_SECONDS = 20.0
-
-log = logging.getLogger("plunder.web")
 #: kinds of session
 PLAY, WATCH, REPLAY = "play", "watch", "replay"
+
+log = logging.getLogger("plunder.web")
 
 
 class RequestError(Exception):
