@@ -76,7 +76,7 @@ from plunder.envs.core import InvalidArgumentError, ModelFileError
 from plunder.envs.core.registry import SpecTable
 from plunder.envs.core.rewards import final_rewards
 from plunder.envs.core.spec import SearchDefaults, resolve
-from plunder.envs.core.strict import decimal_number, whole_number
+from plunder.envs.core.strict import is_decimal_number, is_whole_number
 
 from .base import check_mask
 
@@ -189,12 +189,16 @@ def spec_settings(spec: str, arg: str) -> tuple[str, dict]:
             elif kind == "name":
                 settings[key] = text
             elif kind.startswith("int"):
-                settings[key] = whole_number(text, f"{spec!r}: {key}")
+                if not is_whole_number(text):
+                    raise ValueError(text)
+                settings[key] = int(text)
             else:
-                settings[key] = decimal_number(text, f"{spec!r}: {key}")
+                if not is_decimal_number(text):
+                    raise ValueError(text)
+                settings[key] = float(text)
         except ValueError:
-            raise InvalidArgumentError(f"{spec!r}: {key} must be {kind}, got {text!r}") \
-                from None
+            raise InvalidArgumentError(f"{spec!r}: {key} must be {kind} (written with the "
+                                       f"digits 0-9), got {text!r}") from None
     return ":".join(parts), settings
 
 

@@ -53,13 +53,10 @@ def whole_number(text: Any, what: str, low: int = 0, high: int | None = None) ->
 _DECIMAL = re.compile(r"-?[0-9]{1,%d}(?:\.[0-9]{1,%d})?" % (MAX_DIGITS, MAX_DIGITS))
 
 
-def decimal_number(text: Any, what: str) -> float:
-    """``text`` (such as ``0.05`` or ``-2``: ASCII digits, no exponent, no ``nan`` or
-    ``inf``) read as a float; an ``InvalidArgumentError`` naming ``what`` otherwise."""
-    if not isinstance(text, str) or _DECIMAL.fullmatch(text) is None:
-        raise InvalidArgumentError(f"{what} must be a number such as 0.05 written with the "
-                                   f"digits 0-9, got {text!r}")
-    return float(text)
+def is_decimal_number(text: Any) -> bool:
+    """Whether ``text`` is a decimal number such as ``0.05`` or ``-2`` (ASCII digits, no
+    exponent, no ``nan`` or ``inf``)."""
+    return isinstance(text, str) and _DECIMAL.fullmatch(text) is not None
 
 
 def json_depth(text: str | bytes | bytearray) -> int:
