@@ -1,12 +1,14 @@
-"""Strict reading of untrusted text: whole numbers and JSON of bounded nesting.
+"""Strict reading of untrusted text: numbers, and JSON of bounded nesting.
 
 Every place that reads a number out of a string a user or a web page wrote (a bot spec's
 ``search:8``, a ``?seat=1`` query, a TOML key, a typed move) goes through
-:func:`whole_number` / :func:`is_whole_number`: ASCII digits only (``str.isdigit`` also
-accepts ``"²"`` and other digits ``int()`` refuses) and a bounded length, so a huge
-number string costs nothing to refuse. :func:`load_json` reads JSON after checking its
-nesting depth, so a deeply nested document is refused with a ``ValueError`` instead of a
-``RecursionError`` from the parser or from the code that walks the result.
+:func:`whole_number` / :func:`is_whole_number` (:func:`is_decimal_number` for a
+fraction): ASCII digits only (``str.isdigit`` also accepts ``"²"`` and other digits
+``int()`` refuses) and a bounded length, so a huge number string costs nothing to
+refuse. :func:`load_json` reads JSON after checking its nesting depth on the raw text
+(:func:`json_depth`), and :func:`nesting_depth` measures data already parsed, so a deeply
+nested document is refused with a clear error instead of a ``RecursionError`` from the
+parser or from the code that walks the result.
 """
 
 from __future__ import annotations
