@@ -432,11 +432,27 @@ def test_a_seat_in_other_digits_is_refused(client):
 
 
 # -- the command ---------------------------------------------------------------------------------
-def test_plunder_serve_stops_promptly_while_bots_think(tmp_path):
+def post(url, body, timeout=60):
+    """POST JSON as the page does; the answer's JSON (a refusal's too)."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=JSON,
+                                     method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as error:
+        return json.load(error)
+
+
+@pytest.fixture
+def served(tmp_path):
+    """``plunder serve`` on a free port, with a watched game of 4 search bots that think
+    as long as they are allowed: (the server's address, its process, the game)."""
     import subprocess
     import sys
     import urllib.error
-    import urllib.request
 
     from .browser import free_port
 
@@ -445,38 +461,52 @@ def test_plunder_serve_stops_promptly_while_bots_think(tmp_path):
                              "--port", str(port), "--bot-dir", str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
-
-    def post(path, body, timeout=60):
-        """POST JSON as the page does; the answer's JSON."""
-        request = urllib.request.Request(url + path, data=json.dumps(body).encode(),
-                                         headers=JSON, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                return json.load(response)
-        except urllib.error.HTTPError as error:
-            return json.load(error)
-
     try:
         deadline = time.monotonic() + 60
         while True:
             try:
-                game = post("/api/games", {"game": "scallywags", "mode": "watch", "players": 4,
-                                           "bots": [f"search:{sessions.MAX_SEARCH_SAMPLES}"],
-                                           "seed": 1}, timeout=5)
+                game = post(f"{url}/api/games", {
+                    "game": "scallywags", "mode": "watch", "players": 4, "seed": 1,
+                    "bots": [f"search:{sessions.MAX_SEARCH_SAMPLES}"]}, timeout=5)
                 break
             except (urllib.error.URLError, ConnectionError):
                 assert proc.poll() is None and time.monotonic() < deadline, "no server"
                 time.sleep(0.2)
-        seek = threading.Thread(target=lambda: post(f"/api/games/{game['id']}/seek",
-                                                    {"to": 1000, "version": 0}), daemon=True)
-        seek.start()
-        time.sleep(1.5)         # the bots are thinking
-        start = time.monotonic()
-        proc.terminate()
-        proc.wait(timeout=30)
-        # the games are closed at the signal: no wait for the bots (nor the grace period)
-        assert time.monotonic() - start < web_app.SHUTDOWN_SECONDS, "the server waited"
+        yield url, proc, game
     finally:
         if proc.poll() is None:
             proc.kill()
         proc.communicate(timeout=20)
+
+
+def test_plunder_serve_stops_promptly_while_bots_think(served):
+    url, proc, game = served
+    seek = threading.Thread(target=lambda: post(f"{url}/api/games/{game['id']}/seek",
+                                                {"to": 1000, "version": 0}), daemon=True)
+    seek.start()
+    time.sleep(1.5)         # the bots are thinking
+    start = time.monotonic()
+    proc.terminate()
+    proc.wait(timeout=30)
+    # the games are closed at the signal: no wait for the bots (nor the grace period)
+    assert time.monotonic() - start < web_app.SHUTDOWN_SECONDS, "the server waited"
+
+
+def test_a_request_given_up_by_its_client_stops_its_bots(served):
+    import socket
+    import urllib.request
+
+    url, proc, game = served
+    port = int(url.rsplit(":", 1)[1])
+    body = json.dumps({"to": 1000, "version": 0}).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(b"POST /api/games/%s/seek HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                     % (game["id"].encode(), port, len(body), body))
+        time.sleep(1.5)     # the bots are thinking; then the client leaves
+    start = time.monotonic()
+    with urllib.request.urlopen(f"{url}/api/games/{game['id']}", timeout=30) as response:
+        shown = json.load(response)
+    # the game's lock is free at once, and the given-up request changed nothing
+    assert time.monotonic() - start < 5
+    assert (shown["step"], shown["steps"], shown["version"]) == (0, 0, 0)

@@ -36,6 +36,7 @@ import contextlib
 import functools
 import logging
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +143,23 @@ async def read_json(request: Request, limit: int | None = None) -> Any:
         return await run_in_threadpool(load_json, body, MAX_JSON_DEPTH)
     except (UnicodeDecodeError, ValueError) as exc:
         raise bad_request(f"malformed JSON in the request body ({exc})") from None
+
+
+#: how often a request whose bots think checks that its client is still there (seconds)
+DISCONNECT_POLL_SECONDS = 0.25
+
+
+async def while_connected(request: Request, work) -> Any:
+    """``work(gone)`` in a worker thread; ``gone`` (an event) is set if the client
+    disconnects meanwhile, so that the game's bots stop and the request changes nothing
+    (nobody would see the result)."""
+    gone = threading.Event()
+    task = asyncio.ensure_future(run_in_threadpool(work, gone))
+    while not task.done():
+        await asyncio.wait({task}, timeout=DISCONNECT_POLL_SECONDS)
+        if not task.done() and await request.is_disconnected():
+            gone.set()
+    return task.result()
 
 
 #: the catalogue's note when trained bots cannot be read
@@ -297,12 +315,12 @@ def create_app(bot_dir: str | Path | None = None, max_games: int = 32,
         if not isinstance(body, dict) or set(body) != {"action", "version"}:
             raise bad_request("a move is {\"action\": N, \"version\": V}")
 
-        def play():
+        def play(gone: threading.Event):
             """Apply the move under the game's lock."""
-            with session.lock:
+            with session.lock, session.for_client(gone):
                 session.move(body["action"], body["version"])
                 return session.snapshot(session.you)
-        return JSONResponse(await run_in_threadpool(play))
+        return JSONResponse(await while_connected(request, play))
 
     @api
     async def seek(request: Request) -> Response:
@@ -315,12 +333,12 @@ def create_app(bot_dir: str | Path | None = None, max_games: int = 32,
         if not isinstance(body, dict) or set(body) != {"to", "version"}:
             raise bad_request("a seek is {\"to\": STEP, \"version\": V}")
 
-        def go():
+        def go(gone: threading.Event):
             """Move the cursor under the game's lock."""
-            with session.lock:
+            with session.lock, session.for_client(gone):
                 session.seek(body["to"], body["version"])
                 return session.snapshot(seat)
-        return JSONResponse(await run_in_threadpool(go))
+        return JSONResponse(await while_connected(request, go))
 
     @api
     async def get_replay(request: Request) -> Response:

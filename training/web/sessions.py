@@ -27,6 +27,7 @@ record, the env and the bots' generators and memories) and the request fails nam
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import logging
@@ -218,6 +219,8 @@ class Session:
         self.lock = threading.Lock()
         self.last_used = time.monotonic()
         self._logs: dict[int | None, list[list[str]]] = {}
+        #: set when the client of the request in progress leaves (``for_client``)
+        self._client_gone: threading.Event | None = None
 
     # -- the record ---------------------------------------------------------------------
     def truncated_at(self, index: int) -> bool:
@@ -313,6 +316,16 @@ class Session:
     def close(self) -> None:
         """Stop the game's work (a replay has none)."""
 
+    @contextlib.contextmanager
+    def for_client(self, gone: threading.Event):
+        """While a request works on the game: ``gone`` set (its client left) stops the
+        bots as closing the game does, and the request changes nothing."""
+        self._client_gone = gone
+        try:
+            yield
+        finally:
+            self._client_gone = None
+
 
 class LiveSession(Session):
     """A game being played out now: a PettingZoo env (raw) and a bot per bot seat."""
@@ -360,9 +373,11 @@ class LiveSession(Session):
         self.closed.set()
 
     def _check_open(self) -> None:
-        """409 once the game is closed."""
+        """409 once the game is closed, or the request's client has left."""
         if self.closed.is_set():
             raise conflict("the game was closed while its bots were thinking")
+        if self._client_gone is not None and self._client_gone.is_set():
+            raise conflict("the request was given up by its client")
 
     def _stop_early(self) -> bool:
         """A search bot's question after each sample: stop now? (raises once closed)"""
