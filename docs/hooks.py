@@ -22,8 +22,8 @@ from mkdocs.structure.files import File
 
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
-#: where the config dataclass and its table live, newest layout first
-CONFIG_MODULES = ("plunder.training.selfplay.config", "plunder.training.config")
+#: where the config dataclass and its table live
+CONFIG_MODULE = "plunder.training.selfplay.config"
 CONFIG_MARKER = "<!-- config-reference -->"
 #: a docstring line that introduces a hand-kept copy of the layout table
 _LAYOUT_INTRO = re.compile(r"layout\.describe\(\)")
@@ -39,16 +39,8 @@ def _results():
 
 
 def describe_config() -> str:
-    """The config reference table, from wherever the config module lives now."""
-    for name in CONFIG_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and name.startswith(exc.name):
-                continue
-            raise
-        return module.describe_config()
-    raise ModuleNotFoundError(f"no config module among {CONFIG_MODULES}")
+    """The config reference table, from the config dataclass."""
+    return importlib.import_module(CONFIG_MODULE).describe_config()
 
 
 # -- env pages ----------------------------------------------------------------------------

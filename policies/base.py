@@ -30,6 +30,10 @@ BOT_SPECS = ("random", "heuristic", "planner", "search[:SAMPLES]",
              "pretrained[:early|final][:sampled]", "trained:PATH.onnx", "sampled:PATH.onnx",
              "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]")
 
+#: the kinds of bot spec (a spec's part before its first colon), as the commands check them
+BOT_KINDS = tuple(dict.fromkeys([s.partition(":")[0].partition("[")[0] for s in BOT_SPECS]
+                                + list(TRAINED_KINDS)))
+
 
 @runtime_checkable
 class Policy(Protocol):

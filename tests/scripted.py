@@ -7,7 +7,7 @@ def planner_win_share(env_id: str, players: int, games: int, seed: int) -> float
     """The planner's win share against heuristic bots in every other seat, seats rotating
     (fixed seeds: the same games every run)."""
     from plunder.policies import make_bot
-    from plunder.training.evaluate import run_tournament
+    from plunder.training.evaluation import run_tournament
 
     bots = [(kind, lambda s, kind=kind: make_bot(kind, env_id, players, seed=s))
             for kind in ("planner", "heuristic")]

@@ -1,4 +1,4 @@
-"""The `plunder` command line: list, play (scripted input), bench."""
+"""The `plunder` command line: list, play (scripted input), speed, --version."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from plunder.envs import ENV_IDS
-from plunder.training.cli import main
-from plunder.training.play import parse_choice, play
+from plunder.training.cli.commands import main
+from plunder.training.play.terminal import parse_choice, play
 
 
 def test_list_names_every_game():
@@ -113,7 +113,7 @@ def test_plunder_play_a_whole_game_from_typed_input(env_id):
 
 
 def test_wide_tables_and_tile_rows_fit_80_columns():
-    from plunder.training.play import fit
+    from plunder.training.play.terminal import fit
 
     table = "| seat | coins | " + " | ".join(f"A{i}" for i in range(1, 15)) + " |\n" \
         + "|---|" * 16 + "\n| player_0 (you) | 3 | " + " | ".join(["rope"] * 14) + " |"
@@ -128,16 +128,33 @@ def test_wide_tables_and_tile_rows_fit_80_columns():
     assert fit("short line") == "short line"
 
 
-def test_bench_prints_a_table():
-    out = CliRunner().invoke(main, ["bench", "--seconds", "0.2", "--no-train",
+def test_version_is_the_package_version():
+    from importlib.metadata import version
+
+    out = CliRunner().invoke(main, ["--version"])
+    assert out.exit_code == 0 and out.output == f"plunder {version('plunder')}\n"
+
+
+def test_bench_is_a_deprecated_alias_of_speed():
+    out = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--no-train",
+                                    "--no-yardsticks", "--no-batched", "--game",
+                                    "scallywags", "--players", "2"])
+    assert out.exit_code == 0, out.output
+    assert out.stderr.strip() == "plunder: 'plunder bench' is deprecated; use 'plunder speed' " \
+        "(same options)"
+    assert "| scallywags_v0 | 2" in out.stdout
+
+
+def test_speed_prints_a_table():
+    out = CliRunner().invoke(main, ["speed", "--seconds", "0.2", "--no-train",
                                     "--game", "scallywags"])
     assert out.exit_code == 0, out.output
     assert "agent-steps/s" in out.output and "scallywags_v0" in out.output
     assert "observation encoders: compiled for" in out.output   # which encoders ran
 
 
-def test_bench_every_player_count_or_the_chosen_ones_with_the_batched_path():
-    out = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--no-train",
+def test_speed_every_player_count_or_the_chosen_ones_with_the_batched_path():
+    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train",
                                     "--no-yardsticks", "--game", "anchors_aweigh"])
     assert out.exit_code == 0, out.output
     rows = [line.split(" | ") for line in out.output.splitlines()
@@ -145,7 +162,7 @@ def test_bench_every_player_count_or_the_chosen_ones_with_the_batched_path():
     assert [r[1] for r in rows] == ["2", "3", "4"]          # every supported count
     assert "batched agent-steps/s per core" in out.output
     assert all(r[6] != "-" for r in rows)                   # the batched path measured
-    out = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--no-train",
+    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train",
                                     "--no-yardsticks", "--no-batched", "--game",
                                     "scallywags", "--players", "2", "--players", "5"])
     assert out.exit_code == 0, out.output
@@ -154,8 +171,8 @@ def test_bench_every_player_count_or_the_chosen_ones_with_the_batched_path():
     assert [r[1] for r in rows] == ["2", "5"] and all(r[6] == "-" for r in rows)
 
 
-def test_bench_observation_cost_column_and_a_free_observation_leaves_the_game_alone():
-    out = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--no-train", "--no-batched",
+def test_speed_observation_cost_column_and_a_free_observation_leaves_the_game_alone():
+    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train", "--no-batched",
                                     "--game", "shipshape", "--players", "4",
                                     "--observation-cost"])
     assert out.exit_code == 0, out.output
@@ -165,7 +182,7 @@ def test_bench_observation_cost_column_and_a_free_observation_leaves_the_game_al
     assert float(row[10].replace(",", "")) > 0 and row[12].rstrip(" |").endswith("%")
     # the same seed gives the same game, with zeros for observations
     from plunder.envs import shipshape_v0
-    from plunder.training.bench import free_observation_env
+    from plunder.training.speed.envs import free_observation_env
 
     free = free_observation_env(lambda: shipshape_v0.env(num_players=4))
     real = shipshape_v0.env(num_players=4)
@@ -185,8 +202,8 @@ def test_bench_observation_cost_column_and_a_free_observation_leaves_the_game_al
     assert game.encode(view).any() and not free.unwrapped.game.encode(view).any()
 
 
-def test_bench_batched_free_observation_column_leaves_the_games_alone():
-    out = CliRunner().invoke(main, ["bench", "--seconds", "0.1", "--no-train",
+def test_speed_batched_free_observation_column_leaves_the_games_alone():
+    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train",
                                     "--no-yardsticks", "--game", "scallywags", "--players",
                                     "3", "--observation-cost"])
     assert out.exit_code == 0, out.output
@@ -198,7 +215,7 @@ def test_bench_batched_free_observation_column_leaves_the_games_alone():
     # the same seed gives the same games, with zeros for observations
     from plunder.envs.core.batch import GameBatch
     from plunder.envs.scallywags_v0 import Game
-    from plunder.training.bench import free_observation_batch
+    from plunder.training.speed.envs import free_observation_batch
 
     free = free_observation_batch(GameBatch(Game, 3, 4, seed=5))
     real = GameBatch(Game, 3, 4, seed=5)
@@ -212,10 +229,10 @@ def test_bench_batched_free_observation_column_leaves_the_games_alone():
         assert all((a == b).all() for a, b in zip(r1, r2))
 
 
-def test_bench_rules_only_plays_whole_games_without_a_view(monkeypatch):
+def test_speed_rules_only_plays_whole_games_without_a_view(monkeypatch):
     from plunder.envs.shipshape.engine import ShipShapeState
     from plunder.envs.shipshape_v0 import Game
-    from plunder.training.bench import RulesOnly
+    from plunder.training.speed.envs import RulesOnly
 
     def no_view(self, player):
         raise AssertionError("the rules-only bench built a view")

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 import pytest
 
-from plunder.training.cli import main
+from plunder.training.cli.commands import main
 
 from .conftest import HAS_PZ_REGISTRY
 
@@ -95,7 +95,7 @@ def test_doc_command_parses(where, command, tmp_path, monkeypatch):
     except click.ClickException as exc:
         pytest.fail(f"{where}: `{command}` does not parse: {exc.format_message()}")
     if name == "train":
-        from plunder.training.config import load_config
+        from plunder.training.selfplay.config import load_config
         extra = [*params["overrides"]]
         for key, opt in (("total_timesteps", "steps"), ("num_players", "players"),
                          ("seed", "seed")):
@@ -105,7 +105,7 @@ def test_doc_command_parses(where, command, tmp_path, monkeypatch):
     elif name == "eval":
         from plunder.envs.core.registry import game_class
         from plunder.policies import make_bot
-        from plunder.training.config import resolve_env_id
+        from plunder.training.games import resolve_env_id
         env_id = resolve_env_id(params["game"])
         players = params["players"] or game_class(env_id).min_players
         for spec in params["bots"].split(","):

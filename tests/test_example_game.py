@@ -94,7 +94,7 @@ def test_the_bots_play_it(example, bots):
 def test_plunder_list_names_it(example):
     from click.testing import CliRunner
 
-    from plunder.training.cli import main
+    from plunder.training.cli.commands import main
 
     out = CliRunner().invoke(main, ["list"])
     assert out.exit_code == 0

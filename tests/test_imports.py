@@ -36,7 +36,7 @@ def test_envs_and_bots_run_without_the_extras():
 
 
 def test_the_command_without_the_cli_extra_names_it():
-    out = _run("from plunder.training.command import main\nmain()\n")
+    out = _run("from plunder.training.cli.console import main\nmain()\n")
     assert out.returncode == 1
     assert "needs the 'cli' extra (click is not installed)" in out.stderr
     assert "pip install 'plunder[cli]'" in out.stderr
@@ -48,7 +48,7 @@ def _eval_without(modules: tuple[str, ...]) -> subprocess.CompletedProcess:
         [sys.executable, "-c", blocker(modules) +
          "sys.argv = ['plunder', 'eval', 'scallywags', '--bots', 'heuristic,random',\n"
          "            '--players', '2', '--games', '4', '--seed', '1', '--json']\n"
-         "from plunder.training.command import main\nmain()\n"],
+         "from plunder.training.cli.console import main\nmain()\n"],
         capture_output=True, text=True)
 
 
@@ -57,7 +57,7 @@ def test_a_command_missing_another_extra_names_it():
     out = subprocess.run(
         [sys.executable, "-c", blocker(("onnxruntime",)) +
          "sys.argv = ['plunder', 'play', 'scallywags', '--bots', 'pretrained']\n"
-         "from plunder.training.command import main\nmain()\n"],
+         "from plunder.training.cli.console import main\nmain()\n"],
         capture_output=True, text=True, input="")
     assert out.returncode == 1
     assert out.stderr.strip().endswith(
@@ -82,7 +82,7 @@ def test_every_module_named_for_an_extra_names_a_real_extra():
     import tomllib
     from pathlib import Path
 
-    from plunder.training.command import EXTRA_OF_MODULE
+    from plunder.training.cli.console import EXTRA_OF_MODULE
 
     pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
     extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]

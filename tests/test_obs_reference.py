@@ -5,8 +5,8 @@ every state in shuffled order, older states re-observed (tests/obs_reference.py)
 Run twice: with the encoders as installed (compiled where built, envs/core/compiled.py)
 and with the Python encoders alone (``PLUNDER_PURE_PYTHON=1``), so both stay exact.
 
-The reference digests in tests/data/obs_reference.json were written by the unchanged code
-of commit 189ffd6 (before issue 17's speed-ups). A layout or rules change that is meant
+The reference digests in tests/data/obs_reference.json were written by the code before any
+speed-up. A layout or rules change that is meant
 to change observations rewrites them (``python -m tests.obs_reference``) in its own commit,
 saying why.
 """

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 TOP = {"envs": "plunder/envs", "policies": "plunder/policies",
        "training": "plunder/training", "configs": "plunder/configs",
-       "training/benchmark": "plunder/benchmark"}
+       "benchmark": "plunder/benchmark"}
 
 
 def _is_data(path: Path) -> bool:
@@ -55,8 +55,9 @@ def test_wheel_contains_every_subpackage_and_config(wheel):
 
 def test_wheel_ships_the_pretrained_bots_and_the_benchmark(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "plunder/benchmark/__init__.py" in names
-    assert "plunder/benchmark/result.schema.json" in names
+    assert "plunder/training/benchmark/__init__.py" in names
+    assert "plunder/training/benchmark/result.schema.json" in names
+    assert "plunder/benchmark/__init__.py" in names       # the deprecated alias
     assert "plunder/policies/pretrained/manifest.json" in names
     bots = [n for n in names if n.startswith("plunder/policies/pretrained/")
             and n.endswith(".onnx")]
@@ -68,7 +69,7 @@ def test_wheel_ships_the_pretrained_bots_and_the_benchmark(wheel):
 def test_wheel_has_the_plunder_command(wheel):
     entry = [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith("entry_points.txt")]
     text = zipfile.ZipFile(wheel).read(entry[0]).decode()
-    assert "plunder = plunder.training.command:main" in text
+    assert "plunder = plunder.training.cli.console:main" in text
 
 
 def test_the_core_install_requires_only_numpy_gymnasium_and_pettingzoo(wheel):

@@ -27,7 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import ConfigError, InvalidArgumentError, InvalidStateError
+from plunder.envs.core.errors import (
+    ConfigError, InvalidArgumentError, InvalidStateError, require,
+)
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -145,7 +147,7 @@ class AllHandsBattleGame(Game):
         """Readable name, e.g. 'discard Navy 7', 'attack +1 ship 2', 'Aargh!'."""
         a = self.actions
         if not 0 <= action < a.size:
-            raise ValueError(f"no action {action}; actions are 0..{a.size - 1}")
+            raise InvalidArgumentError(f"no action {action}; actions are 0..{a.size - 1}")
         C = self.num_cards
         if action < a.master:
             return f"discard {self.card_name(action)}"
@@ -318,7 +320,8 @@ def view_params(game: AllHandsBattleGame) -> tuple:
 
 
 _tuple_new = tuple.__new__   # positional NamedTuple construction (no __new__ wrapper)
-assert len(AllHandsBattleView._fields) == 33 and len(ShipView._fields) == 7  # python_view, _cview.c
+if len(AllHandsBattleView._fields) != 33 or len(ShipView._fields) != 7:
+    raise ImportError("AllHandsBattleView or ShipView changed: update python_view and _cview.c")
 
 
 class AllHandsBattleState(GameState):
@@ -856,76 +859,76 @@ class AllHandsBattleState(GameState):
         n = g.num_players
         C = g.num_cards
         crew_size = comp.crew_per_ship
-        assert self.all_cards() == list(range(C)), "a card was created, lost or duplicated"
+        require(self.all_cards() == list(range(C)), "a card was created, lost or duplicated")
         for name in ("totals", "hands", "reserved", "known_with", "ships", "plunder",
                      "passed"):
-            assert len(getattr(self, name)) == n, f"{name} is not per seat"
-        assert self.phase in (RECRUIT, BATTLE, OVER) and self.decision in DECISIONS, \
-            "an unknown phase or decision"
+            require(len(getattr(self, name)) == n, f"{name} is not per seat")
+        require(self.phase in (RECRUIT, BATTLE, OVER) and self.decision in DECISIONS,
+                "an unknown phase or decision")
         if self.phase == OVER:
-            assert self.decision == OVER and self.actor == -1, "actor: someone acts after the end"
+            require(self.decision == OVER and self.actor == -1, "actor: someone acts after the end")
         else:
-            assert 0 <= self.actor < n, "nobody is to act in a running game"
-            assert self.decision in ((TURN, CREW, DISCARD, CLAIM) if self.phase == RECRUIT
-                                     else (SELECT, AIM)), "decision does not fit the phase"
-        assert (self.decision == CREW) == (self.launch_master >= 0), "launch without CREW"
+            require(0 <= self.actor < n, "nobody is to act in a running game")
+            require(self.decision in ((TURN, CREW, DISCARD, CLAIM) if self.phase == RECRUIT
+                                     else (SELECT, AIM)), "decision does not fit the phase")
+        require((self.decision == CREW) == (self.launch_master >= 0), "launch without CREW")
         if self.decision in (TURN, CREW, DISCARD):
-            assert self.actor == self.turn_player, "actor: not the turn player in its turn"
+            require(self.actor == self.turn_player, "actor: not the turn player in its turn")
         if self.decision == CLAIM:
-            assert self.claim_queue and self.actor == self.claim_queue[0] and self.discard, \
-                "claim_queue: the claim decision is not the next asked seat's, on a discard"
+            require(self.claim_queue and self.actor == self.claim_queue[0] and self.discard,
+                    "claim_queue: the claim decision is not the next asked seat's, on a discard")
         if self.reshuffled:
             resh = set(self.reshuffled)
-            assert all(c in resh for c in self.deck), "a drawn card was not reshuffled"
+            require(all(c in resh for c in self.deck), "a drawn card was not reshuffled")
         for q in range(n):
             hand = self.hands[q]
-            assert hand == sorted(hand), "hands are kept sorted"
+            require(hand == sorted(hand), "hands are kept sorted")
             fleet = self.ships[q]
-            assert len(fleet) <= comp.ships_per_fleet, "more ships than a fleet"
+            require(len(fleet) <= comp.ships_per_fleet, "more ships than a fleet")
             held = len(hand) + (1 + crew_size) * len(fleet)
             if self.phase == RECRUIT and q == self.turn_player and \
                     self.decision in (TURN, CREW, DISCARD):
                 held += (self.launch_master >= 0) + len(self.launch_crew)
-                assert held == comp.hand_size + 1, "the turn player holds its deal + a draw"
+                require(held == comp.hand_size + 1, "the turn player holds its deal + a draw")
             else:
-                assert held == comp.hand_size, "a player holds other than its deal"
+                require(held == comp.hand_size, "a player holds other than its deal")
             face_down = set(hand)
             for ship in fleet:
                 master, crew, in_play, keeper, revealed = ship
-                assert rules.is_master[master], "a ship without a shipmaster"
-                assert list(crew) == sorted(crew), "crews are kept sorted"
-                assert -1 <= keeper < n, "a ship kept by no seat"
-                assert rules.ship_crew_ok(master, crew), "an illegal ship was launched"
+                require(rules.is_master[master], "a ship without a shipmaster")
+                require(list(crew) == sorted(crew), "crews are kept sorted")
+                require(-1 <= keeper < n, "a ship kept by no seat")
+                require(rules.ship_crew_ok(master, crew), "an illegal ship was launched")
                 if len(crew) < crew_size:
-                    assert not in_play and not revealed, "a raided ship left play unshown"
+                    require(not in_play and not revealed, "a raided ship left play unshown")
                 if in_play:
-                    assert keeper == q and not revealed, "a ship in play is its owner's"
+                    require(keeper == q and not revealed, "a ship in play is its owner's")
                 if not revealed:
                     face_down.update(crew)
             if q == self.turn_player and self.launch_master >= 0:
                 face_down.update(self.launch_crew)
             kw = self.known_with[q]
-            assert len(set(kw)) == len(kw), "a claimed card is listed twice"
-            assert all(c in face_down for c in kw), \
-                "a claimed card is listed with a player but is not in its hand or face down"
+            require(len(set(kw)) == len(kw), "a claimed card is listed twice")
+            require(all(c in face_down for c in kw),
+                    "a claimed card is listed with a player but is not in its hand or face down")
             if self.reserved[q] >= 0:
-                assert self.reserved[q] not in kw, "a reserved card also taken into hand"
-                assert self.phase == RECRUIT and self.has_turn_left(q), \
-                    "a reserved card nobody will pick up"
-            assert all(rules.is_treasure[c] for c in self.plunder[q]), "plunder of non-treasure"
+                require(self.reserved[q] not in kw, "a reserved card also taken into hand")
+                require(self.phase == RECRUIT and self.has_turn_left(q),
+                        "a reserved card nobody will pick up")
+            require(all(rules.is_treasure[c] for c in self.plunder[q]), "plunder of non-treasure")
         if self.launch_master >= 0:
-            assert rules.is_master[self.launch_master], "launch_master: not a shipmaster"
-            assert len(self.launch_crew) < crew_size, "launch_crew: a full crew still launching"
-            assert rules.completable(self.launch_master, self.launch_crew,
-                                     self.hands[self.turn_player]), "a launch that cannot end"
+            require(rules.is_master[self.launch_master], "launch_master: not a shipmaster")
+            require(len(self.launch_crew) < crew_size, "launch_crew: a full crew still launching")
+            require(rules.completable(self.launch_master, self.launch_crew,
+                                     self.hands[self.turn_player]), "a launch that cannot end")
         else:
-            assert not self.launch_crew, "crew placed without a shipmaster"
+            require(not self.launch_crew, "crew placed without a shipmaster")
         if self.phase != RECRUIT:
-            assert self.first_fleet >= 0, "battles without a first fleet"
+            require(self.first_fleet >= 0, "battles without a first fleet")
         if self.first_fleet >= 0:
-            assert len(self.ships[self.first_fleet]) == comp.ships_per_fleet, \
-                "first_fleet: that fleet is not complete"
-        assert min(self.round_scores()) >= 0, "a negative round score"
+            require(len(self.ships[self.first_fleet]) == comp.ships_per_fleet,
+                    "first_fleet: that fleet is not complete")
+        require(min(self.round_scores()) >= 0, "a negative round score")
         self._validate_bookkeeping()
 
     def _validate_bookkeeping(self) -> None:
@@ -933,48 +936,48 @@ class AllHandsBattleState(GameState):
         battle turn (forced first attack, selected ship, Spy looks), the running totals."""
         g = self.game
         n = g.num_players
-        assert len(self.last_round) in (0, n), "last_round is not per seat"
+        require(len(self.last_round) in (0, n), "last_round is not per seat")
         if self.phase == OVER:
-            assert self.turn_player == -1, "turn_player: someone's turn after the game"
+            require(self.turn_player == -1, "turn_player: someone's turn after the game")
         else:
-            assert 0 <= self.turn_player < n, "turn_player: nobody's turn in a running game"
-            assert max(self.totals) < g.target_score, \
-                "totals: the target score was reached but the game goes on"
+            require(0 <= self.turn_player < n, "turn_player: nobody's turn in a running game")
+            require(max(self.totals) < g.target_score,
+                    "totals: the target score was reached but the game goes on")
         queue = self.claim_queue
         if self.decision == CLAIM:
-            assert len(set(queue)) == len(queue) and self.turn_player not in queue, \
-                "claim_queue: a seat asked twice, or the discarding player"
+            require(len(set(queue)) == len(queue) and self.turn_player not in queue,
+                    "claim_queue: a seat asked twice, or the discarding player")
         else:
-            assert not queue, "claim_queue: claims asked outside a claim decision"
+            require(not queue, "claim_queue: claims asked outside a claim decision")
         if self.decision == DISCARD:
-            assert self.launched, "launched: a discard decision without a launch"
+            require(self.launched, "launched: a discard decision without a launch")
         elif self.decision in (TURN, CREW):
-            assert not self.launched, "launched: a second launch in one turn"
+            require(not self.launched, "launched: a second launch in one turn")
         ff = self.first_fleet
         if self.phase == RECRUIT and ff >= 0:
             order = [(ff + i) % n for i in range(1, n)]
-            assert self.last_turns and self.last_turns == order[n - 1 - len(self.last_turns):], \
-                "last_turns: not the players after the first fleet still to play"
+            require(self.last_turns and self.last_turns == order[n - 1 - len(self.last_turns):],
+                    "last_turns: not the players after the first fleet still to play")
         else:
-            assert not self.last_turns, "last_turns: last turns without a first fleet"
+            require(not self.last_turns, "last_turns: last turns without a first fleet")
         if self.phase == RECRUIT:
-            assert not any(self.passed) and not self.forced and not self.spied, \
-                "passed/forced/spied: battle bookkeeping while recruiting"
+            require(not any(self.passed) and not self.forced and not self.spied,
+                    "passed/forced/spied: battle bookkeeping while recruiting")
         if self.forced:
-            assert self.phase == BATTLE and self.actor == ff, \
-                "forced: the compulsory attack is not the first fleet's"
+            require(self.phase == BATTLE and self.actor == ff,
+                    "forced: the compulsory attack is not the first fleet's")
         if self.decision == AIM:
             fleet = self.ships[self.actor]
-            assert 0 <= self.selected < len(fleet) and fleet[self.selected][2], \
-                "selected: not a ship of the attacker in play"
+            require(0 <= self.selected < len(fleet) and fleet[self.selected][2],
+                    "selected: not a ship of the attacker in play")
             spies = sum(1 for c in fleet[self.selected][1] if g.rules.kind[c] == SPY)
-            assert self.spies_used <= spies, "spies_used: more looks than Spies"
+            require(self.spies_used <= spies, "spies_used: more looks than Spies")
         else:
-            assert self.selected == -1 and self.spies_used == 0, \
-                "selected/spies_used: a ship selected outside an aim decision"
+            require(self.selected == -1 and self.spies_used == 0,
+                    "selected/spies_used: a ship selected outside an aim decision")
         for spy, owner, slot in self.spied:
-            assert spy != owner and slot < len(self.ships[owner]), \
-                "spied: a look at one's own or a missing ship"
+            require(spy != owner and slot < len(self.ships[owner]),
+                    "spied: a look at one's own or a missing ship")
 
     def describe_full(self) -> str:
         """Omniscient text: every hand, crew and the draw pile shown."""

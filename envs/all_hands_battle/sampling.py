@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from plunder.envs.core.errors import InvalidArgumentError
+
 from .components import SPY
 from .observation import unseen_cards
 from .view import AllHandsBattleView
@@ -53,7 +55,7 @@ class _Draw:
         self.deck_cands = deck_cands
         self.spare = sum(1 for c in free if c in deck_cands) - deck_size
         if self.spare < 0:
-            raise ValueError("the view's draw pile cannot be filled from its candidates")
+            raise InvalidArgumentError("the view's draw pile cannot be filled from its candidates")
 
     def cands(self, q: int) -> list[int]:
         """Free cards a hidden place of seat ``q`` may take now (claimed ones are fixed
@@ -302,7 +304,7 @@ def _attempt(game, view: AllHandsBattleView, rng, pool: list[int],
             draw.free.remove(c)
         hands[q].extend(picked)
     if draw.free:
-        raise ValueError("the view's counts do not add up to the deck")
+        raise InvalidArgumentError("the view's counts do not add up to the deck")
     return hands, crews, launch_crew, deck
 
 

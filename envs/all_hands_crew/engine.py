@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import InvalidArgumentError
+from plunder.envs.core.errors import InvalidArgumentError, require
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.memo import remember, shared_memos
@@ -747,108 +747,108 @@ class AllHandsCrewState(GameState):
         n = g.num_players
         kinds = range(NUM_KINDS)
         ph = self.phase
-        assert ph in PHASES, f"unknown phase {ph!r}"
+        require(ph in PHASES, f"unknown phase {ph!r}")
         # zones have one entry per seat
         for key in ("piles", "pile_known", "stock", "stock_src", "crew", "crew_known",
                     "crew_maybe_gone", "laid", "final", "final_left", "curses", "draw_target", "spy_left", "keep",
                     "hired", "hire_done", "next_double", "next_spy", "next_short"):
-            assert len(getattr(self, key)) == n, f"{key} has not one entry per seat"
+            require(len(getattr(self, key)) == n, f"{key} has not one entry per seat")
         # nothing created or lost: every card of the deck in exactly one zone
-        assert len(self.out) == NUM_KINDS and min(self.out) >= 0, "negative out-of-game count"
+        require(len(self.out) == NUM_KINDS and min(self.out) >= 0, "negative out-of-game count")
         for p in range(n):
-            assert all(k in kinds for k in self.piles[p]), "a pile holds a non-card"
-            assert all(k in kinds for k in self.stock[p]), "a stock holds a non-card"
-            assert len(self.crew[p]) == NUM_KINDS and min(self.crew[p]) >= 0, \
-                "crew: not a count per kind"
-            assert len(self.final_left[p]) == NUM_KINDS and min(self.final_left[p]) >= 0, \
-                "final_left: not a count per kind"
-            assert all(0 <= c < g.num_combos for c in self.laid[p] + self.final[p]), \
-                "laid/final: not a combination"
-        assert self.card_counts() == list(g.copies), "a card was created or lost"
+            require(all(k in kinds for k in self.piles[p]), "a pile holds a non-card")
+            require(all(k in kinds for k in self.stock[p]), "a stock holds a non-card")
+            require(len(self.crew[p]) == NUM_KINDS and min(self.crew[p]) >= 0,
+                    "crew: not a count per kind")
+            require(len(self.final_left[p]) == NUM_KINDS and min(self.final_left[p]) >= 0,
+                    "final_left: not a count per kind")
+            require(all(0 <= c < g.num_combos for c in self.laid[p] + self.final[p]),
+                    "laid/final: not a combination")
+        require(self.card_counts() == list(g.copies), "a card was created or lost")
         # who knows which pile card: the owner (everyone with open stock) of cards put back
         everyone = (1 << n) - 1
         for p in range(n):
-            assert len(self.piles[p]) == len(self.pile_known[p]), \
-                "pile_known: not one mask per pile card"
+            require(len(self.piles[p]) == len(self.pile_known[p]),
+                    "pile_known: not one mask per pile card")
             allowed = {0, everyone} if g.open_stock else {0, 1 << p}
-            assert set(self.pile_known[p]) <= allowed, "impossible pile knowledge mask"
+            require(set(self.pile_known[p]) <= allowed, "impossible pile knowledge mask")
         # stocks: drawn cards until the hiring ends
         for p in range(n):
-            assert len(self.stock[p]) == len(self.stock_src[p]) <= g.max_stock, \
-                "stock_src: not one source per stock card"
-            assert all(0 <= s < n for s in self.stock_src[p]), "stock_src: not a pile"
+            require(len(self.stock[p]) == len(self.stock_src[p]) <= g.max_stock,
+                    "stock_src: not one source per stock card")
+            require(all(0 <= s < n for s in self.stock_src[p]), "stock_src: not a pile")
             if ph == "draw":
-                assert len(self.stock[p]) <= self.draw_target[p], \
-                    "stock: more cards drawn than the draw target"
+                require(len(self.stock[p]) <= self.draw_target[p],
+                        "stock: more cards drawn than the draw target")
             if ph in ("lay", "target", "over"):
-                assert not self.stock[p], "stock cards left after the hiring"
+                require(not self.stock[p], "stock cards left after the hiring")
         # crew knowledge: what o knows of q's crew is there, but for at most
         # crew_maybe_gone[q][o] cards that unseen Snatches took; nobody tracks their own
         for q in range(n):
-            assert len(self.crew_known[q]) == n and len(self.crew_maybe_gone[q]) == n, \
-                "crew_known/crew_maybe_gone: not one entry per seat"
-            assert not any(self.crew_known[q][q]), "own crew tracked as known by self"
-            assert self.crew_maybe_gone[q][q] == 0, "own crew tracked as known by self"
+            require(len(self.crew_known[q]) == n and len(self.crew_maybe_gone[q]) == n,
+                    "crew_known/crew_maybe_gone: not one entry per seat")
+            require(not any(self.crew_known[q][q]), "own crew tracked as known by self")
+            require(self.crew_maybe_gone[q][q] == 0, "own crew tracked as known by self")
             for o in range(n):
                 row = self.crew_known[q][o]
                 gone = self.crew_maybe_gone[q][o]
-                assert len(row) == NUM_KINDS and min(row) >= 0, \
-                    "crew_known: not a count per kind"
-                assert 0 <= gone <= sum(row), "more known cards may be gone than are known"
+                require(len(row) == NUM_KINDS and min(row) >= 0,
+                        "crew_known: not a count per kind")
+                require(0 <= gone <= sum(row), "more known cards may be gone than are known")
                 missing = sum(max(0, a - b) for a, b in zip(row, self.crew[q]))
-                assert missing <= gone, "known card not there"
+                require(missing <= gone, "known card not there")
         # per-seat counters
-        assert min(self.curses) >= 0 and min(self.spy_left) >= 0 and min(self.keep) >= 1, \
-            "curses/spy_left/keep: out of range"
-        assert min(self.next_double) >= 0 and min(self.next_spy) >= 0, \
-            "next_double/next_spy: negative"
-        assert set(self.next_short) <= {0, 1} and min(self.draw_target) >= 0, \
-            "next_short/draw_target: out of range"
-        assert self.round >= 1 and 0 <= self.start < n, "round/start: out of range"
+        require(min(self.curses) >= 0 and min(self.spy_left) >= 0 and min(self.keep) >= 1,
+                "curses/spy_left/keep: out of range")
+        require(min(self.next_double) >= 0 and min(self.next_spy) >= 0,
+                "next_double/next_spy: negative")
+        require(set(self.next_short) <= {0, 1} and min(self.draw_target) >= 0,
+                "next_short/draw_target: out of range")
+        require(self.round >= 1 and 0 <= self.start < n, "round/start: out of range")
         # hiring bookkeeping
         if ph == "hire":
-            assert self.actor == -1 and self.hire_step >= 0, "actor: a single actor in hiring"
+            require(self.actor == -1 and self.hire_step >= 0, "actor: a single actor in hiring")
             for p in range(n):
                 picks = self.hired[p]
-                assert len(set(picks)) == len(picks), "a stock card hired twice"
-                assert all(0 <= i < len(self.stock[p]) for i in picks), \
-                    "hired: not a stock card"
+                require(len(set(picks)) == len(picks), "a stock card hired twice")
+                require(all(0 <= i < len(self.stock[p]) for i in picks),
+                        "hired: not a stock card")
                 full = min(self.hire_step, self.keep[p], len(self.stock[p]))
                 if self.hire_done[p]:
-                    assert 1 <= len(picks) < full, "passed without a first pick"
+                    require(1 <= len(picks) < full, "passed without a first pick")
                 else:
-                    assert len(picks) == full, "a hiring step without a pick"
+                    require(len(picks) == full, "a hiring step without a pick")
         else:
-            assert self.hire_step == 0 and not any(self.hired) and not any(self.hire_done), \
-                "hire_step/hired/hire_done: hiring bookkeeping outside the hiring"
+            require(self.hire_step == 0 and not any(self.hired) and not any(self.hire_done),
+                    "hire_step/hired/hire_done: hiring bookkeeping outside the hiring")
         # the acting seat and the pending targeted action
         if ph in ("draw", "spyglass", "lay", "target"):
-            assert 0 <= self.actor < n, "actor: nobody acts"
+            require(0 <= self.actor < n, "actor: nobody acts")
         if ph == "over":
-            assert self.actor == -1, "actor: someone acts after the end"
-        assert (self.pending in TARGETED) if ph == "target" else self.pending == "", \
-            "pending: a target phase without its action, or an action outside it"
+            require(self.actor == -1, "actor: someone acts after the end")
+        require((self.pending in TARGETED) if ph == "target" else self.pending == "",
+                "pending: a target phase without its action, or an action outside it")
         if ph == "spyglass":
-            assert self.spy_left[self.actor] > 0, "spy_left: a Spyglass draw without one"
-        assert 0 <= self.lay_count <= n and (self.lay_count < n or ph == "over"), \
-            "lay_count: out of range"
+            require(self.spy_left[self.actor] > 0, "spy_left: a Spyglass draw without one")
+        require(0 <= self.lay_count <= n and (self.lay_count < n or ph == "over"),
+                "lay_count: out of range")
         if ph in ("lay", "target"):
-            assert self.lay_count == (self.actor - self.start) % n, \
-                "lay_count: not the seats that laid out before the actor"
+            require(self.lay_count == (self.actor - self.start) % n,
+                    "lay_count: not the seats that laid out before the actor")
         if ph == "over":
-            assert all(sum(c) == 0 for c in self.crew), "crew left after the final layout"
-            assert sum(len(p) for p in self.piles) < n, "piles: the game ended too early"
+            require(all(sum(c) == 0 for c in self.crew), "crew left after the final layout")
+            require(sum(len(p) for p in self.piles) < n, "piles: the game ended too early")
         else:
-            assert not any(self.final) and not any(map(any, self.final_left)), \
-                "final/final_left: a final layout before the end"
+            require(not any(self.final) and not any(map(any, self.final_left)),
+                    "final/final_left: a final layout before the end")
         for e in self.events:
-            assert len(e) == 5 and 0 <= e[0] < n and 0 <= e[4] <= everyone, "events: a bad event"
+            require(len(e) == 5 and 0 <= e[0] < n and 0 <= e[4] <= everyone, "events: a bad event")
             if e[1] == "snatch":
-                assert e[0] != e[2] and e[4] == (1 << e[0]) | (1 << e[2]), \
-                    "events: a Snatch not known to exactly the two involved"
+                require(e[0] != e[2] and e[4] == (1 << e[0]) | (1 << e[2]),
+                        "events: a Snatch not known to exactly the two involved")
             else:   # hires (cards put back) are public, the others carry no card
-                assert e[4] == (everyone if e[1] == "hire" else 0), \
-                    "events: only a Snatch's card is known to some players alone"
+                require(e[4] == (everyone if e[1] == "hire" else 0),
+                        "events: only a Snatch's card is known to some players alone")
         self._validate_actions()
 
     def _validate_actions(self) -> None:
@@ -863,19 +863,19 @@ class AllHandsCrewState(GameState):
                 act = g.combos[ci].action
                 if act in pairs[p]:
                     pairs[p][act] += 1
-        assert sum(self.curses) <= sum(c["curse"] for c in pairs), \
-            "curses: more curses than Bosun pairs laid"
-        assert sum(self.next_short) <= sum(c["short_rations"] for c in pairs), \
-            "next_short: more Short rations than Carpenter pairs laid"
+        require(sum(self.curses) <= sum(c["curse"] for c in pairs),
+                "curses: more curses than Bosun pairs laid")
+        require(sum(self.next_short) <= sum(c["short_rations"] for c in pairs),
+                "next_short: more Short rations than Carpenter pairs laid")
         for p in range(n):
-            assert self.keep[p] - 1 + self.next_double[p] <= pairs[p]["double_hire"], \
-                "keep/next_double: more Double hires than Cook pairs laid"
-            assert self.spy_left[p] + self.next_spy[p] <= pairs[p]["spyglass"], \
-                "spy_left/next_spy: more Spyglasses than Lookout pairs laid"
+            require(self.keep[p] - 1 + self.next_double[p] <= pairs[p]["double_hire"],
+                    "keep/next_double: more Double hires than Cook pairs laid")
+            require(self.spy_left[p] + self.next_spy[p] <= pairs[p]["spyglass"],
+                    "spy_left/next_spy: more Spyglasses than Lookout pairs laid")
         if self.phase != "over":
             allowed = (g.comps.short_rations_stock, g.comps.stock_cards)
-            assert all(t in allowed for t in self.draw_target), \
-                "draw_target: neither a full stock nor Short rations"
+            require(all(t in allowed for t in self.draw_target),
+                    "draw_target: neither a full stock nor Short rations")
 
     def card_counts(self) -> list[int]:
         """Cards of each kind over every zone (the fuzz tests check nothing is lost)."""

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import InvalidArgumentError, InvalidStateError
+from plunder.envs.core.errors import InvalidArgumentError, InvalidStateError, require
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -206,7 +206,9 @@ class AnchorsAweighGame(Game):
         self.tile_star = comp.tile_star
         self.tile_look = tuple(k * 2 + int(s) for k, s in zip(comp.tile_kind, comp.tile_star))
         # tile id -> look, and -> kind, as bytes.translate tables (tile ids are below 256)
-        assert comp.num_tiles <= 256
+        if comp.num_tiles > 256:
+            from plunder.envs.core.errors import ConfigError
+            raise ConfigError(f"{comp.num_tiles} tiles: tile ids must fit a byte")
         self.look_table = bytes(self.tile_look) + bytes(256 - comp.num_tiles)
         self.kind_table = bytes(self.tile_kind) + bytes(256 - comp.num_tiles)
         # ship cell / hand value -> view code (index -1, i.e. the last entry, is EMPTY)
@@ -397,8 +399,10 @@ def view_params(game: AnchorsAweighGame) -> tuple:
     sizes, codes and action indexes it was written for (checked there), the game's tables,
     the view's named-tuple classes, the constant tuples the Python view shares and what
     the mask reads of the game (the cards' needs, the storage capacity, the variants)."""
-    assert BELOW == tuple(range(NUM_ABOVE, NUM_SPACES))
-    assert ASSET_SPACES == tuple(range(len(ASSET_SPACES)))
+    if BELOW != tuple(range(NUM_ABOVE, NUM_SPACES)) \
+            or ASSET_SPACES != tuple(range(len(ASSET_SPACES))):
+        raise RuntimeError("the compiled view expects the spaces below deck last and "
+                           "the asset spaces first")
     dims = (EMPTY, CARGO, CHEST, NUM_SPACES, NUM_ABOVE, 2 * NUM_KINDS, NUM_COLOURS,
             NUM_BACKS, NUM_BACKS - NUM_COLOURS,     # the contracts' backs come last
             CELL_EMPTY, CELL_UNKNOWN, NUM_CELLS,
@@ -634,7 +638,7 @@ class AnchorsAweighState(GameState):
                     ship[s] = EMPTY
                     self.supply[colour] += 1
                     return s, False
-        raise AssertionError(f"player {p} has no {COLOURS[colour]} cargo")  # pragma: no cover
+        raise InvalidStateError(f"player {p} has no {COLOURS[colour]} cargo")  # pragma: no cover
 
     def _order_from_captain(self) -> list[int]:
         n = self.game.num_players
@@ -1116,7 +1120,7 @@ class AnchorsAweighState(GameState):
         # components: nothing created or lost
         tiles = self.pile_up + self.pile_down + [t for t in self.hand if t >= 0] + [
             c for ship in self.ships for c in ship if 0 <= c < CARGO]
-        assert sorted(tiles) == list(range(g.num_tiles)), "a tile was created or lost"
+        require(sorted(tiles) == list(range(g.num_tiles)), "a tile was created or lost")
         cargo = list(self.supply)
         for p in range(n):
             for sp, c in enumerate(self.ships[p]):
@@ -1124,40 +1128,41 @@ class AnchorsAweighState(GameState):
                     cargo[c - CARGO] += 1
                 for colour in self.stor[p][sp]:
                     cargo[colour] += 1
-        assert cargo == [comp.cargo_per_colour] * NUM_COLOURS, "cargo was created or lost"
-        assert self.chest_supply + sum(self.chests) == comp.chests, "a chest was created or lost"
-        assert self.parrot_supply + sum(self.parrots) == comp.parrots, \
-            "a parrot was created or lost"
+        require(cargo == [comp.cargo_per_colour] * NUM_COLOURS, "cargo was created or lost")
+        require(self.chest_supply + sum(self.chests) == comp.chests, "a chest was created or lost")
+        require(self.parrot_supply + sum(self.parrots) == comp.parrots,
+                "a parrot was created or lost")
         cards = self.used + self.deck + self.queue + ([self.current] if self.current >= 0
                                                        else [])
-        assert len(cards) == len(set(cards)), "cards: a card in two places"
-        assert len(cards) == 13 * self.round, "cards: not 13 adventure cards per round"
+        require(len(cards) == len(set(cards)), "cards: a card in two places")
+        require(len(cards) == 13 * self.round, "cards: not 13 adventure cards per round")
         # what may lie where
         for p in range(n):
             ship, stor = self.ships[p], self.stor[p]
-            assert ship.count(CHEST) == self.chests[p], f"chests: seat {p}'s chests on board"
+            require(ship.count(CHEST) == self.chests[p], f"chests: seat {p}'s chests on board")
             for sp, c in enumerate(ship):
                 where = f"ships[{p}][{sp}]"
-                assert c != CHEST or sp in ABOVE, f"{where}: a chest below deck"
-                assert not (0 <= c < CARGO) or sp in ASSET_SPACES, \
-                    f"{where}: an asset on a cargo-only space"
+                require(c != CHEST or sp in ABOVE, f"{where}: a chest below deck")
+                require(not (0 <= c < CARGO) or sp in ASSET_SPACES,
+                        f"{where}: an asset on a cargo-only space")
                 if stor[sp]:
-                    assert 0 <= c < CARGO and kind[c] == STORAGE, \
-                        f"stor[{p}][{sp}]: cargo on something that is not a storage tile"
-                    assert len(stor[sp]) <= comp.storage_capacity
-                    assert stor[sp] == sorted(stor[sp]), f"stor[{p}][{sp}]: kept sorted"
+                    require(0 <= c < CARGO and kind[c] == STORAGE,
+                            f"stor[{p}][{sp}]: cargo on something that is not a storage tile")
+                    require(len(stor[sp]) <= comp.storage_capacity,
+                            f"stor[{p}][{sp}]: more cargo than a storage tile holds")
+                    require(stor[sp] == sorted(stor[sp]), f"stor[{p}][{sp}]: kept sorted")
             if p in g.monkey_seats and self.phase != SETUP:
-                assert any(0 <= c < CARGO and kind[c] == MONKEY for c in ship), \
-                    f"ships[{p}]: the Meddlesome Monkey left the ship"
+                require(any(0 <= c < CARGO and kind[c] == MONKEY for c in ship),
+                        f"ships[{p}]: the Meddlesome Monkey left the ship")
         below = {self.ships[p][sp] for p in range(n) for sp in BELOW}
         for t, hidden in enumerate(self.secret):
-            assert not hidden or t in self.hand or t in below, \
-                f"secret[{t}]: a secret tile outside a hand and below deck"
+            require(not hidden or t in self.hand or t in below,
+                    f"secret[{t}]: a secret tile outside a hand and below deck")
         if self.cleansed:   # only a Rough Seas swap brings a (face-up) starfish back
-            assert not any(0 <= c < CARGO and g.tile_star[c] and self.secret[c]
-                           for ship in self.ships for c in ship), \
-                "cleansed: a starfish tile is still on a ship"
-        assert not any(self.parrots) or self.round == 2, "parrots: given before round 2"
+            require(not any(0 <= c < CARGO and g.tile_star[c] and self.secret[c]
+                           for ship in self.ships for c in ship),
+                    "cleansed: a starfish tile is still on a ship")
+        require(not any(self.parrots) or self.round == 2, "parrots: given before round 2")
         self._validate_phase()
 
     def _validate_phase(self) -> None:
@@ -1169,54 +1174,55 @@ class AnchorsAweighState(GameState):
         ph = self.phase
         travel = ph in (DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE)
         if ph == SETUP:
-            assert self.round == 1 and all((self.hand[p] >= 0) == (p in g.monkey_seats)
-                                           for p in range(n)), "hand: not the monkeys"
+            require(self.round == 1 and all((self.hand[p] >= 0) == (p in g.monkey_seats)
+                                           for p in range(n)), "hand: not the monkeys")
         if ph in (SETUP, LOADING):
-            assert not any(any(sp) for sp in self.stor), "stor: cargo on storage while loading"
-            assert self.current < 0 and not self.queue and not self.cargo_queue
-            assert self.fronts_hidden == (self.captain >= 0), \
-                "fronts_hidden: the fronts are hidden exactly from the captain's call"
+            require(not any(any(sp) for sp in self.stor), "stor: cargo on storage while loading")
+            require(self.current < 0 and not self.queue and not self.cargo_queue,
+                    "current/queue/cargo_queue: a card or cargo pending while loading")
+            require(self.fronts_hidden == (self.captain >= 0),
+                    "fronts_hidden: the fronts are hidden exactly from the captain's call")
             if self.captain >= 0:
-                assert EMPTY not in self.ships[self.captain], "captain: the ship is not full"
-            assert self._current_players(), "phase: loading with every ship full"
+                require(EMPTY not in self.ships[self.captain], "captain: the ship is not full")
+            require(self._current_players(), "phase: loading with every ship full")
         else:
-            assert not any(t >= 0 for t in self.hand), "hand: a tile held after loading"
+            require(not any(t >= 0 for t in self.hand), "hand: a tile held after loading")
         if travel:
-            assert self.captain >= 0, "captain: travelling without a captain"
-            assert self.current >= 0, "current: no card in the travel phase"
+            require(self.captain >= 0, "captain: travelling without a captain")
+            require(self.current >= 0, "current: no card in the travel phase")
             pirates = g.cards[self.current].type == PIRATES
-            assert pirates == (ph == ENCOUNTER) or ph != DECIDE and ph != ENCOUNTER, \
-                "phase: the current card does not fit the decision"
-            assert self.revealed == (ph != ENCOUNTER), "revealed: the card's face"
+            require(pirates == (ph == ENCOUNTER) or ph != DECIDE and ph != ENCOUNTER,
+                    "phase: the current card does not fit the decision")
+            require(self.revealed == (ph != ENCOUNTER), "revealed: the card's face")
             if ph == PIRATE:
-                assert pirates and 1 in self.encounter and -1 not in self.encounter, \
-                    "encounter: resolving pirates nobody encountered"
+                require(pirates and 1 in self.encounter and -1 not in self.encounter,
+                        "encounter: resolving pirates nobody encountered")
             elif not (pirates and ph in (COLOUR, PLACE)):
-                assert self.encounter == [-1] * n, "encounter: set outside a pirate card"
+                require(self.encounter == [-1] * n, "encounter: set outside a pirate card")
         elif ph == OVER:
-            assert self.round == 2 and self.current < 0, "phase: over before round 2 ended"
-            assert not any(CARGO <= c < CHEST or (0 <= c < CARGO and kind[c] != MONKEY)
-                           for ship in self.ships for c in ship), \
-                "ships: cargo or assets left after the game"
+            require(self.round == 2 and self.current < 0, "phase: over before round 2 ended")
+            require(not any(CARGO <= c < CHEST or (0 <= c < CARGO and kind[c] != MONKEY)
+                           for ship in self.ships for c in ship),
+                    "ships: cargo or assets left after the game")
         if ph in (DECIDE, ENCOUNTER, PIRATE):
             legal = {DECIDE: {A_SKIP, A_RESOLVE} | set(range(A_PARROT, A_ENCOUNTER)),
                      ENCOUNTER: {A_ENCOUNTER, A_FLEE},
                      PIRATE: {A_RESOLVE, A_PAY_NONE} | set(range(A_PARROT, A_ENCOUNTER))
                      | set(range(A_PAY, A_COLOUR))}[ph]
             for p, a in enumerate(self.pending):
-                assert a < 0 or a in legal, f"pending[{p}]: not a choice of this decision"
+                require(a < 0 or a in legal, f"pending[{p}]: not a choice of this decision")
                 if ph == PIRATE and self.encounter[p] != 1:
-                    assert a < 0, f"pending[{p}]: a seat that fled has a choice pending"
-            assert self._current_players(), "pending: everyone has chosen, nothing applied"
+                    require(a < 0, f"pending[{p}]: a seat that fled has a choice pending")
+            require(self._current_players(), "pending: everyone has chosen, nothing applied")
         else:
-            assert self.pending == [-1] * n, "pending: a choice outside a card decision"
-        assert bool(self.cargo_queue) == (ph in (COLOUR, PLACE)), \
-            "cargo_queue: cargo to hand out exactly while choosing colours and stowing"
+            require(self.pending == [-1] * n, "pending: a choice outside a card decision")
+        require(bool(self.cargo_queue) == (ph in (COLOUR, PLACE)),
+                "cargo_queue: cargo to hand out exactly while choosing colours and stowing")
         if ph == PLACE:
-            assert self.unit_colour >= 0 and self.supply[self.unit_colour] > 0, \
-                "unit_colour: no token of that colour to stow"
+            require(self.unit_colour >= 0 and self.supply[self.unit_colour] > 0,
+                    "unit_colour: no token of that colour to stow")
         else:
-            assert self.unit_colour < 0, "unit_colour: set outside stowing"
+            require(self.unit_colour < 0, "unit_colour: set outside stowing")
 
     # -- information ------------------------------------------------------------------------
     def touch(self) -> None:

@@ -247,10 +247,12 @@ def _setup(game):
     game._obs_perms = perms
     game._obs_cache = None
     names = layout.names()     # fields that the writers of the public part fill together
-    assert names[names.index("round_cards"):names.index("round_cargo_needs") + 1] == [
-        "round_cards", "round_asset_needs", "round_cargo_needs"]
-    assert names[names.index("pile_up"):names.index("pile_up_starfish") + 1] == [
-        "pile_up", "pile_up_starfish"]
+    if names[names.index("round_cards"):names.index("round_cargo_needs") + 1] != [
+            "round_cards", "round_asset_needs", "round_cargo_needs"] \
+            or names[names.index("pile_up"):names.index("pile_up_starfish") + 1] != [
+            "pile_up", "pile_up_starfish"]:
+        raise RuntimeError("layout: the round and pile fields are written together, "
+                           "so they must stay adjacent")
     # positions of everything one seat's ship contributes (its hand and full flag apart),
     # in the order that _ship_block lays its values out: one gather-write per changed ship
     seat_idx = []
@@ -661,7 +663,8 @@ _FIELD_WRITERS = {
     "full": _write_full,
     "returns": _counts("returns", RETURNS_SCALE, RETURNS_CAP),
 }
-assert set(_FIELD_WRITERS) <= set(PublicView._fields)
+if not set(_FIELD_WRITERS) <= set(PublicView._fields):
+    raise ImportError("_FIELD_WRITERS names a field PublicView does not have")
 _WRITERS = tuple(_FIELD_WRITERS.get(name) for name in PublicView._fields)
 _FIELD_INDEX = range(len(PublicView._fields))
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from plunder.envs.core.errors import InvalidArgumentError
+
 from .components import ABOVE, BELOW, CARGO_ONLY, NUM_SPACES, STORAGE
 from .engine import (
     A_FLEE, A_PAY, A_PAY_NONE, A_SKIP, CARGO, CHEST, DECIDE, EMPTY, ENCOUNTER, LOADING,
@@ -135,7 +137,8 @@ def _sample_tiles(game, view, rng, s) -> None:
         t = rest.pop()
         hand[q] = t
         secret[t] = True
-    assert len(rest) == view.pile_down, "view and tile counts disagree"
+    if len(rest) != view.pile_down:
+        raise InvalidArgumentError("sample_state: the view and the tile counts disagree")
     s.ships, s.stor, s.hand, s.secret = ships, stor, hand, secret
     s.pile_up = sorted(pile_up)
     s.pile_down = sorted(rest)
@@ -155,7 +158,9 @@ def _stow_below(game, view, rng, q, ship, stor, cargo) -> None:
             if 0 <= ship[sp] < CARGO and kind[ship[sp]] == STORAGE:
                 places += [(sp, True)] * game.comp.storage_capacity
         places = [places[i] for i in rng.permutation(len(places))]
-    assert len(places) >= len(colours), "no room below deck for the cargo in the view"
+    if len(places) < len(colours):
+        raise InvalidArgumentError("sample_state: no room below deck for the cargo in the "
+                                   "view")
     for colour, (sp, on_storage) in zip(colours, places):
         if on_storage:
             stor[sp].append(colour)
@@ -179,7 +184,8 @@ def _sample_cards(game, view, rng, s) -> None:
         for i, c in enumerate(pool):
             if cards[c].back == back:
                 return pool.pop(i)
-        raise AssertionError(f"no card with back {back} left to sample")  # pragma: no cover
+        raise InvalidArgumentError(f"sample_state: no card with back {back} left to "
+                                   "sample")  # pragma: no cover
 
     if view.current >= 0:
         s.current, s.revealed = view.current, True

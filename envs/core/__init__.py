@@ -11,6 +11,7 @@ from .errors import (
     NotActingError,
     PlunderError,
     UnknownEnvError,
+    require,
 )
 from .game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
 from .layout import EntityGroup, Field, LayoutBuilder, ObservationLayout
@@ -21,5 +22,5 @@ __all__ = [
     "InvalidArgumentError", "InvalidStateError", "LayoutBuilder", "ModelFileError", "NotActingError",
     "ObservationLayout", "PlunderAECEnv", "PlunderError", "PlunderParallelEnv",
     "REWARD_MODES", "UnknownEnvError", "clone_rng", "make_env_functions", "rng_from_dict",
-    "rng_to_dict",
+    "require", "rng_to_dict",
 ]

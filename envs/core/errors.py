@@ -47,8 +47,8 @@ class UnknownEnvError(PlunderError, KeyError):
         return str(self.args[0])
 
 
-class InvalidArgumentError(PlunderError, TypeError):
-    """Wrong keyword arguments: unknown names, bad types, unsupported values."""
+class InvalidArgumentError(PlunderError, ValueError):
+    """Wrong arguments: unknown names, bad types, unsupported values."""
 
 
 class ConfigError(PlunderError, ValueError):
@@ -58,6 +58,13 @@ class ConfigError(PlunderError, ValueError):
 class InvalidStateError(PlunderError, ValueError):
     """A saved state (dict or JSON) that is not a legal position of the game it is loaded
     into: a missing or mistyped field, a value out of range, a broken rule."""
+
+
+def require(condition: object, message: str) -> None:
+    """Raise InvalidStateError(message) unless ``condition`` holds: how ``validate`` checks
+    a rule's invariant (an ``assert`` would vanish under ``python -O``)."""
+    if not condition:
+        raise InvalidStateError(message)
 
 
 class GameOverError(PlunderError, RuntimeError):

@@ -26,6 +26,7 @@ from .errors import (
     NotActingError, PlunderError,
 )
 from .layout import EntityGroup, ObservationLayout
+from .state_io import MAX_INT
 from .strict import MAX_JSON_DEPTH, load_json, nesting_depth
 
 
@@ -83,6 +84,12 @@ class Game(ABC):
                     f"option {key!r} of {cls.env_id()} must be {type(default).__name__}, "
                     f"got {value!r}"
                 )
+            if _is_int(value) and not -MAX_INT - 1 <= value <= MAX_INT:
+                raise InvalidArgumentError(f"option {key!r} of {cls.env_id()}: {value} is "
+                                           f"outside {-MAX_INT - 1}..{MAX_INT}")
+            if isinstance(value, (float, np.floating)) and not np.isfinite(value):
+                raise InvalidArgumentError(f"option {key!r} of {cls.env_id()} must be a "
+                                           f"finite number, got {value!r}")
             values[key] = value
         cls.validate_options(values)
         return values
@@ -223,14 +230,20 @@ class Game(ABC):
             raise
         except PlunderError as exc:
             raise InvalidStateError(f"{where}: {exc}") from None
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+                OverflowError, RecursionError) as exc:
             raise InvalidStateError(f"{where}: unreadable ({type(exc).__name__}: {exc})") \
                 from None
         try:
             state.validate()
-        except AssertionError as exc:
-            raise InvalidStateError(f"{where} breaks the rules: {exc or 'an invariant'}") \
-                from None
+        except InvalidStateError as exc:
+            raise InvalidStateError(f"{where} breaks the rules: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+                OverflowError, RecursionError) as exc:
+            # fields that load one by one may still not fit together (a list index that
+            # another field's length does not have): the rules cannot be checked on them
+            raise InvalidStateError(f"{where} breaks the rules: its fields do not fit "
+                                    f"together ({type(exc).__name__}: {exc})") from None
         return state
 
     @abstractmethod
@@ -242,7 +255,7 @@ class Game(ABC):
         """Rebuild a state from ``GameState.to_json()`` (checked as ``state_from_dict``)."""
         try:
             data = load_json(text)      # nesting bounded: no RecursionError
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, RecursionError) as exc:
             raise InvalidStateError(f"{self.env_id()} state: not JSON text ({exc})") from None
         return self.state_from_dict(data)
 
@@ -368,9 +381,12 @@ class GameState(ABC):
         return score_breakdown(self)
 
     def validate(self) -> None:
-        """Raise AssertionError if an invariant of the rules is broken (components created
-        or lost, impossible placements). Fuzz tests and the shared suite call it, also on
-        states made by ``Game.sample_state``. The default checks nothing."""
+        """Raise InvalidStateError if an invariant of the rules is broken (components
+        created or lost, impossible placements), naming the broken rule; the checks are
+        explicit (``core.errors.require``), never ``assert``, so they hold under
+        ``python -O``. ``Game.state_from_dict`` runs it on every loaded state; fuzz tests
+        and the shared suite call it, also on states made by ``Game.sample_state``. The
+        default checks nothing."""
 
     # -- information --------------------------------------------------------------------
     @abstractmethod

@@ -113,7 +113,7 @@ def resolve_env_id(game: str) -> str:
     matches = [e for e, s in _SPECS.items() if s.name == game]
     if len(matches) == 1:
         return matches[0]
-    raise UnknownEnvError(f"unknown env id {game!r}; registered: {list(_SPECS)}")
+    raise UnknownEnvError(f"unknown game {game!r}; games: {', '.join(_SPECS)}")
 
 
 def pettingzoo_id(env_id: str) -> str:

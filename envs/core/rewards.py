@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .errors import InvalidArgumentError
+
 REWARD_MODES = ("rank", "win", "score")
 
 
@@ -38,7 +40,7 @@ def final_rewards(mode: str, keys, scores: Sequence[float], num_agents: int) -> 
         return win_rewards(keys, num_agents)
     if mode == "score":
         return [float(s) for s in scores[:num_agents]]
-    raise ValueError(f"unknown reward_mode {mode!r}; choose one of {REWARD_MODES}")
+    raise InvalidArgumentError(f"unknown reward_mode {mode!r}; choose one of {REWARD_MODES}")
 
 
 def winners(keys: Sequence[Sequence[float]]) -> list[int]:

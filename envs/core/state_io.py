@@ -29,20 +29,36 @@ def check_keys(data: Any, where: str, required: Iterable[str],
     return data
 
 
+#: the widest int a saved state holds where its field names no bound of its own (turns,
+#: totals): every count of a real game fits, and the compiled views read them as C longs
+MAX_INT = 2**31 - 1
+
+
 def check_int(value: Any, where: str, low: int | None = None,
               high: int | None = None) -> int:
-    """An int (not a bool) within [low, high]."""
+    """An int (not a bool) within [low, high] (within +-``MAX_INT`` where not given)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidStateError(f"{where}: expected an integer, got {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise InvalidStateError(f"{where}: {value} is outside {low}..{high}")
+        raise InvalidStateError(f"{where}: expected an integer, got {_short(value)}")
+    low = -MAX_INT - 1 if low is None else low
+    high = MAX_INT if high is None else high
+    if not low <= value <= high:
+        raise InvalidStateError(f"{where}: {_short(value)} is outside {low}..{high}")
     return value
+
+
+def _short(value: Any) -> str:
+    """``value`` for a message: its repr, cut short (junk can be huge or deeply nested)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def check_bool(value: Any, where: str) -> bool:
     """A bool."""
     if not isinstance(value, bool):
-        raise InvalidStateError(f"{where}: expected true or false, got {value!r}")
+        raise InvalidStateError(f"{where}: expected true or false, got {_short(value)}")
     return value
 
 
@@ -50,7 +66,7 @@ def check_choice(value: Any, where: str, choices: Iterable[Any]) -> Any:
     """One of ``choices``."""
     choices = list(choices)
     if isinstance(value, bool) or value not in choices:
-        raise InvalidStateError(f"{where}: {value!r} is not one of {choices}")
+        raise InvalidStateError(f"{where}: {_short(value)} is not one of {choices}")
     return value
 
 

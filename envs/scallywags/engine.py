@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from plunder.envs.core.errors import InvalidArgumentError, require
 from plunder.envs.core.game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -38,7 +39,8 @@ _VIEW_FIELDS = ("player", "num_players", "take_limit", "coin_values", "face_up",
                 "coin_slot", "knowers", "hand", "hand_sizes", "discard", "reshuffled",
                 "draw_size", "actor", "phase", "card", "chosen", "block_queue", "acting",
                 "turns")
-assert ScallywagsView._fields == _VIEW_FIELDS, "update python_view and _cview.c"
+if ScallywagsView._fields != _VIEW_FIELDS:
+    raise ImportError("ScallywagsView changed: update python_view and _cview.c")
 _new_tuple = tuple.__new__
 
 
@@ -125,7 +127,7 @@ class ScallywagsGame(Game):
             return "block (HANDS OFF ME BOOTY!)"
         if action == a.allow:
             return "allow"
-        raise ValueError(f"no action {action}; actions are 0..{a.size - 1}")
+        raise InvalidArgumentError(f"no action {action}; actions are 0..{a.size - 1}")
 
     @property
     def layout(self):
@@ -413,7 +415,7 @@ class ScallywagsState(GameState):
             return room >= 1 and any(opps)
         if card == YO_HO:
             return up and any(r >= 1 for r in rooms)
-        raise ValueError(f"no card {card}")
+        raise InvalidArgumentError(f"no card {card}")
 
     def _land_ho_coins(self) -> list[int]:
         return self.middle_face_down() + self.opponent_coins(self.actor, face_down_only=True)
@@ -450,7 +452,7 @@ class ScallywagsState(GameState):
             if step == 0:
                 return "coin", self.middle_face_up()
             return "player", [q for q in self.opponents(me) if self.room(q) >= 1]
-        raise ValueError(f"card {card} has no targets")
+        raise InvalidArgumentError(f"card {card} has no targets")
 
     TARGET_STEPS = {ARRGH: 1, AVAST: 2, BLOW: 4, BOOTY: 1, SHIVER: 2, LAND_HO: 2,
                     PIECES: 1, YO_HO: 2}
@@ -648,32 +650,32 @@ class ScallywagsState(GameState):
         card whose targets so far were legal choices."""
         game = self.game
         coins = sorted(self.middle + [c for t in self.takes for c in t])
-        assert coins == list(range(game.num_coins)), "a coin was created or lost"
-        assert self.middle == sorted(self.middle), "middle: coin ids are kept ascending"
-        assert sorted(self.values) == sorted(game.components.coin_values), "coin values changed"
-        assert all(len(t) <= self.limit for t in self.takes), "a take exceeds the limit"
+        require(coins == list(range(game.num_coins)), "a coin was created or lost")
+        require(self.middle == sorted(self.middle), "middle: coin ids are kept ascending")
+        require(sorted(self.values) == sorted(game.components.coin_values), "coin values changed")
+        require(all(len(t) <= self.limit for t in self.takes), "a take exceeds the limit")
         counts = [self.draw_pile.count(k) + self.discard.count(k)
                   + sum(h[k] for h in self.hands) for k in range(NUM_CARDS)]
-        assert counts == list(game.components.card_copies), "a card was created or lost"
-        assert all(min(h) >= 0 for h in self.hands), "a negative card count"
+        require(counts == list(game.components.card_copies), "a card was created or lost")
+        require(all(min(h) >= 0 for h in self.hands), "a negative card count")
         hand_size = game.components.hand_size
-        assert all(sum(h) <= hand_size for h in self.hands), "a hand above the hand size"
+        require(all(sum(h) <= hand_size for h in self.hands), "a hand above the hand size")
         if any(self.reshuffled):   # the draw pile is what is left of the last reshuffle
-            assert all(self.draw_pile.count(k) <= self.reshuffled[k] for k in range(NUM_CARDS)), \
-                "draw_pile holds cards that were not reshuffled"
+            require(all(self.draw_pile.count(k) <= self.reshuffled[k] for k in range(NUM_CARDS)),
+                    "draw_pile holds cards that were not reshuffled")
         for seat, take in enumerate(self.takes):
-            assert all(self.where[c] == seat for c in take), "where: out of step with takes"
-            assert all(self.knowers[c] >> seat & 1 for c in take), \
-                f"knowers: a coin in seat {seat}'s take is unknown to its holder"
-            assert [self.slot[c] for c in take] == list(range(1, len(take) + 1)), \
-                "slot: out of step with takes"
-        assert all(self.slot[c] == 0 and self.where[c] == MIDDLE for c in self.middle), \
-            "where/slot: out of step with the middle"
+            require(all(self.where[c] == seat for c in take), "where: out of step with takes")
+            require(all(self.knowers[c] >> seat & 1 for c in take),
+                    f"knowers: a coin in seat {seat}'s take is unknown to its holder")
+            require([self.slot[c] for c in take] == list(range(1, len(take) + 1)),
+                    "slot: out of step with takes")
+        require(all(self.slot[c] == 0 and self.where[c] == MIDDLE for c in self.middle),
+                "where/slot: out of step with the middle")
         for p in range(game.num_players):
             for c in range(game.num_coins):
                 known = self.face_up[c] or self.knowers[c] >> p & 1
-                assert self.seen[p][c] == (self.values[c] if known else -1), \
-                    "seen: out of step with knowers"
+                require(self.seen[p][c] == (self.values[c] if known else -1),
+                        "seen: out of step with knowers")
         self._validate_pending()
 
     def _validate_pending(self) -> None:
@@ -681,32 +683,33 @@ class ScallywagsState(GameState):
         of the discard pile) with legal targets so far, then the touched opponents still
         to be asked, in turn order."""
         if self.phase == CHOOSE:
-            assert self.card == -1 and not self.chosen and not self.block_queue, \
-                "a pending card outside its target or block phase"
+            require(self.card == -1 and not self.chosen and not self.block_queue,
+                    "a pending card outside its target or block phase")
             return
-        assert not self.finished, "a card pending after the game ended"
-        assert self.card in self.TARGET_STEPS, "card: not a card with targets"
-        assert self.discard and self.discard[-1] == self.card, \
-            "card: the pending card is not on top of the discard pile"
+        require(not self.finished, "a card pending after the game ended")
+        require(self.card in self.TARGET_STEPS, "card: not a card with targets")
+        require(self.discard and self.discard[-1] == self.card,
+                "card: the pending card is not on top of the discard pile")
         steps = self.TARGET_STEPS[self.card]
         probe = self.clone()
         probe.chosen = []
         for target in self.chosen[:steps]:
             _, choices = probe.target_choices()
-            assert target in choices, f"chosen: {target} is not a legal target"
+            require(target in choices, f"chosen: {target} is not a legal target")
             probe.chosen.append(target)
         me = self.actor
         looked = self.chosen[:2] if self.card == BLOW and len(self.chosen) >= 2 else \
             self.chosen[:1] if self.card == LAND_HO else []
-        assert all(self.knowers[c] >> me & 1 for c in looked), "a looked-at coin unknown"
+        require(all(self.knowers[c] >> me & 1 for c in looked), "a looked-at coin unknown")
         if self.phase == TARGET:
-            assert len(self.chosen) < steps and not self.block_queue
+            require(len(self.chosen) < steps and not self.block_queue,
+                    "chosen/block_queue: every target chosen or a block asked while targeting")
         else:
-            assert len(self.chosen) == steps, "chosen: blocking before every target"
+            require(len(self.chosen) == steps, "chosen: blocking before every target")
             touched = probe._touched()
             queue = self.block_queue
-            assert queue and queue == touched[len(touched) - len(queue):], \
-                "block_queue: not the touched opponents still to be asked, in turn order"
+            require(queue and queue == touched[len(touched) - len(queue):],
+                    "block_queue: not the touched opponents still to be asked, in turn order")
 
     # -- information --------------------------------------------------------------------
     def view(self, player: int) -> ScallywagsView:

@@ -190,11 +190,13 @@ class Encoder:
                  "turn"]
         rest = np.concatenate([np.arange(lay.slice(f).start, lay.slice(f).stop)
                                for f in order])
-        assert (rest == np.arange(rest[0], lay.size)).all(), "per-step fields come last"
+        if not (rest == np.arange(rest[0], lay.size)).all():
+            raise RuntimeError("layout: the per-step fields must come last")
         self.cards_start = int(rest[0])
         self.cards_stop = lay.slice("reshuffled").stop
         self.actor_start = lay.slice("actor").start
-        assert self.actor_start == self.cards_stop
+        if self.actor_start != self.cards_stop:
+            raise RuntimeError("layout: actor must follow the card fields")
         self.to_act_start = lay.slice("to_act").start
         self.phase_index = {p: lay.slice("phase").start + i for i, p in enumerate(PHASES)}
         self.pending_start = lay.slice("pending_card").start
@@ -202,7 +204,8 @@ class Encoder:
         self.receiver_start = lay.slice("pending_receiver").start
         self.turn_index = lay.slice("turn").start
         self.stats_start = lay.slice("take_size").start
-        assert lay.slice("take_unknown").stop == self.stats_start + 3 * SEATS
+        if lay.slice("take_unknown").stop != self.stats_start + 3 * SEATS:
+            raise RuntimeError("layout: the take statistics must be 3 fields per seat")
         self.present_start = lay.slice("seat_present").start
         self.mean_index = lay.slice("unknown_mean").start
         self.coin_fields = (lay.slice("coin_in_middle").start, lay.slice("coin_in_take").start,

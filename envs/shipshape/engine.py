@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from plunder.envs.core.errors import require
 from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
@@ -540,95 +541,101 @@ class ShipShapeState(GameState):
         g = self.game
         S = g.num_seats
         groups = g.groups(self.voyage)
-        assert 0 <= self.voyage < VOYAGES and 0 <= self.turn <= TURNS_PER_VOYAGE
-        assert (self.turn == TURNS_PER_VOYAGE) == self.done, \
-            "turn: a voyage ended mid-game (or the game ended mid-voyage)"
+        require(0 <= self.voyage < VOYAGES and 0 <= self.turn <= TURNS_PER_VOYAGE,
+                "voyage/turn: out of range")
+        require((self.turn == TURNS_PER_VOYAGE) == self.done,
+                "turn: a voyage ended mid-game (or the game ended mid-voyage)")
         if self.done:
-            assert self.voyage == VOYAGES - 1, "done: the game ended before voyage 3"
-        assert self.turns == TURNS_PER_VOYAGE * self.voyage + self.turn, \
-            "turns: not the turns played so far"
+            require(self.voyage == VOYAGES - 1, "done: the game ended before voyage 3")
+        require(self.turns == TURNS_PER_VOYAGE * self.voyage + self.turn,
+                "turns: not the turns played so far")
         # crew cards: hand + discards are the ten cards; a player keeps at least 2 in hand
         all_cards = list(range(1, NUM_CARDS + 1))
-        assert len(self.hands) == len(self.discards) == len(self.coins) == S
+        require(len(self.hands) == len(self.discards) == len(self.coins) == S,
+                "hands/discards/coins: not one entry per seat")
         for seat in range(S):
-            assert sorted(self.hands[seat] + self.discards[seat]) == all_cards, (
-                f"seat {seat}'s crew cards were created or lost")
+            require(sorted(self.hands[seat] + self.discards[seat]) == all_cards, (
+                    f"seat {seat}'s crew cards were created or lost"))
             if seat != g.capn:
-                assert len(self.hands[seat]) >= 2, \
-                    f"hands: seat {seat} holds fewer than 2 cards (it takes its discards back)"
-                assert list(self.hands[seat]) == sorted(self.hands[seat]), \
-                    f"hands: seat {seat}'s hand is kept sorted"
+                require(len(self.hands[seat]) >= 2,
+                        f"hands: seat {seat} holds fewer than 2 cards (it takes its discards back)")
+                require(list(self.hands[seat]) == sorted(self.hands[seat]),
+                        f"hands: seat {seat}'s hand is kept sorted")
         # crates: this voyage's draw is in the stacks, being placed or on holds, once
-        assert len(self.stacks) == len(self.need) == len(self.stage) == len(self.placing) \
-            == len(groups)
-        assert len(self.placed) == S
+        require(len(self.stacks) == len(self.need) == len(self.stage) == len(self.placing)
+                == len(groups), "stacks/need/stage/placing: not one entry per group")
+        require(len(self.placed) == S, "placed: not one entry per seat")
         in_play = ([c for st in self.stacks for c, _ in st]
                    + [x[1] for grp in self.placing for x in grp]
                    + [c for p in self.placed for c, _ in p])
-        assert len(in_play) == len(set(in_play)), "a crate is in two places"
-        assert len(in_play) == TURNS_PER_VOYAGE * S, "a crate of this voyage was created or lost"
-        assert set(in_play).isdisjoint(self.unused), "a crate both drawn and unused"
-        assert len(set(self.unused)) == len(self.unused) == \
-            len(g.components.crates) - TURNS_PER_VOYAGE * S * (self.voyage + 1), \
-            "unused: not the crates left after this many voyages"
-        assert set(in_play) | set(self.unused) <= set(range(1, len(g.components.crates) + 1))
+        require(len(in_play) == len(set(in_play)), "a crate is in two places")
+        require(len(in_play) == TURNS_PER_VOYAGE * S, "a crate of this voyage was created or lost")
+        require(set(in_play).isdisjoint(self.unused), "a crate both drawn and unused")
+        require(len(set(self.unused)) == len(self.unused) ==
+                len(g.components.crates) - TURNS_PER_VOYAGE * S * (self.voyage + 1),
+                "unused: not the crates left after this many voyages")
+        require(set(in_play) | set(self.unused) <= set(range(1, len(g.components.crates) + 1)),
+                "crates: an id that is not a crate")
         orients = [o for st in self.stacks for _, o in st] + \
             [x[2] for grp in self.placing for x in grp] + [o for p in self.placed for _, o in p]
-        assert all(0 <= o < NUM_ORIENTATIONS for o in orients)
+        require(all(0 <= o < NUM_ORIENTATIONS for o in orients), "a crate with no such orientation")
         # each seat takes one crate per turn, from its own group's stack
         for k, grp in enumerate(groups):
-            assert len(self.stacks[k]) + sum(len(self.placed[x]) for x in grp) \
-                + len(self.placing[k]) == TURNS_PER_VOYAGE * len(grp), \
-                f"stacks: group {k}'s crates do not add up to its stack"
-            assert set(self.need[k]) <= set(grp), f"need: a seat outside group {k}"
-            assert self.stage[k] in (1, 2)
+            require(len(self.stacks[k]) + sum(len(self.placed[x]) for x in grp)
+                    + len(self.placing[k]) == TURNS_PER_VOYAGE * len(grp),
+                    f"stacks: group {k}'s crates do not add up to its stack")
+            require(set(self.need[k]) <= set(grp), f"need: a seat outside group {k}")
+            require(self.stage[k] in (1, 2), f"stage: group {k} is in no bidding stage")
             takers = [x[0] for x in self.placing[k]]
-            assert set(takers) <= set(grp) and len(set(takers)) == len(takers), \
-                f"placing: a seat outside group {k}, or twice"
-            assert g.capn not in takers, "placing: the Cap'n places at once"
-            assert set(takers).isdisjoint(self.need[k]), "a seat both bids and places"
+            require(set(takers) <= set(grp) and len(set(takers)) == len(takers),
+                    f"placing: a seat outside group {k}, or twice")
+            require(g.capn not in takers, "placing: the Cap'n places at once")
+            require(set(takers).isdisjoint(self.need[k]), "a seat both bids and places")
             if self.stage[k] == 1 and not self.done:
-                assert not takers and tuple(self.need[k]) == tuple(grp), \
-                    "need: the whole group bids at stage 1"
+                require(not takers and tuple(self.need[k]) == tuple(grp),
+                        "need: the whole group bids at stage 1")
         for seat in range(S):
             taking = any(x[0] == seat for grp in self.placing for x in grp)
             have = len(self.placed[seat]) + taking
             if self.done:
-                assert have == TURNS_PER_VOYAGE, "placed: three crates each at the end"
+                require(have == TURNS_PER_VOYAGE, "placed: three crates each at the end")
             else:
-                assert self.turn <= have <= self.turn + 1, \
-                    f"placed: seat {seat} has a crate too many or too few"
+                require(self.turn <= have <= self.turn + 1,
+                        f"placed: seat {seat} has a crate too many or too few")
                 needs = any(seat in nd for nd in self.need)
-                assert (have == self.turn + 1) != needs, "a seat without one crate a turn"
+                require((have == self.turn + 1) != needs, "a seat without one crate a turn")
         if self.done:
-            assert not any(self.need) and not any(self.placing)
+            require(not any(self.need) and not any(self.placing),
+                    "need/placing: bids or placements pending after the game")
         # holds: one per seat from each voyage's set, all different
-        assert len(self.hold_history) == self.voyage + 1, \
-            "hold_history: not one entry per voyage so far"
+        require(len(self.hold_history) == self.voyage + 1,
+                "hold_history: not one entry per voyage so far")
         for voyage, holds in enumerate(self.hold_history):
-            assert len(holds) == len(set(holds)) == S, "hold_history: a hold dealt twice"
-            assert set(holds) <= set(VOYAGE_HOLDS[voyage]), \
-                f"hold_history: a hold outside the voyage {voyage + 1} set"
-        assert self.visible == tuple(self.compute_visible(x) for x in range(S))
+            require(len(holds) == len(set(holds)) == S, "hold_history: a hold dealt twice")
+            require(set(holds) <= set(VOYAGE_HOLDS[voyage]),
+                    f"hold_history: a hold outside the voyage {voyage + 1} set")
+        require(self.visible == tuple(self.compute_visible(x) for x in range(S)),
+                "visible: not what the seats can see of the holds")
         # coins are the voyages' scoring; one score row per finished voyage
-        assert len(self.voyage_scores) == self.voyage + self.done, \
-            "voyage_scores: not one entry per finished voyage"
-        assert all(len(v) == S for v in self.voyage_scores)
+        require(len(self.voyage_scores) == self.voyage + self.done,
+                "voyage_scores: not one entry per finished voyage")
+        require(all(len(v) == S for v in self.voyage_scores),
+                "voyage_scores: a row not per seat")
         coins_part = SCORE_PARTS.index("coins")
-        assert list(self.coins) == [sum(v[x][coins_part] for v in self.voyage_scores)
-                                    for x in range(S)], "coins: not the voyages' scores"
+        require(list(self.coins) == [sum(v[x][coins_part] for v in self.voyage_scores)
+                                    for x in range(S)], "coins: not the voyages' scores")
         # every voyage's score row adds up (coins are never lost: a negative total is 0)
         parts = {name: i for i, name in enumerate(SCORE_PARTS)}
         for row in (r for v in self.voyage_scores for r in v):
             raw = sum(row[parts[x]] for x in ("gold", "cannons", "contraband", "full_ship"))
-            assert row[parts["raw"]] == raw and row[parts["coins"]] == max(0, raw), \
-                "voyage_scores: a row does not add up"
-            assert row[parts["cannons"]] >= 0 and row[parts["contraband"]] >= 0 \
-                and row[parts["full_ship"]] in (0, FULL_SHIP_BONUS), \
-                "voyage_scores: an impossible cannons, contraband or full-ship score"
+            require(row[parts["raw"]] == raw and row[parts["coins"]] == max(0, raw),
+                    "voyage_scores: a row does not add up")
+            require(row[parts["cannons"]] >= 0 and row[parts["contraband"]] >= 0
+                    and row[parts["full_ship"]] in (0, FULL_SHIP_BONUS),
+                    "voyage_scores: an impossible cannons, contraband or full-ship score")
         for v in self.voyage_scores:
-            assert min(r[parts["cannons"]] for r in v) == 0, \
-                "voyage_scores: the lowest cannons must score 0"
+            require(min(r[parts["cannons"]] for r in v) == 0,
+                    "voyage_scores: the lowest cannons must score 0")
         self._validate_bids()
 
     def _validate_bids(self) -> None:
@@ -636,12 +643,13 @@ class ShipShapeState(GameState):
         and bidding stage; this turn's first bids decide who re-bids."""
         S = self.game.num_seats
         keys = [(vo, tu, st) for vo, tu, st, _, _ in self.bids]
-        assert keys == sorted(keys), "bids: not in the order they were revealed"
-        assert all((vo, tu) <= (self.voyage, self.turn) for vo, tu, _ in keys), \
-            "bids: a bid from a turn still to come"
-        assert len({b[:4] for b in self.bids}) == len(self.bids), \
-            "bids: a seat bid twice in one stage"
-        assert all(0 <= b[3] < S and 1 <= b[4] <= NUM_CARDS for b in self.bids)
+        require(keys == sorted(keys), "bids: not in the order they were revealed")
+        require(all((vo, tu) <= (self.voyage, self.turn) for vo, tu, _ in keys),
+                "bids: a bid from a turn still to come")
+        require(len({b[:4] for b in self.bids}) == len(self.bids),
+                "bids: a seat bid twice in one stage")
+        require(all(0 <= b[3] < S and 1 <= b[4] <= NUM_CARDS for b in self.bids),
+                "bids: a seat or crew card out of range")
         if self.done:
             return
         for k, grp in enumerate(self.game.groups(self.voyage)):
@@ -649,14 +657,14 @@ class ShipShapeState(GameState):
                    and b[3] in grp]
             first = {b[3]: b[4] for b in now if b[2] == 1}
             if self.stage[k] == 1:
-                assert not now, "bids: the group has bid although its turn has not begun"
+                require(not now, "bids: the group has bid although its turn has not begun")
                 continue
-            assert sorted(first) == sorted(grp), "bids: stage 2 without everyone's first bid"
+            require(sorted(first) == sorted(grp), "bids: stage 2 without everyone's first bid")
             values = list(first.values())
             tied = {s for s, card in first.items() if values.count(card) > 1}
-            assert {b[3] for b in now if b[2] == 2} <= tied, "bids: a re-bid by an untied seat"
+            require({b[3] for b in now if b[2] == 2} <= tied, "bids: a re-bid by an untied seat")
             if self.need[k]:
-                assert set(self.need[k]) == tied, "need: not the seats tied in the first bids"
+                require(set(self.need[k]) == tied, "need: not the seats tied in the first bids")
 
     def compute_visible(self, seat: int) -> tuple[int, ...]:
         """Top-down view of ``seat``'s hold, rebuilt from the hold and the placed crates."""

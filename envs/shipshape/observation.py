@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from plunder.envs.core.errors import InvalidArgumentError
 from plunder.envs.core.layout import LayoutBuilder, ObservationLayout
 from plunder.envs.core.memo import remember
 
@@ -219,10 +220,12 @@ class _Tables:
                         for k in range(L + 1)]
         # seat fields are contiguous at the end of the layout, in SEAT_FIELDS order
         self.seat_start = self.sl[SEAT_FIELDS[0][0]].start
-        assert self.sl[SEAT_FIELDS[-1][0]].stop == self.size
+        if self.sl[SEAT_FIELDS[-1][0]].stop != self.size:
+            raise RuntimeError("layout: the seat fields must come last")
         off = 0
         for name, w in SEAT_FIELDS:
-            assert self.sl[name].start - self.seat_start == off
+            if self.sl[name].start - self.seat_start != off:
+                raise RuntimeError(f"layout: {name} is out of SEAT_FIELDS order")
             off += S * w
         part_at = np.cumsum((0,) + _PART_WIDTHS) * S
         #: seat_perm[p]: gathers the seat source (absolute seats) into p's relative,
@@ -277,7 +280,8 @@ class _Tables:
         self.arange = np.arange(max(S, 2 * game.stack_size))
         sl = self.sl
         self.at_voyage, self.at_hand = sl["voyage"].start, sl["my_hand"].start
-        assert self.at_hand - self.at_voyage == 9     # voyage, turn, decision, rebid
+        if self.at_hand - self.at_voyage != 9:     # voyage, turn, decision, rebid
+            raise RuntimeError("layout: my_hand must follow voyage, turn, decision, rebid")
         self.at_pending = sl["pending_crate"].start
         self.at_stack = sl["stack"].start
         self.w_stack = sl["stack_present"].stop - self.at_stack
@@ -500,7 +504,7 @@ def _bid_outlooks(game, T: _Tables, table, k: int) -> dict:
     S, capn = game.num_seats, game.capn
     bidders = table.need[k]
     if len(table.stacks[k]) < len(bidders):     # never by the rules: one crate per bidder
-        raise ValueError(f"table: {len(bidders)} bidders but {len(table.stacks[k])} crates "
+        raise InvalidArgumentError(f"table: {len(bidders)} bidders but {len(table.stacks[k])} crates "
                          "in their stack")
     stack = [T.lying(c, o) for c, o in table.stacks[k][:len(bidders)]]
     contraband = [hold.tot[2] for hold in d["holds"]]

@@ -9,6 +9,7 @@ import pytest
 from plunder.envs.all_hands_battle import AllHandsBattleGame
 from plunder.envs.all_hands_battle.components import ADMIRAL
 from plunder.envs.all_hands_battle.engine import BATTLE, CREW, DISCARD, OVER, RECRUIT, TURN
+from plunder.envs.core.errors import InvalidStateError
 
 CONFIGS = [(2, {}), (3, {"prize_crew": True}), (4, {"alternate_aargh": True}),
            (5, {"prize_crew": True, "alternate_aargh": True})]
@@ -94,11 +95,11 @@ def test_validate_catches_broken_states():
 
     broken = s.clone()                               # a card duplicated
     broken.deck.append(broken.hands[0][0])
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken = s.clone()                               # a card lost
     broken.deck.pop()
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken = s.clone()                               # an illegal crew (an Admiral aboard)
     bad = next(c for c in broken.deck if g.cards[c].kind == ADMIRAL) if any(
@@ -107,15 +108,15 @@ def test_validate_catches_broken_states():
         b_ship = broken.ships[seat][0]
         broken.deck[broken.deck.index(bad)] = b_ship[1][0]
         b_ship[1] = sorted([bad] + b_ship[1][1:])
-        with pytest.raises(AssertionError):
+        with pytest.raises(InvalidStateError):
             broken.validate()
     broken = s.clone()                               # a face-up shipmaster "in hand"
     broken.known_with[seat].append(ship[0])
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken = s.clone()                               # a hand of the wrong size
     other = (seat + 1) % 3
     broken.hands[other].append(broken.deck.pop())
     broken.hands[other].sort()
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()

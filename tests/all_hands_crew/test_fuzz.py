@@ -8,6 +8,7 @@ from pettingzoo.test import parallel_api_test
 
 from plunder.envs.all_hands_crew.components import NUM_KINDS
 from plunder.envs.all_hands_crew_v0 import Game, parallel_env
+from plunder.envs.core.errors import InvalidStateError
 from plunder.envs.core.rewards import rank_rewards
 from ..conftest import MaskedSamplingParallelEnv
 from .helpers import COOK, lay_pairs
@@ -97,16 +98,16 @@ def test_validate_rejects_broken_states():
     s.validate()
     broken = s.clone()
     broken.out[0] += 1
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken = s.clone()
     broken.piles[0].pop()
     broken.pile_known[0].pop()
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken = s.clone()
     broken.pile_known[1][0] = 1          # pile 1 known to player 0 without open stock
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     rng = np.random.default_rng(0)
     while s.phase != "hire":
@@ -115,13 +116,13 @@ def test_validate_rejects_broken_states():
     s.validate()
     broken = s.clone()
     broken.hired[0].append(0)            # a pick before any hiring step was applied
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken = s.clone()
     broken.hire_step, broken.keep[0] = 1, 2
     lay_pairs(broken, 0, COOK)           # the Cook pair that gave the Double hire
     broken.hired = [[0, 0], [0], [0]]    # the same stock card hired twice
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken.hired[0] = [0]
     broken.validate()

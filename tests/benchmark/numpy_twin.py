@@ -20,7 +20,7 @@ def twin_actor(env_id: str, num_players: int, strength: str = "final"):
     from onnx import numpy_helper
 
     from plunder.policies.pretrained import pretrained_path
-    from plunder.training.actors import MlpActor
+    from plunder.training.selfplay.actors import MlpActor
 
     model = onnx.load(str(pretrained_path(env_id, num_players, strength)))
     # float16-stored weights (plunder benchmark ship) become the float32 the graph casts

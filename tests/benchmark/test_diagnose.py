@@ -7,12 +7,12 @@ import json
 import numpy as np
 import pytest
 
-from plunder.benchmark.diagnose import diagnose, play_hybrid
+from plunder.training.benchmark.diagnose import diagnose, play_hybrid
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import InvalidArgumentError
 from plunder.policies.base import RandomPolicy
 from plunder.policies.hybrid import HybridPolicy, decision_kind
-from plunder.training.evaluate import bot_factories, run_tournament
+from plunder.training.evaluation import bot_factories, run_tournament
 
 from .test_run import run_cli
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from plunder.benchmark.leaderboard import (LEADERBOARD_BOTS, leaderboard_markdown, pairings,
+from plunder.training.benchmark.leaderboard import (LEADERBOARD_BOTS, leaderboard_markdown, pairings,
                                            run_leaderboard, write_leaderboard)
 
 from .test_run import run_cli
@@ -77,7 +77,7 @@ def test_a_board_needs_a_player_count_unless_all():
 
 
 def test_boards_are_embedded_in_the_doc_and_replaced_on_rerun(tmp_path):
-    from plunder.benchmark.leaderboard import embed_in_doc
+    from plunder.training.benchmark.leaderboard import embed_in_doc
 
     doc = tmp_path / "doc.md"
     doc.write_text("# x\n\n<!-- leaderboards:begin -->\n<!-- leaderboards:end -->\ntail\n")

@@ -82,7 +82,7 @@ def test_a_damaged_file_fails_the_sha256_check(tmp_path):
 
 
 def test_play_eval_and_netsearch_accept_pretrained_bots():
-    from plunder.training.evaluate import bot_factories, run_tournament
+    from plunder.training.evaluation import bot_factories, run_tournament
 
     specs = ["pretrained:final", "pretrained:early:sampled", "netsearch:pretrained:2"]
     t = run_tournament("shipshape_v0", 2, bot_factories(specs, "shipshape_v0", 2), 6,

@@ -1,4 +1,4 @@
-"""``plunder benchmark run`` / ``plunder.benchmark.evaluate``: every task end to end, the
+"""``plunder benchmark run`` / ``plunder.training.benchmark.evaluate``: every task end to end, the
 policy forms, errors, the JSON and its schema, no torch on the evaluation path."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from plunder.benchmark import TASKS, BenchmarkError, evaluate
-from plunder.benchmark.run import RESULT_SCHEMA_PATH, RESULT_SCHEMA_VERSION
+from plunder.training.benchmark import TASKS, BenchmarkError, evaluate
+from plunder.training.benchmark.run import RESULT_SCHEMA_PATH, RESULT_SCHEMA_VERSION
 from plunder.envs.core import InvalidArgumentError, ModelFileError
 from plunder.policies.pretrained import pretrained_path
 
@@ -29,7 +29,7 @@ def run_cli(args):
     """``plunder`` in-process; the click Result."""
     from click.testing import CliRunner
 
-    from plunder.training.cli import main
+    from plunder.training.cli.commands import main
 
     result = CliRunner().invoke(main, args, catch_exceptions=True)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
@@ -201,7 +201,7 @@ def test_cli_list_shows_every_task():
 #: the modules the evaluation path must not need: torch, SB3, onnx and the `cli` extra's
 NOT_NEEDED = ("torch", "stable_baselines3", "sb3_contrib", "onnx", "yaml", "click", "tqdm", "rich")
 EVALUATE = """
-from plunder.benchmark import evaluate
+from plunder.training.benchmark import evaluate
 r = evaluate('scallywags-2p-ladder', 'pretrained:final', games=4).to_dict()
 r2 = evaluate('shipshape-2p-heldout', {path!r}, games=2).to_dict()
 assert r['results']['rating'] is not None or r['rating_model'] is None

@@ -1,4 +1,4 @@
-"""``plunder benchmark targets``: issue 13's table, each cell a replayable ``plunder eval``."""
+"""``plunder benchmark targets``: the targets table, each cell a replayable ``plunder eval``."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from plunder.benchmark.targets import many_players, targets
+from plunder.training.benchmark.targets import many_players, targets
 from plunder.envs import ENV_IDS
 from plunder.envs.core import InvalidArgumentError
-from plunder.training.evaluate import bot_factories, run_tournament
+from plunder.training.evaluation import bot_factories, run_tournament
 
 from .test_run import run_cli
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from plunder.benchmark import TASKS, get_task, held_out_specs
-from plunder.benchmark.tasks import BENCHMARK_SEED_BASE, tasks_markdown
+from plunder.training.benchmark import TASKS, get_task, held_out_specs
+from plunder.training.benchmark.tasks import BENCHMARK_SEED_BASE, tasks_markdown
 from plunder.envs import ENV_IDS
 from plunder.envs.core import InvalidArgumentError
-from plunder.training.evaluate import game_seed
+from plunder.training.evaluation import game_seed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,7 +102,7 @@ def test_the_held_out_scan_finds_a_held_out_bot():
 @pytest.mark.parametrize("path", sorted((ROOT / "configs" / "train").glob("*.yaml")),
                          ids=lambda p: p.stem)
 def test_no_packaged_training_config_names_a_held_out_opponent(path):
-    from plunder.training.config import load_config
+    from plunder.training.selfplay.config import load_config
 
     raw = yaml.safe_load(path.read_text())
     assert named_held_out(raw) == []
@@ -118,8 +118,8 @@ def test_held_out_sets_hold_only_bots_outside_the_training_league():
 
 
 def test_tasks_that_play_shipped_bots_take_their_revision_as_version():
-    from plunder.benchmark.ship import next_revision
-    from plunder.benchmark.tasks import pretrained_revision
+    from plunder.training.benchmark.ship import next_revision
+    from plunder.training.benchmark.tasks import pretrained_revision
     from plunder.policies.pretrained import load_manifest
 
     manifest = load_manifest()

@@ -1,6 +1,6 @@
 """RLlib (new API stack): its env pre-check passes on plunder's envs, and PPO with RLlib's
 action-masking module trains every game for a couple of small iterations, never ending a
-game by an illegal move (plunder.training.rllib_ppo and the docs' examples).
+game by an illegal move (plunder.training.selfplay.rllib_ppo and the docs' examples).
 
 ray[rllib] pins its own gymnasium, so CI runs this file in a virtualenv of its own
 (.venv-rllib, the 'rllib' extra); elsewhere it skips."""
@@ -21,7 +21,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 
 from plunder.envs import ENV_IDS, game_class, pettingzoo_id  # noqa: E402
 from plunder.envs.core import InvalidArgumentError, UnknownEnvError  # noqa: E402
-from plunder.training import rllib_ppo  # noqa: E402
+from plunder.training.selfplay import rllib_ppo  # noqa: E402
 
 from .doc_examples import run_doc_example  # noqa: E402
 

@@ -231,7 +231,7 @@ def test_heuristic_win_share_200_games():
 
 
 def test_a_person_can_play_against_the_bots():
-    from plunder.training.play import play
+    from plunder.training.play.terminal import play
 
     shown = []
 

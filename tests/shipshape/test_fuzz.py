@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from plunder.envs.core.errors import InvalidStateError
 from plunder.envs.shipshape import ShipShapeGame
 from plunder.envs.shipshape.components import VOYAGE_HOLDS
 from plunder.envs.shipshape.geometry import score_voyage
@@ -107,25 +108,25 @@ def test_validate_rejects_broken_states():
     capn = game.capn
     broken = s.clone()
     broken.hands = ((1, 2, 3),) + s.hands[1:]                 # crew cards lost
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken = s.clone()
     broken.unused = s.unused + (s.stacks[0][0][0],)          # a crate in two places
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken = s.clone()
     broken.stacks = (s.stacks[0][1:],)                       # a crate lost
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken = s.clone()
     holds = list(s.hold_history[0])
     holds[capn] = holds[0]                                   # two seats on one hold
     broken.hold_history = (tuple(holds),)
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
     broken = s.clone()
     broken.coins = (5,) + s.coins[1:]                        # coins from nowhere
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvalidStateError):
         broken.validate()
 
 

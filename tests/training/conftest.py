@@ -42,7 +42,7 @@ def run_cli(args):
     """Invoke ``plunder`` in-process; returns the click Result (raising on crashes)."""
     from click.testing import CliRunner
 
-    from plunder.training.cli import main
+    from plunder.training.cli.commands import main
 
     result = CliRunner().invoke(main, args, catch_exceptions=True)
     if result.exception is not None and not isinstance(result.exception, SystemExit):

@@ -10,7 +10,7 @@ from conftest import TINY, run_cli, set_args, TOY_CONFIG
 
 from plunder.envs.core import ModelFileError
 from plunder.policies.onnx_policy import OnnxPolicy
-from plunder.training.train import checkpoint_paths, latest_checkpoint, load_checkpoint
+from plunder.training.selfplay.train import checkpoint_paths, latest_checkpoint, load_checkpoint
 
 
 def _train(toy, run, steps, *extra):
@@ -132,7 +132,7 @@ def test_periodic_evaluations_change_nothing_in_the_run(tmp_path):
 def test_a_run_directory_is_locked_while_training(toy, tmp_path):
     """A second `plunder train` on a run in use fails at once with a clear error and
     leaves the run alone."""
-    from plunder.training.train import lock_run
+    from plunder.training.selfplay.train import lock_run
 
     run = tmp_path / "run"
     assert _train(toy, run, 1024).exit_code == 0
@@ -149,7 +149,7 @@ def test_resuming_on_another_platform_says_so(toy, tmp_path, monkeypatch):
     """A checkpoint records the platform it was written on; resuming elsewhere (another
     processor or library version) is allowed but named, since the run will not repeat bit
     for bit there."""
-    from plunder.training import train as train_module
+    from plunder.training.selfplay import train as train_module
 
     run = tmp_path / "run"
     assert _train(toy, run, 1024).exit_code == 0

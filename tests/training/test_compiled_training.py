@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(compiled.load("scallywags") is None,
 
 def _train(run, pure: bool):
     env = dict(os.environ, **{compiled.PURE_PYTHON_VAR: "1" if pure else "0"})
-    args = [sys.executable, "-c", "from plunder.training.command import main; main()",
+    args = [sys.executable, "-c", "from plunder.training.cli.console import main; main()",
             "train", "scallywags",
             "--steps", "1024", "--run-dir", str(run),
             *set_args(TINY + ["eval.final_games=4", "vec_workers=2"])]

@@ -8,7 +8,7 @@ import pytest
 
 from plunder.envs import ENV_IDS
 from plunder.envs.core import ConfigError
-from plunder.training.config import (TrainConfig, _build, apply_overrides, config_from_dict,
+from plunder.training.selfplay.config import (TrainConfig, _build, apply_overrides, config_from_dict,
                                      describe_config, load_config, parse_override)
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "train"
@@ -20,7 +20,7 @@ def test_every_game_has_a_config_that_parses(game):
     import yaml
 
     data = yaml.safe_load((CONFIG_DIR / f"{game}.yaml").read_text())
-    from plunder.training.config import _fix_floats, resolve_player_settings
+    from plunder.training.selfplay.config import _fix_floats, resolve_player_settings
     for players in (2, 4):
         raw = resolve_player_settings(_fix_floats(data), [f"num_players={players}"], game)
         cfg = _build(TrainConfig, raw, "")

@@ -10,9 +10,9 @@ import pytest
 from plunder.envs.core import ConfigError
 from plunder.policies.base import make_bot
 from plunder.policies.pretrained import pretrained_path
-from plunder.training.config import config_from_dict
-from plunder.training.distill import collect_search_decisions
-from plunder.training.pretrain import collect_in_parts
+from plunder.training.selfplay.config import config_from_dict
+from plunder.training.selfplay.distill import collect_search_decisions
+from plunder.training.selfplay.pretrain import collect_in_parts
 
 from .conftest import TINY, run_cli, set_args
 

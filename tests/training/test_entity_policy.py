@@ -11,10 +11,10 @@ from test_export import _observations
 from plunder.envs import game_class
 from plunder.envs.core import ConfigError, EntityGroup, LayoutBuilder
 from plunder.policies.onnx_policy import read_metadata
-from plunder.training.actors import EntityActor, actor_from_arrays, actor_from_policy
-from plunder.training.config import load_config
-from plunder.training.selfplay_env import OpponentPool
-from plunder.training.train import latest_checkpoint
+from plunder.training.selfplay.actors import EntityActor, actor_from_arrays, actor_from_policy
+from plunder.training.selfplay.config import load_config
+from plunder.training.selfplay.selfplay_env import OpponentPool
+from plunder.training.selfplay.train import latest_checkpoint
 
 
 def test_scallywags_coin_features_are_each_coins_own_entries():
@@ -152,7 +152,7 @@ def test_fixed_member_features_keep_torch_numpy_and_onnx_equal(tmp_path):
     import torch
 
     from plunder.policies.onnx_policy import OnnxPolicy
-    from plunder.training.selfplay_env import SelfPlayVecEnv
+    from plunder.training.selfplay.selfplay_env import SelfPlayVecEnv
 
     run = tmp_path / "battle"
     res = run_cli(["train", "all_hands_battle", "--steps", "1024", "--run-dir", str(run),
@@ -243,7 +243,7 @@ def test_anchors_aweigh_tile_kinds_are_an_entity_group():
 
 def test_policy_entity_groups_picks_groups_by_name():
     game = game_class("all_hands_battle_v0")(2)
-    from plunder.training.entity_policy import entity_groups_spec
+    from plunder.training.selfplay.entity_policy import entity_groups_spec
     names = [g.name for g in game.entity_groups]
     assert [g["name"] for g in entity_groups_spec(game, names[:1])] == names[:1]
     assert [g["name"] for g in entity_groups_spec(game)] == names

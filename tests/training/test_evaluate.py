@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
-from plunder.training.evaluate import bot_factories, run_tournament, schedule, wilson
+from plunder.training.evaluation import bot_factories, run_tournament, schedule, wilson
 
 
 def test_schedule_rotates_every_bot_through_every_seat():
@@ -63,7 +63,7 @@ def test_training_summary_says_how_many_games_hit_the_turn_limit():
 
     from rich.console import Console
 
-    from plunder.training.train import render_summary
+    from plunder.training.selfplay.train import render_summary
 
     row = {"num_players": 2, "games": 400, "win_share": 0.379, "ci95": [0.333, 0.427],
            "parity": 0.5, "mean_score": 30.0, "opponent_mean_score": 35.0,
@@ -81,7 +81,7 @@ def test_training_summary_says_how_many_games_hit_the_turn_limit():
 # -- seeds: evaluation games are never training games ----------------------------------
 
 def test_tournament_seeds_are_distinct_and_above_every_training_seed():
-    from plunder.training.evaluate import EVAL_SEED_FLOOR, bot_seed, game_seed
+    from plunder.training.evaluation import EVAL_SEED_FLOOR, bot_seed, game_seed
 
     seeds = [game_seed(t, g) for t in range(4) for g in range(300)]
     seeds += [bot_seed(t, b, s) for t in range(4) for b in range(5) for s in range(6)]
@@ -89,7 +89,7 @@ def test_tournament_seeds_are_distinct_and_above_every_training_seed():
     assert min(seeds) >= EVAL_SEED_FLOOR
     # the packaged config seeds are below 2**32; a larger one is refused
     from plunder.envs.core import ConfigError
-    from plunder.training.config import load_config
+    from plunder.training.selfplay.config import load_config
     with pytest.raises(ConfigError, match="seed"):
         load_config("scallywags", overrides=[f"seed={2**32}"])
     with pytest.raises(Exception, match="non-negative"):
@@ -100,8 +100,8 @@ def test_tournament_game_is_the_env_game_of_its_seed(monkeypatch):
     """Game g of tournament T is played from ``game_seed(T, g)``, which is what
     ``env.reset(seed=game_seed(T, g))`` deals."""
     from plunder.envs import game_class, make
-    from plunder.training import evaluate
-    from plunder.training.evaluate import game_seed, play_game
+    from plunder.training.evaluation import tournament as evaluate
+    from plunder.training.evaluation import game_seed, play_game
 
     played = []
     real_play = evaluate.play_game
@@ -135,8 +135,9 @@ def test_final_evaluation_seeds_are_disjoint_from_every_training_seed(tmp_path, 
 
     import torch
 
-    from plunder.training import evaluate, train as train_mod
-    from plunder.training.evaluate import EVAL_SEED_FLOOR
+    from plunder.training.evaluation import tournament as evaluate
+    from plunder.training.selfplay import train as train_mod
+    from plunder.training.evaluation import EVAL_SEED_FLOOR
 
     phase = ["training"]
     entropy = {"training": set(), "final": set()}      # ints every generator came from
@@ -213,8 +214,8 @@ def test_final_evaluation_seeds_are_disjoint_from_every_training_seed(tmp_path, 
 
 def test_final_evaluation_in_worker_processes_matches_one_process(scallywags_run):
     """``eval.final_workers`` changes where the opponents' tournaments run, not their games."""
-    from plunder.training.config import load_config
-    from plunder.training.train import final_evaluation
+    from plunder.training.selfplay.config import load_config
+    from plunder.training.selfplay.train import final_evaluation
 
     bot = scallywags_run / "bot.onnx"
     results = {}
@@ -297,7 +298,7 @@ def test_every_bot_kind_the_help_lists_plays_a_tournament(scallywags_run):
 def test_parity_counts_every_ranked_seat(env_id, n, parity):
     """ShipShape's Cap'n (with 2 or 5 players) is ranked too, so parity is one over the
     players plus one."""
-    from plunder.training.evaluate import bot_factories, run_tournament
+    from plunder.training.evaluation import bot_factories, run_tournament
 
     t = run_tournament(env_id, n, bot_factories(["random"], env_id, n), games=1, rate=False)
     assert t.parity == pytest.approx(parity)

@@ -12,9 +12,9 @@ import pytest
 
 from plunder.envs.core import ModelFileError
 from plunder.policies.onnx_policy import OnnxPolicy, read_metadata
-from plunder.training.selfplay_env import OpponentPool, SelfPlayVecEnv, actor_from_policy
-from plunder.training.export import export_run, export_snapshot
-from plunder.training.train import latest_checkpoint, run_platform
+from plunder.training.selfplay.selfplay_env import OpponentPool, SelfPlayVecEnv, actor_from_policy
+from plunder.training.selfplay.export import export_run, export_snapshot
+from plunder.training.selfplay.train import latest_checkpoint, run_platform
 
 
 def _observations(n_obs=1000, seed=0):

@@ -17,9 +17,9 @@ from plunder.policies.onnx_policy import OnnxPolicy
 
 def random_network(env_id: str, n: int, path, seed: int = 0):
     """An exported bot with random weights (for games no test trains)."""
-    from plunder.training.actors import Critic, MlpActor
-    from plunder.training.config import config_from_dict
-    from plunder.training.export import export_actor
+    from plunder.training.selfplay.actors import Critic, MlpActor
+    from plunder.training.selfplay.config import config_from_dict
+    from plunder.training.selfplay.export import export_actor
 
     game = game_class(env_id)(n)
     d, a, h = game.layout.size, game.num_actions, 16

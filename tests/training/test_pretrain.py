@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from plunder.envs import game_class
-from plunder.training.pretrain import (collect_dagger_decisions, collect_heuristic_decisions,
+from plunder.training.selfplay.pretrain import (collect_dagger_decisions, collect_heuristic_decisions,
                                          collect_in_parts)
-from plunder.training.selfplay_env import MlpActor
+from plunder.training.selfplay.selfplay_env import MlpActor
 
 
 def _random_actor(game, seed=0):
@@ -67,8 +67,8 @@ def test_parts_depend_on_their_count_not_on_the_workers():
 
 def _small_model(kind: str):
     """A Scallywags 2-player model with a small network (built as a run builds it)."""
-    from plunder.training.config import load_config
-    from plunder.training.train import _make_model, make_pool, make_vec_env
+    from plunder.training.selfplay.config import load_config
+    from plunder.training.selfplay.train import _make_model, make_pool, make_vec_env
 
     cfg = load_config("scallywags_v0", overrides=[
         "num_players=2", "n_envs=8", "vec_workers=1", "async_rollouts=false",
@@ -84,7 +84,7 @@ def test_smoothing_terms_are_the_policys_own(kind):
     the mean log-probability over exactly the legal actions."""
     import torch
 
-    from plunder.training.pretrain import _smoothing_terms
+    from plunder.training.selfplay.pretrain import _smoothing_terms
 
     model, vec = _small_model(kind)
     try:
@@ -106,7 +106,7 @@ def _fitted_probs(smoothing: float, data):
     """Action probabilities after imitating ``data`` with ``smoothing``."""
     import torch
 
-    from plunder.training.pretrain import imitate
+    from plunder.training.selfplay.pretrain import imitate
 
     model, vec = _small_model("mlp")
     threads = torch.get_num_threads()
@@ -148,7 +148,7 @@ def test_label_smoothing_fits_the_smoothed_target():
 
 def test_label_smoothing_must_be_below_one():
     from plunder.envs.core import ConfigError
-    from plunder.training.config import load_config
+    from plunder.training.selfplay.config import load_config
 
     for bad in ("-0.1", "1.0"):
         with pytest.raises(ConfigError, match="label_smoothing"):

@@ -17,7 +17,7 @@ from plunder.envs import game_class
 from plunder.envs.core import ConfigError, InvalidArgumentError
 from plunder.policies import make_bot
 from plunder.policies.onnx_policy import OnnxPolicy, read_metadata
-from plunder.training.config import load_config
+from plunder.training.selfplay.config import load_config
 
 ENV = "anchors_aweigh_v0"
 

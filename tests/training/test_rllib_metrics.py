@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from plunder.training.rllib_ppo import game_metrics
+from plunder.training.selfplay.rllib_ppo import game_metrics
 
 
 def _result(**runners):

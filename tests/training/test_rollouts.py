@@ -8,7 +8,7 @@ import torch as th
 from conftest import TINY, run_cli, set_args, TOY_CONFIG
 
 from plunder.envs import game_class
-from plunder.training.selfplay_env import (MlpActor, OpponentPool, ParallelSelfPlayVecEnv,
+from plunder.training.selfplay.selfplay_env import (MlpActor, OpponentPool, ParallelSelfPlayVecEnv,
                                            SelfPlayVecEnv)
 
 
@@ -124,8 +124,8 @@ def test_parallel_collect_joins_workers_in_env_order():
 def test_selfplay_ppo_fills_the_buffer_like_maskable_ppo(toy):
     """Values and log-probs in the buffer are the torch policy's on the recorded steps, and
     the sampled actions' numpy log-probs agree with torch's."""
-    from plunder.training.config import load_config
-    from plunder.training.train import _make_model, make_pool, make_vec_env
+    from plunder.training.selfplay.config import load_config
+    from plunder.training.selfplay.train import _make_model, make_pool, make_vec_env
 
     cfg = load_config(toy, path=TOY_CONFIG, overrides=TINY)
     pool = make_pool(cfg)
@@ -159,7 +159,7 @@ def test_selfplay_ppo_fills_the_buffer_like_maskable_ppo(toy):
 def test_async_rollouts_train_repeatably_and_resume(tmp_path):
     """Scallywags (the toy game is not registered in worker processes), 2 workers."""
     from plunder.policies.onnx_policy import OnnxPolicy
-    from plunder.training.train import latest_checkpoint
+    from plunder.training.selfplay.train import latest_checkpoint
 
     extra = ["vec_workers=2", "async_rollouts=true", "eval.final_games=4",
              "policy.kind=mlp"]
@@ -186,9 +186,9 @@ def test_async_rollouts_correct_for_the_policy_lag():
     min(1, pi_now / pi_played)."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from plunder.training.actors import actor_from_policy
-    from plunder.training.config import load_config
-    from plunder.training.train import _make_model, make_pool, make_vec_env
+    from plunder.training.selfplay.actors import actor_from_policy
+    from plunder.training.selfplay.config import load_config
+    from plunder.training.selfplay.train import _make_model, make_pool, make_vec_env
 
     cfg = load_config("scallywags", overrides=TINY + ["vec_workers=2", "async_rollouts=true",
                                                       "policy.kind=mlp"])
@@ -237,8 +237,8 @@ def test_truncation_reward_replaces_the_standing_and_the_bootstrap(truncation_re
     their standing reward plus the discounted value of where they stopped otherwise."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from plunder.training.config import load_config
-    from plunder.training.train import _make_model, make_pool, make_vec_env
+    from plunder.training.selfplay.config import load_config
+    from plunder.training.selfplay.train import _make_model, make_pool, make_vec_env
 
     extra = ["vec_workers=1", "async_rollouts=false", "policy.kind=mlp", "max_turns=6",
              f"ppo.truncation_reward={'null' if truncation_reward is None else truncation_reward}"]

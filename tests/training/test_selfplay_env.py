@@ -9,8 +9,8 @@ from stable_baselines3.common.env_checker import check_env as sb3_check
 
 from plunder.envs import ENV_IDS, game_class, make
 from plunder.envs.core import InvalidArgumentError
-from plunder.training.evaluate import play_game
-from plunder.training.selfplay_env import (MlpActor, OpponentPool, SelfPlayEnv,
+from plunder.training.evaluation import play_game
+from plunder.training.selfplay.selfplay_env import (MlpActor, OpponentPool, SelfPlayEnv,
                                            SelfPlayVecEnv)
 
 
@@ -190,7 +190,7 @@ def test_illegal_action_ends_the_game_with_a_penalty_or_raises():
 
 
 def test_parallel_vec_env_matches_shapes_and_takes_snapshots():
-    from plunder.training.selfplay_env import ParallelSelfPlayVecEnv
+    from plunder.training.selfplay.selfplay_env import ParallelSelfPlayVecEnv
 
     env_id, n = "scallywags_v0", 2
     game = game_class(env_id)(n)

@@ -101,7 +101,7 @@ def test_every_game_trains_exports_and_reloads(env_id, tmp_path):
 
 @pytest.mark.slow
 def test_bench_training_reports_rate():
-    from plunder.training.bench_train import measure_training
+    from plunder.training.speed.trainer import measure_training
 
     r = measure_training(steps=4096, overrides=["n_envs=8", "ppo.n_steps=256",
                                                 "ppo.batch_size=512"])

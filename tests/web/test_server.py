@@ -618,7 +618,7 @@ def test_plunder_serve_runs_the_server(tmp_path):
     from .browser import free_port
 
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli", "serve",
+    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli.commands", "serve",
                              "--port", str(port), "--bot-dir", str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
@@ -656,7 +656,7 @@ def test_plunder_serve_runs_the_server(tmp_path):
 def test_plunder_serve_refuses_bad_options(args, words):
     from click.testing import CliRunner
 
-    from plunder.training.cli import main
+    from plunder.training.cli.commands import main
 
     result = CliRunner().invoke(main, ["serve", *args])
     assert result.exit_code == 2 and words in result.output

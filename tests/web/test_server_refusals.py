@@ -24,7 +24,7 @@ except RuntimeError as exc:     # neither httpx2 nor httpx is installed
     pytest.skip(f"Starlette's TestClient: {exc}", allow_module_level=True)
 
 from plunder.envs import ENV_IDS, game_class  # noqa: E402
-from plunder.envs.core import InvalidStateError  # noqa: E402
+from plunder.envs.core import InvalidArgumentError, InvalidStateError  # noqa: E402
 from plunder.envs.core.strict import json_depth, load_json, whole_number  # noqa: E402
 from plunder.training.web import app as web_app  # noqa: E402
 from plunder.training.web import create_app, sessions  # noqa: E402
@@ -427,7 +427,7 @@ def test_a_seat_in_other_digits_is_refused(client):
         refused(client.get(f"/api/games/{game['id']}", params={"seat": seat}), 400,
                 "digits 0-9")
     assert client.get(f"/api/games/{game['id']}", params={"seat": "1"}).status_code == 200
-    with pytest.raises(TypeError, match="digits 0-9"):
+    with pytest.raises(InvalidArgumentError, match="digits 0-9"):
         whole_number("²", "a count")
 
 
@@ -457,7 +457,7 @@ def served(tmp_path):
     from .browser import free_port
 
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli", "serve",
+    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli.commands", "serve",
                              "--port", str(port), "--bot-dir", str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"

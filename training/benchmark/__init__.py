@@ -1,7 +1,7 @@
 """plunder's benchmark for multi-agent algorithms: named tasks, shipped opponent bots, one
 score command (``plunder benchmark list|run|exploit|leaderboard|ship``; docs/benchmark.md).
 
->>> from plunder.benchmark import evaluate
+>>> from plunder.training.benchmark import evaluate
 >>> result = evaluate("scallywags-2p-heuristic", "pretrained:final", games=10)
 >>> result.to_dict()["results"]["win_share"]
 

@@ -25,7 +25,7 @@ from plunder.envs.core import InvalidArgumentError
 from plunder.envs.core.rewards import winners
 from plunder.policies.base import make_bot
 from plunder.policies.hybrid import HybridPolicy
-from plunder.training.evaluate import bot_seed, game_seed, play_game, schedule, wilson
+from plunder.training.evaluation import bot_seed, game_seed, play_game, schedule, wilson
 
 
 def _helper_seed(seed: int) -> int:

@@ -2,7 +2,7 @@
 
 Every pair of bots (``LEADERBOARD_BOTS``: random, heuristic, search at two budgets, the
 pretrained early and final bots, netsearch over the pretrained final bot) plays a
-tournament with seat rotation (:func:`plunder.training.evaluate.schedule` for two bots):
+tournament with seat rotation (:func:`plunder.training.evaluation.schedule` for two bots):
 with 2 players, one tournament per unordered pair; with more, one per ordered pair, the
 row bot in one seat and the column bot in every other. Pairings without a search bot play
 ``games`` games, pairings with one (``search``, ``netsearch``) ``search_games``: search
@@ -27,8 +27,8 @@ from pathlib import Path
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
 from plunder.envs.core.rewards import winners
-from plunder.training.evaluate import (BotStats, _openskill_model, _rate, bot_factories,
-                                       bot_seed, game_seed, play_game, schedule, wilson)
+from plunder.training.evaluation import (BotStats, bot_factories, bot_seed, game_seed, play_game,
+                                         rating_model, schedule, update_ratings, wilson)
 
 from .run import latency_summary, plunder_version
 from .tasks import task_seed
@@ -91,7 +91,7 @@ def run_leaderboard(game: str, num_players: int, games: int = 400, search_games:
                     bots: tuple[str, ...] = LEADERBOARD_BOTS, command: str | None = None,
                     echo=print) -> dict:
     """Play every pairing and return the leaderboard as JSON-ready data."""
-    from plunder.training.config import game_name, resolve_env_id
+    from plunder.training.games import game_name, resolve_env_id
     from plunder.training.threads import limit_numpy_threads
 
     limit_numpy_threads(1)
@@ -102,7 +102,7 @@ def run_leaderboard(game: str, num_players: int, games: int = 400, search_games:
     facs = bot_factories(list(bots), env_id, num_players)
     stats = [BotStats(spec) for spec in bots]
     latencies: list[list[int]] = [[] for _ in bots]
-    model = _openskill_model()
+    model = rating_model()
     cells = []
     ranked = num_players
     t_all = time.perf_counter()
@@ -131,7 +131,7 @@ def run_leaderboard(game: str, num_players: int, games: int = 400, search_games:
                 seat_games[k] += 1
                 wins[k] += 1.0 / len(win) if s in win else 0.0
             if model is not None:
-                _rate(model, stats, [pair[k] for k in lineup], keys[:num_players])
+                update_ratings(model, stats, [pair[k] for k in lineup], keys[:num_players])
         lo, hi = wilson(wins[0], seat_games[0])
         olo, ohi = wilson(wins[1], seat_games[1])
         cell = {"bot": bots[a], "opponent": bots[b], "games": n_games, "tournament_seed": tseed,
@@ -228,7 +228,7 @@ def _ms(x) -> str:
 def write_leaderboard(board: dict, out_dir: str | Path) -> list[Path]:
     """Write ``<game>-<n>p.md`` and ``.json`` into ``out_dir`` (atomically)."""
     from plunder.training.atomic import atomic_write_text
-    from plunder.training.config import game_name
+    from plunder.training.games import game_name
 
     out_dir = Path(out_dir)
     stem = f"{game_name(board['env_id'])}-{board['num_players']}p"
@@ -248,7 +248,7 @@ def embed_in_doc(board: dict, doc: str | Path) -> Path:
     before the ``leaderboards:end`` marker); written atomically."""
     from plunder.envs import ENV_IDS
     from plunder.training.atomic import atomic_write_text
-    from plunder.training.config import game_name
+    from plunder.training.games import game_name
 
     doc = Path(doc)
     text = doc.read_text()

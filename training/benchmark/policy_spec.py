@@ -16,7 +16,7 @@
   spec, never a module.
 
 A Python object (a callable or an object with ``act``) can be passed to
-:func:`plunder.benchmark.evaluate` directly. Every action is checked against the mask
+:func:`plunder.training.benchmark.evaluate` directly. Every action is checked against the mask
 before the game sees it: an illegal one stops the run with a ``BenchmarkError`` naming the
 task, game, seat and the legal actions (nothing is silently replaced).
 """
@@ -31,10 +31,7 @@ from typing import Any, Callable
 import numpy as np
 
 from plunder.envs.core import InvalidArgumentError, PlunderError
-
-#: the kinds of bot spec ``make_bot`` understands (the part before the first colon)
-BOT_KINDS = ("random", "heuristic", "search", "pretrained", "trained", "onnx", "sampled",
-             "netsearch")
+from plunder.policies.base import BOT_KINDS
 
 
 class BenchmarkError(PlunderError, RuntimeError):

@@ -1,8 +1,8 @@
 """Score a policy on a benchmark task: ``plunder benchmark run TASK --policy SPEC`` /
-``plunder.benchmark.evaluate(task, policy)``.
+``plunder.training.benchmark.evaluate(task, policy)``.
 
 Games are played through the engine exactly as ``plunder eval`` plays them
-(:func:`plunder.training.evaluate.play_game`; the seed of game ``g`` is
+(:func:`plunder.training.evaluation.play_game`; the seed of game ``g`` is
 ``game_seed(task.seed, g)``, the seed of the bot in seat ``s`` with entrant index ``b``
 (0 the evaluated policy, 1 + i the task's opponent i) is ``bot_seed(task.seed, b, s)``).
 Measures, per seat-game of the evaluated policy:
@@ -37,8 +37,8 @@ import numpy as np
 
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
-from plunder.training.evaluate import (BotStats, _openskill_model, _rate, bot_factories,
-                                       bot_seed, game_seed, play_game, wilson)
+from plunder.training.evaluation import (BotStats, bot_factories, bot_seed, game_seed, play_game,
+                                         rating_model, update_ratings, wilson)
 
 from .policy_spec import MeasuredPolicy, resolve_policy
 from .tasks import Task, get_task
@@ -221,7 +221,7 @@ def evaluate(task, policy, games: int | None = None,
     measured = [MeasuredPolicy(source.factory(bot_seed(task.seed, 0, s)), task.name, env_id, s)
                 for s in range(n)]
     instances: dict[tuple[int, int], Any] = {}
-    model = _openskill_model()
+    model = rating_model()
     stats = [BotStats(source.label)] + [BotStats(spec) for spec in task.opponents]
     records = []
     t0 = time.perf_counter()
@@ -239,7 +239,7 @@ def evaluate(task, policy, games: int | None = None,
         state, truncated = play_game(game, seats, game_seed(task.seed, g), max_turns)
         records.append(_record(state, seat, lineup, n, truncated))
         if model is not None:
-            _rate(model, stats, [0 if b < 0 else 1 + b for b in lineup],
+            update_ratings(model, stats, [0 if b < 0 else 1 + b for b in lineup],
                   [tuple(k) for k in state.rank_keys()][:n])
         if progress is not None:
             progress(g + 1)

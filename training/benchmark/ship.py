@@ -43,7 +43,7 @@ from plunder.policies.pretrained import (MANIFEST_FORMAT, MANIFEST_NAME, PRETRAI
                                          bot_file_name, load_manifest)
 
 from plunder.training.atomic import atomic_write_text
-from plunder.training.export import EARLY_FRACTION
+from plunder.training.selfplay.export import EARLY_FRACTION
 
 #: config keys that never change what is learned (left out of the reproducing command;
 #: periodic evaluations only watch, tested)
@@ -104,7 +104,7 @@ def _flatten(d: dict, prefix: str = "") -> dict:
 def config_overrides(cfg) -> dict:
     """The keys of a run's resolved config that differ from the packaged config of its
     game at its player count, with the run's values."""
-    from plunder.training.config import entity_group_names, load_config
+    from plunder.training.selfplay.config import entity_group_names, load_config
 
     packaged_cfg = load_config(cfg.env_id, None, [f"num_players={cfg.num_players}"])
     if packaged_cfg.policy.kind == "entity":
@@ -118,7 +118,7 @@ def config_overrides(cfg) -> dict:
 
 def train_command(cfg, overrides: dict) -> str:
     """The ``plunder train`` command that reproduces a run from its packaged config."""
-    from plunder.training.config import game_name
+    from plunder.training.games import game_name
 
     parts = ["plunder", "train", game_name(cfg.env_id), "--players", str(cfg.num_players)]
     for key, value in overrides.items():
@@ -144,8 +144,8 @@ def next_revision(previous: dict | None, sha256: str) -> int:
 
 def inspect_run(run_dir: Path, game: str | None = None, players: int | None = None) -> dict:
     """Check a run directory can be shipped; what ``ship`` needs from it."""
-    from plunder.training.config import resolve_env_id
-    from plunder.training.train import latest_checkpoint
+    from plunder.training.games import resolve_env_id
+    from plunder.training.selfplay.train import latest_checkpoint
 
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
@@ -199,7 +199,7 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
     """Export final + early bots of every run into ``dest`` (default the package's
     pretrained folder) and update its manifest, atomically (see the module doc); with
     ``float16`` (the default) large weights are stored as float16."""
-    from plunder.training.export import export_snapshot, nearest_snapshot_step
+    from plunder.training.selfplay.export import export_snapshot, nearest_snapshot_step
 
     if not run_dirs:
         raise InvalidArgumentError("ship needs at least one run directory")

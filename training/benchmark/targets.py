@@ -25,10 +25,9 @@ from typing import Callable
 
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import InvalidArgumentError
-from plunder.training.config import game_name
-from plunder.training.evaluate import (
-    bot_factories, eval_command_line, ranked_seats, run_tournament,
-)
+from plunder.training.evaluation import bot_factories, ranked_seats, run_tournament
+from plunder.training.evaluation.command import eval_command_line
+from plunder.training.games import game_name
 from plunder.training.threads import map_in_processes
 
 #: 2-player targets by opponent: the least win share that meets each

@@ -24,7 +24,7 @@ the other seats, in seat order, with combination ``(g div n) mod K`` of the oppo
 (all ``K = k**(n-1)`` ordered choices of ``k`` opponents, in ``itertools.product`` order),
 so every seat and every combination comes round equally often. The tournament seed of a
 task is ``BENCHMARK_SEED_BASE + crc32(name)``: its games are seeded by
-:func:`plunder.training.evaluate.game_seed`, above ``2**64`` like every evaluation game
+:func:`plunder.training.evaluation.game_seed`, above ``2**64`` like every evaluation game
 (never a training game) and, with a tournament seed above ``2**32``, apart from every
 training run's periodic and final evaluation games too.
 """

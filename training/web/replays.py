@@ -29,7 +29,7 @@ from plunder.envs import game_class
 from plunder.envs.core import PlunderError
 from plunder.envs.core.state_io import check_int, check_keys, check_list
 
-from .sessions import ReplaySession, bad_request, resolve_env_id
+from .sessions import MAX_SEED, ReplaySession, bad_request, resolve_env_id
 
 FORMAT = "plunder-replay/1"
 _FIELDS = ("format", "env_id", "num_players", "options", "max_turns", "seed", "bots",
@@ -73,7 +73,7 @@ def _load(data: Any) -> ReplaySession:
         raise bad_request("replay options: expected an object")
     game = cls(n, **data["options"])
     max_turns = check_int(data["max_turns"], "replay max_turns", 1)
-    seed = check_int(data["seed"], "replay seed", 0)
+    seed = check_int(data["seed"], "replay seed", 0, MAX_SEED)
     bots = check_list(data["bots"], "replay bots", n)
     if not all(b is None or isinstance(b, str) for b in bots):
         raise bad_request("replay bots: expected a bot name or null per seat")

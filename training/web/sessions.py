@@ -42,11 +42,12 @@ from typing import Any
 import numpy as np
 
 from plunder.envs import env_ids, game_class, make
-from plunder.envs.core import Game, GameState, InvalidArgumentError, PlunderError
+from plunder.envs.core import Game, GameState, InvalidArgumentError, PlunderError, UnknownEnvError
 from plunder.envs.core.movelog import TIE_BREAK, default_lines, describe_step
 from plunder.envs.core.rewards import winners
 from plunder.policies import choose_action, make_bot
 from plunder.policies.base import BOT_SPECS, spec_file
+from plunder.training.games import resolve_env_id as resolve_game
 
 from . import boards
 
@@ -54,6 +55,8 @@ from . import boards
 LOG_WINDOW = 400
 #: most joint moves one watch request may play forward
 MAX_STEPS_PER_REQUEST = 2000
+#: the largest seed a game or a replay may name (numpy seeds take 128 bits of entropy)
+MAX_SEED = 2**128 - 1
 #: most states a search bot from the page samples per move (``search:N``, netsearch's
 #: samples): a larger count is refused, not lowered
 MAX_SEARCH_SAMPLES = 256
@@ -95,12 +98,10 @@ def resolve_env_id(game: Any) -> str:
     ids = env_ids()     # the registry as it is now (a game may join later)
     if not isinstance(game, str):
         raise bad_request(f"'game' must be a game name such as {ids[0]!r}, got {game!r}")
-    if game in ids:
-        return game
-    matches = [e for e in ids if e.rsplit("_v", 1)[0] == game]
-    if len(matches) == 1:
-        return matches[0]
-    raise RequestError(404, f"unknown game {game!r}; games: {', '.join(ids)}")
+    try:
+        return resolve_game(game)
+    except UnknownEnvError as exc:
+        raise RequestError(404, str(exc)) from None
 
 
 def is_int(value: Any) -> bool:
@@ -667,8 +668,9 @@ def check_new_game(body: Any, bot_dir: Path | None = None) -> dict:
     except PlunderError as exc:
         raise bad_request(f"'options': {exc}") from None
     seed = body.get("seed")
-    if seed is not None and (not is_int(seed) or seed < 0):
-        raise bad_request(f"'seed' must be a whole number, 0 or more, or null; got {seed!r}")
+    if seed is not None and (not is_int(seed) or not 0 <= seed <= MAX_SEED):
+        raise bad_request(f"'seed' must be a whole number, 0 to 2**128 - 1, or null; "
+                          f"got {seed!r}")
     if seed is None:
         seed = secrets.randbits(32)
     max_turns = body.get("max_turns")

@@ -1,4 +1,4 @@
-"""The `plunder` command line: list, play, serve, bench (and train, eval, export)."""
+"""The `plunder` command line: list, play, serve, speed, benchmark (and train, eval, export)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,12 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import click  # noqa: E402
 
+from .options import GAME, bots_option, game_argument  # noqa: E402
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="plunder", prog_name="plunder",
+                      message="%(prog)s %(version)s")
 def main():
     """plunder: pirate tabletop games as multi-agent RL environments."""
 
@@ -28,45 +32,26 @@ def list_games():
                    f"{kind:12s} options: {opts}")
 
 
-def _env_id(game: str) -> str:
-    """Accept 'scallywags' as well as 'scallywags_v0'."""
-    from plunder.envs import ENV_IDS
-
-    if game in ENV_IDS:
-        return game
-    matches = [e for e in ENV_IDS if e.rsplit("_v", 1)[0] == game]
-    if len(matches) == 1:
-        return matches[0]
-    raise click.BadParameter(f"unknown game {game!r}; games: {', '.join(ENV_IDS)}",
-                             param_hint="'GAME'")
-
-
 @main.command()
-@click.argument("game")
+@game_argument()
 @click.option("--seat", default=0, show_default=True, help="Your seat (0 moves first in "
               "seat order; the first player may be drawn at random by the rules).")
-@click.option("--bots", default="heuristic", show_default=True,
-              help="Comma-separated bots for the other seats, each one of: random, "
-                   "heuristic, planner, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
-                   "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]. "
-                   "One name fills every seat; planner is a stronger scripted bot "
-                   "(Anchors Aweigh! and ShipShape); trained plays "
-                   "the network's likeliest move, sampled draws from its probabilities, "
-                   "search and netsearch search sampled states (netsearch guided by the "
-                   "network; docs/training.md).")
+@bots_option("Comma-separated bots for the other seats", "One name fills every seat",
+             default="heuristic", show_default=True)
 @click.option("--players", type=int, default=None, help="Number of players.")
 @click.option("--seed", type=int, default=None, help="Seed for a reproducible game.")
 def play(game, seat, bots, players, seed):
     """Play GAME in the terminal against bots."""
-    from .play import main_play
+    from plunder.training.play.terminal import main_play
 
-    main_play(_env_id(game), seat, bots, players, seed)
+    main_play(game, seat, bots, players, seed)
 
 
 @main.command()
 @click.option("--seconds", type=float, default=3.0, show_default=True,
               help="Seconds of play per environment.")
-@click.option("--game", "games", multiple=True, help="Only these env ids (repeatable).")
+@click.option("--game", "games", type=GAME, multiple=True,
+              help="Only these games (repeatable).")
 @click.option("--no-yardsticks", is_flag=True, help="Skip PettingZoo/OpenSpiel yardsticks.")
 @click.option("--no-train", is_flag=True, help="Skip the training-throughput measurement.")
 @click.option("--players", "players", type=int, multiple=True,
@@ -76,26 +61,42 @@ def play(game, seat, bots, players, seed):
               help="Also play each game through env() (and the batched path) with the "
                    "observation's encoding left out (an all-zero vector), to show what share "
                    "of a step it takes, and on the rules alone (masks and moves, no view).")
-def bench(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost):
-    """Benchmark random legal play against PettingZoo and OpenSpiel yardsticks."""
-    from .bench import encoder_summary, format_table, run_bench
+def speed(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost):
+    """Measure steps per second of random legal play, beside PettingZoo and OpenSpiel
+    yardsticks, and the trainer's throughput."""
+    from plunder.training.speed.envs import encoder_summary, format_table, run_bench
 
-    results = run_bench(seconds, [_env_id(g) for g in games] or None, not no_yardsticks,
+    results = run_bench(seconds, list(games) or None, not no_yardsticks,
                         players=list(players) or None, batched=not no_batched,
                         observation_cost=observation_cost)
     click.echo(format_table(results))
     click.echo(encoder_summary())
     if not no_train:
         try:
-            from .bench_train import bench_training
+            from plunder.training.speed.trainer import bench_training
         except ImportError as exc:
             click.echo(f"(training throughput skipped: {exc})")
         else:
             click.echo(bench_training())
 
 
+#: what ``plunder bench`` says before it runs ``plunder speed``
+BENCH_DEPRECATED = "plunder: 'plunder bench' is deprecated; use 'plunder speed' (same options)"
+
+
+@main.command("bench")
+@click.pass_context
+def bench(ctx, **kwargs):
+    """Deprecated name of `plunder speed` (kept for one release)."""
+    click.echo(BENCH_DEPRECATED, err=True)
+    ctx.invoke(speed, **kwargs)
+
+
+bench.params = list(speed.params)
+
+
 @main.command()
-@click.argument("game")
+@game_argument()
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
               help="Training config YAML (default: the packaged configs/train/GAME.yaml).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
@@ -111,21 +112,16 @@ def bench(seconds, games, no_yardsticks, no_train, players, no_batched, observat
 def train(game, config_path, overrides, steps, players, seed, run_dir, resume, overwrite,
           no_progress):
     """Train a bot for GAME by self-play (MaskablePPO); ends with an evaluation table."""
-    from .train import train_command
+    from plunder.training.selfplay.train import train_command
 
     train_command(game, config_path, list(overrides), steps, players, seed, run_dir, resume,
                   overwrite, no_progress)
 
 
 @main.command("eval")
-@click.argument("game")
-@click.option("--bots", required=True, help="Comma-separated bots, each one of: random, "
-              "heuristic, planner, search[:SAMPLES], pretrained[:early|final][:sampled], trained:PATH.onnx, "
-              "sampled:PATH.onnx, netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]. "
-              "With fewer bots than seats the last fills the "
-              "rest; planner is a stronger scripted bot (Anchors Aweigh! and ShipShape); trained plays the network's likeliest move, sampled draws from its "
-              "probabilities, search and netsearch search sampled states (netsearch guided "
-              "by the network; docs/training.md).")
+@game_argument()
+@bots_option("Comma-separated bots", "With fewer bots than seats the last fills the rest",
+             required=True)
 @click.option("--games", type=int, default=200, show_default=True, help="Games to play.")
 @click.option("--players", type=int, default=None, help="Number of players.")
 @click.option("--seed", type=int, default=0, show_default=True,
@@ -141,7 +137,7 @@ def train(game, config_path, overrides, steps, players, seed, run_dir, resume, o
                    "keeps its first K games, which --games K replays.")
 def evaluate(game, bots, games, players, seed, options, max_turns, as_json, log_games):
     """Play a tournament with seat rotation: win shares (95% CI), scores, ratings."""
-    from .evaluate import eval_command
+    from plunder.training.evaluation.command import eval_command
 
     eval_command(game, bots, games, players, seed, list(options), as_json, max_turns,
                  log_games)
@@ -155,7 +151,7 @@ def evaluate(game, bots, games, players, seed, options, max_turns, as_json, log_
               help="A checkpoint file (default: the run's latest).")
 def export(run, out, checkpoint):
     """Export a trained RUN as an ONNX bot (play it with --bots trained:FILE)."""
-    from .export import export_command
+    from plunder.training.selfplay.export import export_command
 
     export_command(run, out, checkpoint)
 
@@ -180,7 +176,7 @@ def export(run, out, checkpoint):
 def serve(host, port, bot_dir, models_dir, max_games, idle_minutes):
     """Play, watch and replay the games in a browser (a local web server; docs/web.md)."""
     try:
-        from .web import serve as run_server
+        from plunder.training.web import serve as run_server
     except ImportError as exc:
         raise click.ClickException(f"plunder serve needs the web extra "
                                    f"(pip install 'plunder[web]'): {exc}") from None
@@ -193,8 +189,8 @@ def serve(host, port, bot_dir, models_dir, max_games, idle_minutes):
                idle_minutes=idle_minutes)
 
 def _add_benchmark() -> None:
-    """``plunder benchmark ...`` (its own module: plunder.benchmark.cli)."""
-    from plunder.benchmark.cli import benchmark
+    """``plunder benchmark ...`` (its own module: :mod:`.benchmark`)."""
+    from .benchmark import benchmark
 
     main.add_command(benchmark)
 

@@ -255,7 +255,7 @@ def keep_early_snapshot(run_dir: Path, actor: Actor, step: int, total_steps: int
     one on a tie); True if written. Atomic."""
     import io
 
-    from .atomic import atomic_write_bytes
+    from plunder.training.atomic import atomic_write_bytes
 
     path = Path(run_dir) / EARLY_SNAPSHOT
     target = EARLY_FRACTION * total_steps

@@ -30,13 +30,13 @@ EXTRA_OF_MODULE = {
 
 
 def main() -> None:
-    """Run :mod:`plunder.training.cli`, or exit with a message naming the missing extra."""
+    """Run :mod:`.commands`, or exit with a message naming the missing extra."""
     try:
         import click  # noqa: F401
         import yaml  # noqa: F401
     except ImportError as exc:
         sys.exit(MISSING_CLI.format(module=exc.name))
-    from .cli import main as cli_main
+    from .commands import main as cli_main
 
     try:
         cli_main()

@@ -19,7 +19,7 @@ as 40 unrelated outputs, so it must learn what makes a coin worth taking once pe
    (a pointer-style logit with one query per action range); other actions get
    ``linear(hidden)`` alone.
 
-The numpy twin for snapshots and export is :class:`~plunder.training.actors.EntityActor`.
+The numpy twin for snapshots and export is :class:`~plunder.training.selfplay.actors.EntityActor`.
 """
 
 from __future__ import annotations

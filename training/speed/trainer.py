@@ -1,10 +1,10 @@
 """End-to-end training throughput: learner env-steps/s of MaskablePPO self-play.
 
-``plunder bench`` calls :func:`bench_training` (4-player Scallywags, every opponent a
+``plunder speed`` calls :func:`bench_training` (4-player Scallywags, every opponent a
 frozen snapshot of the learner, the game's default training config otherwise). The number
 includes everything a real ``plunder train`` step costs: the games, the opponents' batched
 forward passes, the learner's forward pass, rollout storage and the PPO updates (no
-evaluation or checkpoints). ``python -m plunder.training.bench_train`` runs it alone.
+evaluation or checkpoints). ``python -m plunder.training.speed.trainer`` runs it alone.
 
 With ``async_rollouts`` (every packaged config) the first rollout is collected before any
 update can overlap it and the last update overlaps nothing; 60k steps (about 15 rollouts)
@@ -23,9 +23,9 @@ def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
     """Train for ``steps`` learner steps against snapshot opponents; returns the rates."""
     import torch
 
-    from .config import load_config
-    from .selfplay_env import actor_from_policy, limit_numpy_threads
-    from .train import _make_model, add_snapshot, make_pool, make_vec_env
+    from plunder.training.selfplay.config import load_config
+    from plunder.training.selfplay.selfplay_env import actor_from_policy, limit_numpy_threads
+    from plunder.training.selfplay.train import _make_model, add_snapshot, make_pool, make_vec_env
 
     cfg = load_config(env_id, overrides=[f"num_players={num_players}",
                                          "league.weights={snapshots: 1.0}",
@@ -67,7 +67,7 @@ def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
 
 def bench_training(env_id: str = "scallywags_v0", num_players: int = 4,
                    steps: int = 60_000) -> str:
-    """One line for ``plunder bench``: end-to-end learner env-steps/s."""
+    """One line for ``plunder speed``: end-to-end learner env-steps/s."""
     r = measure_training(env_id, num_players, steps)
     total_cpu = r["cpu_seconds"] + r["worker_cpu_seconds"]
     mode = "async rollouts" if r["async_rollouts"] else "sync rollouts"

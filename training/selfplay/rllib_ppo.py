@@ -10,10 +10,10 @@ ended by an illegal move: 0 when masking works) and ``truncated_games`` among th
 env-runner metrics; :func:`game_metrics` counts them per iteration (0 in an iteration
 where no game ended, which RLlib reports as NaN).
 
-    python -m plunder.training.rllib_ppo --game scallywags --iterations 2
-    python -m plunder.training.rllib_ppo --game shipshape --form parallel --players 4
+    python -m plunder.training.selfplay.rllib_ppo --game scallywags --iterations 2
+    python -m plunder.training.selfplay.rllib_ppo --game shipshape --form parallel --players 4
     # on a running Ray cluster (plunder installed on every node, see docs/ecosystem.md)
-    python -m plunder.training.rllib_ppo --game scallywags --address auto \\
+    python -m plunder.training.selfplay.rllib_ppo --game scallywags --address auto \\
         --num-env-runners 16 --train-batch-size 16000 --iterations 500 --checkpoint ckpt/
 
 Forms: ``aec`` (default, every game) wraps ``pettingzoo.make("aec", ...)`` in RLlib's
@@ -41,15 +41,9 @@ FORMS = ("aec", "parallel")
 
 def env_id_of(game: str) -> str:
     """The env id of ``game``: 'scallywags' and 'scallywags_v0' both name scallywags_v0."""
-    from plunder.envs import ENV_IDS
-    from plunder.envs.core import UnknownEnvError
+    from plunder.training.games import resolve_env_id
 
-    if game in ENV_IDS:
-        return game
-    matches = [e for e in ENV_IDS if e.rsplit("_v", 1)[0] == game]
-    if len(matches) != 1:
-        raise UnknownEnvError(f"unknown game {game!r}; games: {', '.join(ENV_IDS)}")
-    return matches[0]
+    return resolve_env_id(game)
 
 
 def make_rllib_env(env_config: dict[str, Any]):
@@ -243,7 +237,7 @@ class RLlibPolicy:
 def _parse_args(argv):
     """The command line's options, checked."""
     parser = argparse.ArgumentParser(
-        prog="python -m plunder.training.rllib_ppo",
+        prog="python -m plunder.training.selfplay.rllib_ppo",
         description="Train a plunder game with RLlib PPO and action masking.")
     parser.add_argument("--game", required=True, help="e.g. scallywags or scallywags_v0")
     parser.add_argument("--players", type=int, default=2)

@@ -1,6 +1,8 @@
 """Tournaments between bots: seat rotation, win shares with 95% CIs, scores, OpenSkill.
 
-``plunder eval GAME --bots trained:PATH,heuristic,random --games N --players N``
+``plunder eval GAME --bots trained:PATH,heuristic,random --games N --players N`` plays one
+(:mod:`.command`); the trainer's evaluations and the benchmark play theirs through
+:func:`run_tournament` and :func:`play_game`.
 
 Line-ups. With k bots for n seats:
 
@@ -22,13 +24,12 @@ Seeds. A tournament with seed ``T`` plays game ``g`` from the env seed
 game) and seeds bot ``b`` in seat ``s`` with ``bot_seed(T, b, s) = (2T + 2) * 2**64 + 256 b
 + s``. These are distinct for distinct (T, g) and (T, b, s), and all are at least
 ``EVAL_SEED_FLOOR = 2**64``; a training run seeds everything below 2**64 (its seed is
-below 2**32; see :mod:`plunder.training.train`), so no evaluation game is one that
+below 2**32; see :mod:`plunder.training.selfplay.train`), so no evaluation game is one that
 training played or imitated, by construction.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -49,7 +50,7 @@ EVAL_SEED_FLOOR = 2**64
 
 def game_seed(seed: int, game: int) -> int:
     """The env seed of game ``game`` of the tournament with seed ``seed``."""
-    _check_seed(seed)
+    check_seed(seed)
     if not 0 <= game < EVAL_SEED_FLOOR:
         raise InvalidArgumentError(f"game index must be 0..2**64-1, got {game}")
     return (2 * seed + 1) * EVAL_SEED_FLOOR + game
@@ -57,13 +58,13 @@ def game_seed(seed: int, game: int) -> int:
 
 def bot_seed(seed: int, bot: int, seat: int) -> int:
     """The seed of bot ``bot`` in seat ``seat`` of the tournament with seed ``seed``."""
-    _check_seed(seed)
+    check_seed(seed)
     if not 0 <= seat < 256 or not 0 <= bot < EVAL_SEED_FLOOR // 256:
         raise InvalidArgumentError(f"bot {bot} / seat {seat} out of range")
     return (2 * seed + 2) * EVAL_SEED_FLOOR + 256 * bot + seat
 
 
-def _check_seed(seed) -> None:
+def check_seed(seed) -> None:
     """A tournament seed is a non-negative int."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InvalidArgumentError(f"a tournament seed must be a non-negative int, "
@@ -210,7 +211,7 @@ def run_tournament(env_id: str, num_players: int, bots: list[tuple[str, Factory]
     """Play ``games`` games of ``env_id`` among ``bots`` ((name, factory(seed)) pairs),
     seeded as the module doc says; ``on_game`` gets each finished game's record
     (:func:`game_record`)."""
-    _check_seed(seed)
+    check_seed(seed)
     if games < 0:
         raise InvalidArgumentError(f"games must be >= 0, got {games}")
     options = dict(options or {})
@@ -220,7 +221,7 @@ def run_tournament(env_id: str, num_players: int, bots: list[tuple[str, Factory]
     stats = [BotStats(name) for name, _ in bots]
     lineups = schedule(len(bots), num_players)
     instances: dict[tuple[int, int], Any] = {}
-    model = _openskill_model() if rate else None
+    model = rating_model() if rate else None
     truncated = 0
     for g in range(games):
         lineup = lineups[g % len(lineups)]
@@ -243,7 +244,7 @@ def run_tournament(env_id: str, num_players: int, bots: list[tuple[str, Factory]
             st.score_sum += float(scores[s])
             st.reward_sum += rewards[s]
         if model is not None:
-            _rate(model, stats, lineup, keys[:num_players])
+            update_ratings(model, stats, lineup, keys[:num_players])
         if on_game is not None:
             on_game(game_record(g, game_seed(seed, g), lineup, keys, scores, win, trunc, stats))
         if progress is not None:
@@ -266,7 +267,7 @@ def game_record(game: int, env_seed: int, lineup: tuple, keys: list, scores, win
                         "win_share": round(st.win_share, 4)} for st in stats]}
 
 
-def _openskill_model():
+def rating_model():
     try:
         from openskill.models import PlackettLuce
     except ImportError:  # pragma: no cover - openskill is in the train extra
@@ -274,7 +275,9 @@ def _openskill_model():
     return PlackettLuce()
 
 
-def _rate(model, stats, lineup, keys) -> None:
+def update_ratings(model, stats: list[BotStats], lineup: tuple, keys: list) -> None:
+    """Rate one game: the bots of ``lineup`` (one per seat) ranked by the seats' rank
+    ``keys``; a bot in several seats gets the mean of its seats' updates."""
     ratings = [model.rating(mu=stats[b].mu, sigma=stats[b].sigma) for b in lineup]
     ranks = [1 + sum(1 for k2 in keys if k2 > k) for k in keys]
     new = model.rate([[r] for r in ratings], ranks=ranks)
@@ -299,118 +302,3 @@ def bot_factories(specs: list[str], env_id: str, num_players: int,
         out.append((spec, lambda seed, s=spec: make_bot(s, env_id, num_players, seed=seed,
                                                            **options)))
     return out
-
-
-def render_table(t: Tournament, title: str | None = None, console=None) -> None:
-    """Print a tournament as a rich table."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = console or Console()
-    table = Table(title=title or f"{t.env_id}, {t.num_players} players, {t.games} games "
-                                 f"(parity {t.parity:.0%})")
-    table.add_column("bot", no_wrap=True)
-    for col in ("seat-games", "win share", "95% CI", "mean score", "rank reward",
-                "rating (mu ± sigma)"):
-        table.add_column(col, justify="right")
-    for b in t.bots:
-        lo, hi = b.ci95
-        table.add_row(b.name, str(b.seat_games), f"{b.win_share:.1%}",
-                      f"{lo:.1%}–{hi:.1%}", f"{b.mean_score:.2f}", f"{b.mean_reward:+.3f}",
-                      f"{b.mu:.1f} ± {b.sigma:.1f}" if b.rated else "-")
-    console.print(table)
-    if t.truncated:
-        console.print(f"[yellow]{t.truncated} game(s) hit the turn limit[/yellow]")
-
-
-def eval_command_line(env_id: str, bots: str, players: int, games: int, seed: int,
-                      options: dict | None = None, max_turns: int | None = None) -> str:
-    """The ``plunder eval`` command line that replays a tournament, ready to paste."""
-    import json
-    import shlex
-
-    from .config import game_name
-
-    parts = ["plunder", "eval", game_name(env_id), "--bots", bots, "--players",
-             str(players), "--games", str(games), "--seed", str(seed)]
-    for key, value in sorted((options or {}).items()):
-        parts += ["--option", f"{key}={json.dumps(value)}"]
-    if max_turns is not None:
-        parts += ["--max-turns", str(max_turns)]
-    return " ".join(shlex.quote(p) for p in parts)
-
-
-def eval_command(game: str, bots: str, games: int, players: int | None, seed: int,
-                 options: list[str], as_json: bool, max_turns: int | None,
-                 log_games: str | None = None) -> dict:
-    """What ``plunder eval`` does (kept here so the CLI stays thin)."""
-    import click
-
-    from plunder.envs.core import PlunderError
-
-    from .threads import limit_numpy_threads
-
-    limit_numpy_threads(1)
-    try:
-        return _eval(game, bots, games, players, seed, options, as_json, max_turns,
-                     log_games)
-    except PlunderError as exc:
-        raise click.ClickException(str(exc)) from None
-
-
-def _eval(game, bots, games, players, seed, options, as_json, max_turns, log_games=None):
-    """The tournament behind ``eval_command``."""
-    import json
-
-    import click
-
-    from .config import parse_override, resolve_env_id
-
-    env_id = resolve_env_id(game)
-    cls = game_class(env_id)
-    players = players or cls.min_players
-    _check_seed(seed)
-    opts = {}
-    for text in options:
-        path, value = parse_override(text)
-        opts[".".join(path)] = value
-    specs = [s.strip() for s in bots.split(",") if s.strip()]
-    facs = bot_factories(specs, env_id, players, opts)
-    with contextlib.ExitStack() as stack:
-        on_game = None
-        if log_games is not None:
-            on_game = _game_log(stack, log_games, eval_command_line(
-                env_id, ",".join(specs), players, games, seed, opts, max_turns))
-        if as_json:
-            t = run_tournament(env_id, players, facs, games, seed, opts, max_turns,
-                               on_game=on_game)
-            click.echo(json.dumps(t.to_dict(), indent=2))
-            return t.to_dict()
-        from tqdm import tqdm
-
-        bar = stack.enter_context(tqdm(total=games, desc="games", unit="game", leave=False))
-        t = run_tournament(env_id, players, facs, games, seed, opts, max_turns,
-                           progress=lambda k: bar.update(1), on_game=on_game)
-    render_table(t)
-    return t.to_dict()
-
-
-def _game_log(stack: contextlib.ExitStack, path: str, command: str) -> Callable[[dict], None]:
-    """``--log-games``: a JSON-lines file, opened in ``stack``, that starts with the
-    tournament's command and gets each game's record (:func:`game_record`) as soon as the
-    game ends, so a tournament cut short still tells its first K games, which the command
-    with ``--games K`` replays."""
-    import json
-
-    try:
-        out = stack.enter_context(open(path, "w", encoding="utf-8"))
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot write the game log {path!r}: {exc}") from None
-    out.write(json.dumps({"command": command}) + "\n")
-    out.flush()
-
-    def write(record: dict) -> None:
-        out.write(json.dumps(record) + "\n")
-        out.flush()
-
-    return write

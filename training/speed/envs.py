@@ -1,4 +1,4 @@
-"""`plunder bench`: random legal play through the full AEC API, beside yardsticks.
+"""`plunder speed`: random legal play through the full AEC API, beside yardsticks.
 
 Every registered game plays random legal moves through ``env()`` (observation and mask
 every step), and in the same run PettingZoo's ``texas_holdem_v4`` and ``leduc_holdem_v4``
@@ -134,7 +134,7 @@ def encoder_summary() -> str:
 def free_observation(game) -> None:
     """Replace ``game``'s encoder by a copy of one all-zero vector of the observation's size
     (the game flow does not depend on it): what a step would cost if building the
-    observation were free. For ``plunder bench --observation-cost`` only; never train on
+    observation were free. For ``plunder speed --observation-cost`` only; never train on
     it."""
     zeros = np.zeros(game.layout.size, np.float32)
     game.encode = lambda view: zeros.copy()    # an instance attribute shadows the method

@@ -13,7 +13,7 @@ RUN/eval.json                   the final evaluation
 
 The learner plays one seat (drawn each game) against the league: random and heuristic bots
 and frozen snapshots of itself taken every ``league.snapshot_every`` steps, sampled with
-``league.weights`` (see :class:`~plunder.training.selfplay_env.OpponentPool`). Snapshot
+``league.weights`` (see :class:`~plunder.training.selfplay.selfplay_env.OpponentPool`). Snapshot
 opponents of all N games are answered with one batched numpy forward pass per round.
 
 Reproducibility: the same config and seed give the same run (same weights, same
@@ -32,7 +32,7 @@ games and minibatches (``S + 7``, ``S + 11``, ``S + 13 + k``, ``S + 17 + k``; ga
 ``pretrain.collect_parts`` parts take the children of ``SeedSequence`` of theirs), the
 distillation's games and minibatches (``S + 101``, parts as the warm start's; ``S + 103``), the
 opponents' own generators (31-bit draws), torch and SB3 (``S``). Evaluations are
-tournaments (:mod:`plunder.training.evaluate`), whose game and bot seeds are 2**64 and
+tournaments (:mod:`plunder.training.evaluation`), whose game and bot seeds are 2**64 and
 above: the periodic evaluation at step ``k`` is the tournament ``S + k`` (``k >= 1``), the
 final evaluation the tournament ``S``, so it shares no game with training, the warm start
 or any periodic evaluation. The final evaluation plays the exported ``RUN/bot.onnx``
@@ -60,11 +60,13 @@ import yaml
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError, ModelFileError, PlunderError
 
-from .atomic import atomic_write_bytes  # noqa: F401 - re-exported
-from .config import TrainConfig, entity_group_names, game_name
+from plunder.training.atomic import atomic_write_bytes  # noqa: F401 - re-exported
+from plunder.training.games import game_name
+
+from .config import TrainConfig, entity_group_names
 from .selfplay_env import (Actor, ActorPolicy, OpponentPool, SelfPlayEnv, SelfPlayVecEnv,
                            actor_from_policy, limit_numpy_threads)
-from .threads import map_in_processes
+from plunder.training.threads import map_in_processes
 
 CHECKPOINT_FORMAT = "plunder-checkpoint/1"
 KEEP_CHECKPOINTS = 3
@@ -301,7 +303,7 @@ def evaluate_actor(cfg: TrainConfig, actor: Actor, games: int, seed: int,
                    opponents: list[str] | None = None, progress=None) -> dict[str, Any]:
     """The greedy learner against each of ``opponents`` (others' seats all that bot);
     the periodic evaluations use it with the tournament seed ``cfg.seed + steps``."""
-    from .evaluate import bot_factories, run_tournament
+    from plunder.training.evaluation import bot_factories, run_tournament
 
     out = {}
     game = game_class(cfg.env_id)(cfg.num_players, **cfg.options)
@@ -326,7 +328,7 @@ def final_eval_seed(cfg: TrainConfig) -> int:
 def final_eval_command(cfg: TrainConfig, bot_path: str | Path, opponent: str,
                        games: int) -> str:
     """The ``plunder eval`` command line that replays one cell of the final evaluation."""
-    from .evaluate import eval_command_line
+    from plunder.training.evaluation.command import eval_command_line
 
     return eval_command_line(cfg.env_id, f"trained:{bot_path},{opponent}", cfg.num_players,
                              games, final_eval_seed(cfg), cfg.options, cfg.max_turns)
@@ -348,7 +350,7 @@ def final_evaluation(cfg: TrainConfig, bot_path: str | Path, games: int,
 
 def _final_cell(cfg: TrainConfig, bot_path: str, spec: str, games: int, progress=None):
     """One cell of the final evaluation: ``plunder eval --bots trained:BOT,SPEC``."""
-    from .evaluate import bot_factories, run_tournament
+    from plunder.training.evaluation import bot_factories, run_tournament
 
     bots = bot_factories([f"trained:{bot_path}", spec], cfg.env_id, cfg.num_players,
                          cfg.options)
@@ -544,7 +546,7 @@ def _pretrain(cfg: TrainConfig, model, state: dict, echo) -> None:
 
 def _distill(cfg: TrainConfig, model, state: dict, echo) -> None:
     """Fit the policy to the search's moves at its own greedy decisions
-    (``cfg.distill``; training/distill.py); a run that has done it once does not again."""
+    (``cfg.distill``; training/selfplay/distill.py); a run that has done it once does not again."""
     ds = cfg.distill
     if ds.samples <= 0 or state.get("distill"):
         return

@@ -232,7 +232,7 @@ def collect_in_parts(collect: Callable, kwargs: dict, samples: int, seed: int,
     never on ``workers``."""
     if parts == 1:
         return collect(**kwargs, samples=samples, seed=seed)
-    from .threads import map_in_processes
+    from plunder.training.threads import map_in_processes
 
     sizes = [samples // parts + (i < samples % parts) for i in range(parts)]
     seeds = np.random.SeedSequence(seed).spawn(parts)
@@ -243,7 +243,7 @@ def collect_in_parts(collect: Callable, kwargs: dict, samples: int, seed: int,
 
 def _collect_part(collect: Callable, kwargs: dict):
     """One part of :func:`collect_in_parts` (in a worker: one BLAS thread, as the run)."""
-    from .threads import limit_numpy_threads
+    from plunder.training.threads import limit_numpy_threads
 
     limit_numpy_threads(1)
     return collect(**kwargs)

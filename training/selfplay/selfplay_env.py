@@ -16,7 +16,7 @@ Two front ends over one engine (:class:`_Tables`):
   collects every pending opponent decision across the N games and answers all decisions of
   the same snapshot with *one* batched forward pass (numpy), which is what makes 4-player
   self-play fast (see ``docs/training.md`` for the measurements). Its ``collect`` plays a
-  whole PPO rollout with a numpy copy of the learner (:mod:`plunder.training.ppo`).
+  whole PPO rollout with a numpy copy of the learner (:mod:`plunder.training.selfplay.ppo`).
 - :class:`ParallelSelfPlayVecEnv` — the same split over worker processes; its
   ``collect_async`` / ``collect_wait`` let the workers play a rollout while the trainer
   updates.
@@ -44,13 +44,13 @@ from plunder.envs.core.rewards import REWARD_MODES, final_rewards, winners
 
 from .actors import Actor, MlpActor, actor_from_arrays, actor_from_policy  # noqa: F401
 # limit_numpy_threads is re-exported (its torch-free home is .threads)
-from .threads import limit_numpy_threads, process_context  # noqa: F401
+from plunder.training.threads import limit_numpy_threads, process_context  # noqa: F401
 
 KINDS = ("random", "heuristic", "snapshots", "onnx")
 
 
 class ActorPolicy:
-    """An :class:`~plunder.training.actors.Actor` as a per-seat Policy (greedy by default)."""
+    """An :class:`~plunder.training.selfplay.actors.Actor` as a per-seat Policy (greedy by default)."""
 
     def __init__(self, actor: Actor, greedy: bool = True, seed: int | None = None,
                  name: str = "learner", memory=None):
@@ -578,7 +578,8 @@ class SelfPlayEnv(gymnasium.Env):
         t = self._engine.tables[0]
         self._engine.new_game(t)
         ended = self._engine.advance([0], auto_reset=True)
-        assert not ended
+        if ended:
+            raise RuntimeError("a new game ended before the learner's first decision")
         self._finished = False
         return t.obs.copy(), {"learner_seat": t.learner, "seats": list(t.seat_names)}
 
@@ -700,7 +701,7 @@ class SelfPlayVecEnv(_OneObjectVecEnv):
 
     def collect(self, actor: Actor, n_steps: int) -> dict[str, Any]:
         """Play ``n_steps`` learner steps in every game, the learner sampling from ``actor``
-        (with this env's own generator): a rollout for :class:`~plunder.training.ppo.
+        (with this env's own generator): a rollout for :class:`~plunder.training.selfplay.ppo.
         SelfPlayPPO`. Returns arrays indexed [step, env] — ``obs`` and ``masks`` (what the
         learner saw), ``actions``, ``rewards``, ``dones`` — plus ``ended`` (step, env,
         info) for every finished game and ``last_obs`` / ``last_masks`` after the last step.

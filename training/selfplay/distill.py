@@ -6,7 +6,7 @@ When PPO has finished, the run's network is exported and plays one seat of
 search with that same network (``netsearch``: the game's default settings, changed by
 ``distill.search_settings``) names the move it would make there instead. The policy is
 then fitted to the search's moves by cross-entropy
-(:func:`plunder.training.pretrain.imitate`), the critic held to its own values from before
+(:func:`plunder.training.selfplay.pretrain.imitate`), the critic held to its own values from before
 the fit, meant to teach the network where the search overrides it.
 
 Why: the search with the network wins more games than the network alone, at many times
@@ -16,7 +16,7 @@ network's cost. The fit has not taken up the search's moves in the games it was 
 before), so no packaged config distills.
 
 The games are played in ``distill.collect_parts`` independently seeded parts on up to
-``vec_workers`` processes (:func:`plunder.training.pretrain.collect_in_parts`); the search
+``vec_workers`` processes (:func:`plunder.training.selfplay.pretrain.collect_in_parts`); the search
 reads only its seat's view, as it does in every game it plays. A recall run cannot distill
 (its network reads remembered observations, which these games do not record).
 """

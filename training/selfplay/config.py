@@ -21,12 +21,10 @@ from typing import Any
 
 import yaml
 
-from plunder.envs.core import ConfigError
-from plunder.envs.core.strict import is_whole_number
-from plunder.policies.base import BOT_SPECS, PLANNERS, TRAINED_KINDS
-
-#: the kinds of bot spec (``heuristic``, ``trained``, ...) an evaluation opponent may be
-BOT_KINDS = {s.partition(":")[0].partition("[")[0] for s in BOT_SPECS} | set(TRAINED_KINDS)
+from plunder.envs.core import ConfigError, UnknownEnvError
+from plunder.policies.base import BOT_KINDS, PLANNERS
+from plunder.training.games import game_name
+from plunder.training.games import resolve_env_id as resolve_game
 
 
 def _f(default, doc: str, **kw):
@@ -124,7 +122,7 @@ class EvalConfig:
 @dataclass
 class PretrainConfig:
     """Optional warm start by imitating a scripted bot, the game's heuristic or its planner
-    (see training/pretrain.py)."""
+    (see training/selfplay/pretrain.py)."""
 
     samples: int = _f(0, "the teacher's decisions to imitate before PPO (0: start from "
                          "scratch; skipped for a game without a heuristic bot)", low=0)
@@ -167,7 +165,7 @@ class PretrainConfig:
 class DistillConfig:
     """Optional search distillation after PPO: the search with the run's network labels
     the network's own games and the policy is fitted to its moves (see
-    training/distill.py)."""
+    training/selfplay/distill.py)."""
 
     samples: int = _f(0, "decisions of the trained network's own greedy games to label "
                          "with the search's moves and fit after PPO (0: no distillation)",
@@ -253,22 +251,12 @@ class TrainConfig:
 
 
 def resolve_env_id(game: str) -> str:
-    """``scallywags`` or ``scallywags_v0`` -> the registered env id."""
-    from plunder.envs import env_ids
-
-    ENV_IDS = env_ids()
-    if game in ENV_IDS:
-        return game
-    matches = [e for e in ENV_IDS if e.rsplit("_v", 1)[0] == game]
-    if len(matches) == 1:
-        return matches[0]
-    raise ConfigError(f"unknown game {game!r}; registered: {list(ENV_IDS)}")
-
-
-def game_name(game: str) -> str:
-    """``scallywags_v0`` -> ``scallywags`` (the config file stem)."""
-    return game.rsplit("_v", 1)[0] if "_v" in game and is_whole_number(game.rsplit("_v", 1)[1]) \
-        else game
+    """``scallywags`` or ``scallywags_v0`` -> the registered env id; an unknown game is a
+    :class:`ConfigError` here (a config names it)."""
+    try:
+        return resolve_game(game)
+    except UnknownEnvError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def entity_group_names(cfg: "TrainConfig") -> list[str]:

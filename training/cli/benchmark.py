@@ -9,6 +9,8 @@ import click
 
 from plunder.envs.core import PlunderError
 
+from .options import GAME, GameType, game_argument
+
 
 def _fail(exc: Exception):
     """A plunder error as one ``Error:`` line."""
@@ -23,6 +25,8 @@ def _command_line() -> str:
     options = []
     for param in ctx.command.params:
         value = ctx.params.get(param.name)
+        if isinstance(param.type, GameType) and value is not None:
+            value = _game_names(value)
         if isinstance(param, click.Argument):
             parts += [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
         elif value not in (None, False, ()) and value != param.default:
@@ -35,9 +39,16 @@ def _command_line() -> str:
     return " ".join(shlex.quote(p) for p in parts + options)
 
 
+def _game_names(value):
+    """GAME values as a person types them (``scallywags``, not ``scallywags_v0``)."""
+    from plunder.training.games import game_name
+
+    return tuple(map(game_name, value)) if isinstance(value, tuple) else game_name(value)
+
+
 def _report(data: dict, render, json_out) -> None:
     """Print a result with ``render`` and write its JSON to ``json_out`` (if given)."""
-    from .run import write_json
+    from plunder.training.benchmark.run import write_json
 
     render(data, click.echo)
     if json_out:
@@ -55,7 +66,7 @@ def benchmark():
 @click.option("--markdown", is_flag=True, help="Print the Markdown table of docs/benchmark.md.")
 def list_tasks(as_json, markdown):
     """List the benchmark tasks."""
-    from .tasks import TASKS, tasks_markdown
+    from plunder.training.benchmark.tasks import TASKS, tasks_markdown
 
     if markdown:
         click.echo(tasks_markdown(), nl=False)
@@ -84,7 +95,7 @@ def list_tasks(as_json, markdown):
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of the table.")
 def run(task, policy, games, json_out, as_json):
     """Score POLICY on TASK: win share (95% CI), mean rank, score margin, rating, latency."""
-    from .run import evaluate, render_result, write_json
+    from plunder.training.benchmark.run import evaluate, render_result, write_json
 
     try:
         result = evaluate(task, policy, games=games, command=_command_line())
@@ -103,7 +114,7 @@ def run(task, policy, games, json_out, as_json):
 
 @benchmark.command("exploit")
 @click.argument("bot")
-@click.option("--game", required=True, help="The game (e.g. scallywags).")
+@click.option("--game", type=GAME, required=True, help="The game (e.g. scallywags).")
 @click.option("--players", type=click.IntRange(2), required=True, help="Number of players.")
 @click.option("--steps", type=click.IntRange(1), default=None,
               help="Learner steps of the best response (default: the packaged config's).")
@@ -120,8 +131,8 @@ def run(task, policy, games, json_out, as_json):
               help="Also write the result JSON to this file (atomically).")
 def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out):
     """Train a best response against the frozen BOT and report its win share."""
-    from .exploit import exploit as run_exploit
-    from .exploit import render_exploit
+    from plunder.training.benchmark.exploit import exploit as run_exploit
+    from plunder.training.benchmark.exploit import render_exploit
 
     try:
         data = run_exploit(bot, game, players, steps=steps, games=games, seed=seed,
@@ -133,7 +144,7 @@ def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out
 
 
 @benchmark.command("diagnose")
-@click.argument("game")
+@game_argument()
 @click.option("--bot", required=True, metavar="SPEC",
               help="The bot to diagnose (any bot spec: trained:PATH.onnx, pretrained, ...).")
 @click.option("--players", type=click.IntRange(2), required=True, help="Number of players.")
@@ -156,14 +167,12 @@ def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out
 def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json_out):
     """Which kind of decision BOT loses games by: replays the same games with one kind of
     decision at a time made by the helper bot (docs/benchmark.md#where-a-bot-loses)."""
-    from plunder.training.config import resolve_env_id
-
-    from .diagnose import diagnose as run_diagnose
-    from .diagnose import render_diagnosis
+    from plunder.training.benchmark.diagnose import diagnose as run_diagnose
+    from plunder.training.benchmark.diagnose import render_diagnosis
 
     chosen = None if kinds is None else [k.strip() for k in kinds.split(",") if k.strip()]
     try:
-        data = run_diagnose(resolve_env_id(game), players, bot, helper=helper,
+        data = run_diagnose(game, players, bot, helper=helper,
                             opponent=opponent, games=games, seed=seed, kinds=chosen,
                             top=top, command=_command_line(), echo=click.echo)
     except PlunderError as exc:
@@ -172,7 +181,7 @@ def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json
 
 
 @benchmark.command("targets")
-@click.option("--game", "games_", multiple=True, metavar="GAME",
+@click.option("--game", "games_", type=GAME, multiple=True, metavar="GAME",
               help="Only this game (repeatable; default: all five).")
 @click.option("--bot", default="pretrained:final", show_default=True, metavar="SPEC",
               help="The trained bot to judge (any bot spec).")
@@ -189,14 +198,12 @@ def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
 def targets_command(games_, bot, games, seed, search_games, workers, json_out):
-    """The trained bots against issue 13's targets: every game at 2 and 4 players, each
+    """The trained bots against their targets: every game at 2 and 4 players, each
     cell with its 95% interval and the plunder eval command that replays it."""
-    from plunder.training.config import resolve_env_id
-
-    from .targets import render_targets, targets
+    from plunder.training.benchmark.targets import render_targets, targets
 
     try:
-        env_ids = [resolve_env_id(g) for g in games_] or None
+        env_ids = list(games_) or None
         data = targets(games=games, seed=seed, env_ids=env_ids, bot=bot,
                        search_games=search_games, workers=workers, echo=click.echo)
     except PlunderError as exc:
@@ -206,7 +213,7 @@ def targets_command(games_, bot, games, seed, search_games, workers, json_out):
 
 
 @benchmark.command("leaderboard")
-@click.argument("game")
+@game_argument(type=GameType(extra=("all",)))
 @click.option("--players", type=click.IntRange(2), default=None,
               help="Number of players (required unless GAME is 'all', which does 2 and 4).")
 @click.option("--games", type=click.IntRange(1), default=400, show_default=True,
@@ -227,7 +234,8 @@ def leaderboard(game, players, games, search_games, bots, out_dir, doc):
     regenerates every game's boards at 2 and 4 players."""
     from plunder.envs import ENV_IDS
 
-    from .leaderboard import SEARCH_GAMES, embed_in_doc, run_leaderboard, write_leaderboard
+    from plunder.training.benchmark.leaderboard import (SEARCH_GAMES, embed_in_doc,
+                                                        run_leaderboard, write_leaderboard)
 
     chosen = {}
     if bots is not None:
@@ -245,8 +253,7 @@ def leaderboard(game, players, games, search_games, bots, out_dir, doc):
     command = _command_line()
     for g, n in cells:
         try:
-            from plunder.training.config import resolve_env_id
-            env_id = resolve_env_id(g)
+            env_id = g
             click.echo(f"{env_id}, {n} players:")
             if search_games is None and (env_id, n) not in SEARCH_GAMES:
                 raise click.BadParameter(f"no default for {env_id} at {n} players; give it",
@@ -269,7 +276,7 @@ def leaderboard(game, players, games, search_games, bots, out_dir, doc):
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(file_okay=False))
 @click.option("--dest", type=click.Path(file_okay=False), default=None,
               help="Target folder (default: the package's plunder/policies/pretrained).")
-@click.option("--game", default=None, help="Refuse runs of any other game.")
+@click.option("--game", type=GAME, default=None, help="Refuse runs of any other game.")
 @click.option("--players", type=click.IntRange(2), default=None,
               help="Refuse runs of any other player count.")
 @click.option("--placeholder", is_flag=True,
@@ -279,7 +286,7 @@ def leaderboard(game, players, games, search_games, bots, out_dir, doc):
 def ship(run_dirs, dest, game, players, placeholder, keep_float32):
     """Export finished training runs' final and early bots into the package."""
     try:
-        from .ship import ship as run_ship
+        from plunder.training.benchmark.ship import ship as run_ship
     except ImportError as exc:
         raise click.ClickException(f"plunder benchmark ship needs the train extra "
                                    f"(pip install 'plunder[train]'): {exc}") from None

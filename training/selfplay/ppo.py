@@ -3,9 +3,9 @@
 Stock MaskablePPO runs the learner's forward pass in the training process every env step:
 one round trip to the env workers per step (pickled observations, masks and actions), the
 training process busy between the workers' turns and both waiting on each other. For the
-self-play vec envs (:class:`~plunder.training.selfplay_env.SelfPlayVecEnv` and its
+self-play vec envs (:class:`~plunder.training.selfplay.selfplay_env.SelfPlayVecEnv` and its
 multi-process form) :class:`SelfPlayPPO` instead hands the env a numpy copy of the
-current actor (:mod:`plunder.training.actors`, the same copy snapshots use) and asks it to
+current actor (:mod:`plunder.training.selfplay.actors`, the same copy snapshots use) and asks it to
 ``collect`` a whole rollout: every worker plays its games for ``n_steps`` learner steps,
 sampling the learner's actions from that copy with its own seeded generator, and sends
 back the observations, masks, actions, rewards and finished games in one message. The
@@ -66,7 +66,8 @@ class SelfPlayPPO(MaskablePPO):
         if not hasattr(env, "collect") or not use_masking:
             return super().collect_rollouts(env, callback, rollout_buffer, n_rollout_steps,
                                             use_masking)
-        assert self._last_obs is not None, "No previous observation was provided"
+        if self._last_obs is None:
+            raise RuntimeError("collect_rollouts before the first reset: no observation yet")
         self.policy.set_training_mode(False)
         rollout_buffer.reset()
         callback.on_rollout_start()

@@ -5,7 +5,7 @@ overhead), for evaluation during training, and as the source of the exported ONN
 Two kinds, matching the two policy networks (``policy.kind`` in the training config):
 
 - :class:`MlpActor` — SB3's MLP actor: hidden layers, then a linear head.
-- :class:`EntityActor` — the entity network of :mod:`plunder.training.entity_policy`: each
+- :class:`EntityActor` — the entity network of :mod:`plunder.training.selfplay.entity_policy`: each
   member of an entity group (every coin, say) is encoded by one shared encoder; the MLP
   sees the observation outside the groups and the mean of the members' codes; an action that
   names member ``e`` adds the score ``code_e · query(hidden)`` to its logit.
@@ -206,7 +206,7 @@ def _encode_members(members: np.ndarray, group: "EntityGroupWeights",
 
 
 class EntityActor(Actor):
-    """The actor of :class:`~plunder.training.entity_policy.EntityActorCriticPolicy`."""
+    """The actor of :class:`~plunder.training.selfplay.entity_policy.EntityActorCriticPolicy`."""
 
     kind = "entity"
 

@@ -1,0 +1,1 @@
+"""Playing a game in the terminal against bots (``plunder play GAME``; :mod:`.terminal`)."""
