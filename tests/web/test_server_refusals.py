@@ -246,7 +246,11 @@ def test_closing_a_game_stops_its_bots(app, client, monkeypatch):
     seek = threading.Thread(target=lambda: answers.append(client.post(
         f"/api/games/{game['id']}/seek", json={"to": 1000, "version": 0})))
     seek.start()
-    time.sleep(1.0)
+    session, deadline = session_of(app, game), time.monotonic() + 30
+    while not session.lock.locked():        # the seek has begun
+        assert time.monotonic() < deadline and seek.is_alive(), answers
+        time.sleep(0.01)
+    time.sleep(0.5)                         # its bots are thinking
     start = time.monotonic()
     assert client.delete(f"/api/games/{game['id']}").status_code == 200
     seek.join(timeout=30)
