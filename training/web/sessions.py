@@ -600,6 +600,9 @@ def check_bot_file(path: str, bot_dir: Path | None) -> None:
                           "none: pretrained, netsearch:pretrained")
     if not path.lower().endswith(".onnx"):
         raise bad_request(f"bot file {path!r}: not an .onnx file")
+    if not bot_dir.is_dir():
+        raise bad_request(f"bot file {path!r}: the server's bot folder {str(bot_dir)!r} is "
+                          "not there")
     try:
         root = bot_dir.resolve(strict=True)
         target = Path(path).resolve()
