@@ -167,7 +167,8 @@ def test_an_unlisted_bot_kind_or_a_bot_file_without_a_bot_folder_is_refused(tmp_
         for spec in (f"trained:{bot}", f"sampled:{bot}", f"netsearch:{bot}:2"):
             refused(client.post("/api/games", json={"game": "scallywags", "bots": [spec]}),
                     400, "takes no bot files", "--bot-dir")
-        assert client.get("/api/catalog").json()["models"] == []
+        catalog = client.get("/api/catalog").json()
+        assert catalog["models"] == [] and "--bot-dir" in catalog["models_note"]
         assert client.post("/api/games", json={"game": "scallywags",
                                                "bots": ["pretrained"]}).status_code == 201
 

@@ -162,6 +162,9 @@ async def while_connected(request: Request, work) -> Any:
     return task.result()
 
 
+#: the catalogue's note when the server has no bot folder
+NO_BOT_DIR = ("trained bots: none on this server (start plunder serve with --bot-dir DIR to "
+              "offer the .onnx files in DIR)")
 #: the catalogue's note when trained bots cannot be read
 NO_ONNXRUNTIME = "trained bots need onnxruntime (pip install 'plunder[onnx]')"
 
@@ -236,6 +239,11 @@ def catalog(models_dir: Path | None) -> dict:
                       "simultaneous": spec.simultaneous,
                       "rules": f"docs/rules/{spec.name}.md"})
     models, note = find_models(models_dir)
+    if models_dir is None:
+        note = NO_BOT_DIR
+    elif not note and not models:
+        note = f"no trained bots (.onnx files) under {models_dir}, the only folder this " \
+               "server opens bot files from"
     return {"games": games, "bot_kinds": [bot_kind(spec) for spec in policy_base.BOT_SPECS],
             "models": models, "models_dir": str(models_dir) if models_dir else None,
             "models_note": note}
