@@ -80,10 +80,9 @@ Version history
 """
 
 from plunder.envs.all_hands_battle.engine import AllHandsBattleGame
-from plunder.envs.core.env import make_env_functions
+from plunder.envs.core.env import env_docstring, make_env_functions
 
 Game = AllHandsBattleGame
 env, raw_env, parallel_env = make_env_functions(Game)
 
-__doc__ = __doc__.replace("LAYOUT_TABLE", Game(2).layout.describe()).replace(
-    "OBS_SIZE", str(Game(2).layout.size))
+__doc__ = env_docstring(__doc__, Game)

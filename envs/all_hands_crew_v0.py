@@ -101,11 +101,11 @@ Version history
 """
 
 from plunder.envs.all_hands_crew.engine import AllHandsCrewGame
-from plunder.envs.core.env import make_env_functions
+from plunder.envs.core.env import env_docstring, make_env_functions
 
 Game = AllHandsCrewGame
 env, raw_env, parallel_env = make_env_functions(Game)
 
-__doc__ = __doc__.replace("LAYOUT_TABLE", Game(4).layout.describe())
+__doc__ = env_docstring(__doc__, Game, 4)
 
 __all__ = ["Game", "env", "raw_env", "parallel_env"]

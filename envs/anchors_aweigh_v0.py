@@ -105,9 +105,9 @@ Version history
 """
 
 from plunder.envs.anchors_aweigh.engine import AnchorsAweighGame
-from plunder.envs.core.env import make_env_functions
+from plunder.envs.core.env import env_docstring, make_env_functions
 
 Game = AnchorsAweighGame
 env, raw_env, parallel_env = make_env_functions(Game)
 
-__doc__ = __doc__.replace("LAYOUT_TABLE", Game(2).layout.describe())
+__doc__ = env_docstring(__doc__, Game)

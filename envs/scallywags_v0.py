@@ -69,11 +69,10 @@ Version history
     v0: first release.
 """
 
-from plunder.envs.core.env import make_env_functions
+from plunder.envs.core.env import env_docstring, make_env_functions
 from plunder.envs.scallywags.engine import ScallywagsGame
 
 Game = ScallywagsGame
 env, raw_env, parallel_env = make_env_functions(Game)
 
-__doc__ = __doc__.replace("LAYOUT_TABLE", Game(2).layout.describe()).replace(
-    "OBS_SIZE", str(Game(2).layout.size))
+__doc__ = env_docstring(__doc__, Game)

@@ -76,12 +76,12 @@ Version history
     v0: first release.
 """
 
-from plunder.envs.core.env import make_env_functions
+from plunder.envs.core.env import env_docstring, make_env_functions
 from plunder.envs.shipshape.engine import ShipShapeGame
 
 Game = ShipShapeGame
 env, raw_env, parallel_env = make_env_functions(Game)
 
-__doc__ = __doc__.replace("LAYOUT_TABLE", Game(4).layout.describe())
+__doc__ = env_docstring(__doc__, Game, 4)
 
 __all__ = ["Game", "env", "parallel_env", "raw_env"]

@@ -57,8 +57,8 @@ def measure_returned_weights(games: int = 400, seed: int = 90000,
             if before is not None and state.phase != "hire":     # the hiring just ended
                 for p in range(2):
                     hired = set(before.hired[p])
-                    if p in joint and joint[p] != game.A_PASS:
-                        hired.add(joint[p] - game.A_HIRE)
+                    if p in joint and joint[p] != game.actions.pass_turn:
+                        hired.add(joint[p] - game.actions.hire)
                     for i, k in enumerate(before.stock[p]):
                         drawn[k] += 1
                         put_back[k] += i not in hired

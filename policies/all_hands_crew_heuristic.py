@@ -115,9 +115,9 @@ class AllHandsCrewHeuristic:
         tops = self._read(obs, "pile_top").reshape(self.n, TOP_DEPTH, NUM_KINDS + 1)
         best, best_v = [], -1e9
         for a in legal:
-            if a == g.A_PASS:
+            if a == g.actions.pass_turn:
                 continue
-            j = int(a - g.A_DRAW)
+            j = int(a - g.actions.draw)
             v = 0.0
             for depth in range(2 if extra else 1):
                 row = tops[j, depth]
@@ -146,15 +146,15 @@ class AllHandsCrewHeuristic:
         base = self.potential(c, probs)
         best, best_v = None, -1e9
         for a in legal:
-            if a == g.A_PASS:
+            if a == g.actions.pass_turn:
                 continue
-            slot = int(a - g.A_HIRE)
+            slot = int(a - g.actions.hire)
             kind = int(np.argmax(stock[slot, 2:2 + NUM_KINDS]))
             v = self._card_gain(c, kind, probs, base) + 1e-6 * self.rng.random()
             if v > best_v:
                 best, best_v = a, v
-        if g.A_PASS in legal and (best is None or best_v < 0):
-            return int(g.A_PASS)
+        if g.actions.pass_turn in legal and (best is None or best_v < 0):
+            return int(g.actions.pass_turn)
         return int(best if best is not None else legal[0])
 
     def _lay(self, obs, legal, crew) -> int:
@@ -171,9 +171,9 @@ class AllHandsCrewHeuristic:
         best_combos = self.part.partition(crew)[1] if sum(crew) >= PROTECT_CREW else ()
         options = []
         for a in legal:
-            if a == g.A_PASS:
+            if a == g.actions.pass_turn:
                 continue
-            cb = g.combos[int(a - g.A_LAY)]
+            cb = g.combos[int(a - g.actions.lay)]
             rest = [x - y for x, y in zip(crew, cb.counts)]
             loss = scale * (value - (worth(rest) + cb.points))
             if cb.category == "pair" and cb.action != "none":
@@ -186,11 +186,11 @@ class AllHandsCrewHeuristic:
                 if gain > 0:
                     options.append((gain, int(a)))
             elif (another_round and cb.category in PROTECT_CATEGORIES
-                  and int(a - g.A_LAY) in best_combos and loss <= 0):
+                  and int(a - g.actions.lay) in best_combos and loss <= 0):
                 options.append((0.05, int(a)))  # protect a finished combination
         if options:
             return max(options)[1]
-        return int(g.A_PASS)
+        return int(g.actions.pass_turn)
 
     def _target(self, obs, legal) -> int:
         g = self.game
@@ -199,11 +199,11 @@ class AllHandsCrewHeuristic:
         scores = self._read(obs, "score") * 60
         best, best_v = None, -1e9
         for a in legal:
-            if a == g.A_PASS:
+            if a == g.actions.pass_turn:
                 continue
-            j = int(a - g.A_TARGET + 1)
+            j = int(a - g.actions.target + 1)
             v = sizes[j] if pending == 0 else scores[j] + 0.5 * sizes[j]
             v += 1e-6 * self.rng.random()
             if v > best_v:
                 best, best_v = a, v
-        return int(best if best is not None else g.A_PASS)
+        return int(best if best is not None else g.actions.pass_turn)

@@ -14,7 +14,7 @@ import pytest
 
 from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import compiled
-from tests.compiled_encoders import (
+from tests.support.compiled import (
     same_view, uses_compiled, uses_compiled_mask, uses_compiled_view, view_difference,
 )
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from plunder.envs import game_class
-from tests.obs_reference import case_key, cases
+from tests.support.obs_reference import case_key, cases
 
 STEPS = 300          # decisions per case (two games on one game object)
 CHECK_EVERY = 0.05   # share of encodings compared with a cold game object

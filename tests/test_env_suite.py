@@ -1,8 +1,9 @@
 """The shared suite: every registered game, every supported player count.
 
 PettingZoo's own tests (api_test, seed_test, render_test, parallel_api_test) plus the
-engine contract: clone and JSON round trips, determinism, sample_state consistency, masks
-that never dead-end, spaces that hold every observation.
+engine contract: clone and JSON round trips, determinism, masks that never dead-end,
+spaces that hold every observation. The suites of ``plunder.envs.core.testing`` (compiled
+code, state loading, fuzz, the hidden-information contract): tests/core/.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 from plunder.envs import ENV_IDS, env_module, game_class, make, make_parallel
 from plunder.envs.core import IllegalActionError, InvalidArgumentError, UnknownEnvError
 
-from .conftest import (
-    GAME_COUNTS, SIMULTANEOUS_COUNTS, MaskedSamplingParallelEnv, random_playout_states,
-)
+from plunder.envs.core.testing import random_playout_states
+from tests.support.parallel import MaskedSamplingParallelEnv
+
+from .conftest import GAME_COUNTS, SIMULTANEOUS_COUNTS
 
 
 @pytest.mark.parametrize("env_id,n", GAME_COUNTS)
@@ -100,34 +102,6 @@ def test_clone_is_small(env_id, n):
     game = game_class(env_id)(n)
     for state in random_playout_states(game, seed=11, every=5):
         assert len(state.clone().to_json().encode()) < 20_000
-
-
-@pytest.mark.parametrize("env_id,n", GAME_COUNTS)
-def test_sample_state_matches_view(env_id, n):
-    """sample_state(view(s, p)) gives states whose view for p equals p's view."""
-    game = game_class(env_id)(n)
-    rng = np.random.default_rng(5)
-    for state in random_playout_states(game, seed=13, every=7):
-        for p in range(n):
-            view = state.view(p)
-            sampled = game.sample_state(view, rng)
-            sampled.validate()
-            assert sampled.view(p) == view
-            assert sampled.current_players() == state.current_players()
-            np.testing.assert_array_equal(sampled.legal_actions_mask(p),
-                                          state.legal_actions_mask(p))
-
-
-@pytest.mark.parametrize("env_id,n", GAME_COUNTS)
-def test_who_acts_is_public(env_id, n):
-    """The acting players are part of every view: states with equal views ask the same."""
-    game = game_class(env_id)(n)
-    rng = np.random.default_rng(17)
-    for state in random_playout_states(game, seed=19, every=9):
-        for p in range(n):
-            for _ in range(2):
-                other = game.sample_state(state.view(p), rng)
-                assert other.current_players() == state.current_players()
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

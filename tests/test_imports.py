@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.import_blocker import blocker
+from tests.support.import_blocker import blocker
 
 
 def _run(code: str) -> subprocess.CompletedProcess:

@@ -1,13 +1,13 @@
 """Observations and masks are bit-identical to the reference commit's (speed-ups must not
 change them): random games at every player count and variant, every seat observed at
-every state in shuffled order, older states re-observed (tests/obs_reference.py).
+every state in shuffled order, older states re-observed (tests/support/obs_reference.py).
 
 Run twice: with the encoders as installed (compiled where built, envs/core/compiled.py)
 and with the Python encoders alone (``PLUNDER_PURE_PYTHON=1``), so both stay exact.
 
 The reference digests in tests/data/obs_reference.json were written by the code before any
-speed-up. A layout or rules change that is meant
-to change observations rewrites them (``python -m tests.obs_reference``) in its own commit,
+speed-up. A layout or rules change that is meant to change observations rewrites them
+(``python -m tests.support.obs_reference``) in its own commit,
 saying why.
 """
 
@@ -16,7 +16,7 @@ import json
 import pytest
 
 from plunder.envs.core.compiled import PURE_PYTHON_VAR
-from tests.obs_reference import REFERENCE, case_key, cases, digest_case
+from tests.support.obs_reference import REFERENCE, case_key, cases, digest_case
 
 _REF = json.loads(REFERENCE.read_text())
 

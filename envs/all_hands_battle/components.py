@@ -9,9 +9,8 @@ hand penalty. The Prize Crew variant's cards come last, so the base ids never mo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from plunder.envs.core.config import check_int, check_keys, check_type, load_game_data
+from plunder.envs.core.config import check_int, check_keys, check_type, packaged_components
 from plunder.envs.core.errors import ConfigError
 
 # card kinds
@@ -207,7 +206,6 @@ def parse_components(data: dict,
     return comp
 
 
-@lru_cache(maxsize=None)
 def default_components() -> Components:
-    """The packaged component data (parsed once)."""
-    return parse_components(load_game_data("all_hands_battle"))
+    """The packaged component data (parsed once per process)."""
+    return packaged_components("all_hands_battle", parse_components)

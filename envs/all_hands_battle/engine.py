@@ -1,8 +1,9 @@
 """All Hands On Deck (naval battles) rules: recruiting, launching, Aargh!, battles, reckoning.
 
-Pure rules (no gymnasium or PettingZoo). Reads top to bottom: the action indices, the game
+Pure rules (no gymnasium or PettingZoo). Reads top to bottom: the game
 (parameters, card table, ship rules), the state (round setup, whose decision, legal moves,
-effects, the reckoning, what each player knows) and the sampler that deals a full state
+effects, what each player knows); ``battles`` holds the battle phase and the reckoning,
+``codes`` the phases, decisions and action indices, and ``sampling`` deals a full state
 consistent with one player's view.
 
 Decisions (``state.decision``):
@@ -22,7 +23,6 @@ Decisions (``state.decision``):
 from __future__ import annotations
 
 import bisect
-import copy
 from typing import Any
 
 import numpy as np
@@ -30,53 +30,22 @@ import numpy as np
 from plunder.envs.core.errors import (
     ConfigError, InvalidArgumentError, InvalidStateError, require,
 )
-from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
-    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
-    check_list,
+    check_bool, check_int, check_int_list, check_list, copy_rows, field, last_seat,
+    num_players,
 )
 
 from .components import (KIND_NAMES, NO_SUIT, SPY, SUIT_NAMES, Card, Components,
                          default_components)
-from .ships import ATTACKER, DEFENDER, RAID, ShipRules
+from .battles import Battles
+from .codes import (  # the codes the bots and tests import from here too (__all__)
+    AIM, BATTLE, CLAIM, CREW, DECISIONS, DISCARD, MAX_EVENTS, OVER, RECRUIT, SELECT, TURN,
+    BattleActions, Phase,
+)
+from .ships import ShipRules
 from .view import AllHandsBattleView, ShipView
-
-RECRUIT, BATTLE, OVER = "recruit", "battle", "over"
-TURN, CREW, DISCARD, CLAIM, SELECT, AIM = "turn", "crew", "discard", "claim", "select", "aim"
-DECISIONS = (TURN, CREW, DISCARD, CLAIM, SELECT, AIM, OVER)
-MAX_EVENTS = 12
-
-
-class ActionIndex:
-    """Layout of the single Discrete action space.
-
-    ``discard + c``: discard card c · ``master + c``: launch a ship led by card c ·
-    ``crew + c``: put card c in the crew being launched · ``claim``/``no_claim``: Aargh! or
-    pass · ``select + k``: attack with your ship k · ``attack + 3(d-1) + j``: attack ship j
-    of the opponent d seats to your left · ``spy + 3(d-1) + j``: let your Spy look at that
-    ship first · ``pass_battle``: stop attacking this round.
-    """
-
-    def __init__(self, num_cards: int, num_players: int, ships: int):
-        self.num_cards = num_cards
-        self.ships = ships
-        self.targets = (num_players - 1) * ships
-        self.discard = 0
-        self.master = num_cards
-        self.crew = 2 * num_cards
-        self.claim = 3 * num_cards
-        self.no_claim = self.claim + 1
-        self.select = self.no_claim + 1
-        self.attack = self.select + ships
-        self.spy = self.attack + self.targets
-        self.pass_battle = self.spy + self.targets
-        self.size = self.pass_battle + 1
-
-    def target_index(self, offset: int, slot: int) -> int:
-        """Index within the attack/spy blocks of ship ``slot`` of the seat ``offset`` left."""
-        return (offset - 1) * self.ships + slot
-
 
 class AllHandsBattleGame(Game):
     """All Hands On Deck for 2-5 players with the packaged (or given) component data."""
@@ -100,7 +69,8 @@ class AllHandsBattleGame(Game):
             raise ConfigError(f"the deck of {self.num_cards} cards is too small for "
                               f"{self.num_players} players")
         self.rules = ShipRules(self.cards, comp.alliance, comp.crew_per_ship, self.prize_crew)
-        self.actions = ActionIndex(self.num_cards, self.num_players, comp.ships_per_fleet)
+        self.actions = BattleActions(tuple(c.name for c in self.cards), self.num_players,
+                                     comp.ships_per_fleet)
         from . import observation  # late import: observation imports this module
         self._layout = observation.build_layout(self)
         self.bind_compiled()
@@ -134,40 +104,9 @@ class AllHandsBattleGame(Game):
                 f"max_rounds must be >= 0 (0 means no limit), got {values['max_rounds']}")
 
     # -- spaces -------------------------------------------------------------------------
-    @property
-    def num_actions(self) -> int:
-        """Cards (discard, shipmaster, crew), claim, pass, ship, target, spy, pass."""
-        return self.actions.size
-
     def card_name(self, card: int) -> str:
         """Name of a card id."""
         return self.cards[card].name
-
-    def action_name(self, action: int) -> str:
-        """Readable name, e.g. 'discard Navy 7', 'attack +1 ship 2', 'Aargh!'."""
-        a = self.actions
-        if not 0 <= action < a.size:
-            raise InvalidArgumentError(f"no action {action}; actions are 0..{a.size - 1}")
-        C = self.num_cards
-        if action < a.master:
-            return f"discard {self.card_name(action)}"
-        if action < a.crew:
-            return f"launch with {self.card_name(action - C)}"
-        if action < a.claim:
-            return f"crew {self.card_name(action - 2 * C)}"
-        if action == a.claim:
-            return "Aargh! (claim the discard)"
-        if action == a.no_claim:
-            return "pass (no claim)"
-        if action < a.attack:
-            return f"attack with ship {action - a.select + 1}"
-        if action < a.spy:
-            d, j = divmod(action - a.attack, a.ships)
-            return f"attack opponent +{d + 1} ship {j + 1}"
-        if action < a.pass_battle:
-            d, j = divmod(action - a.spy, a.ships)
-            return f"spy on opponent +{d + 1} ship {j + 1}"
-        return "pass (no more attacks this round)"
 
     @property
     def layout(self):
@@ -223,94 +162,6 @@ class AllHandsBattleGame(Game):
         s._start_round()
         return s
 
-    def _load_state(self, data: dict) -> "AllHandsBattleState":
-        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one
-        entry per seat, card ids of this deck, known phases and decisions); ``validate``
-        then checks the rules."""
-        check_keys(data, f"{self.env_id()} state", AllHandsBattleState.FIELDS + ("rng",))
-        data = copy.deepcopy(data)     # never share the caller's lists
-        comp = self.components
-        n, C = self.num_players, self.num_cards
-        card, seat = C - 1, n - 1
-        s = AllHandsBattleState(self, rng_from_dict(data["rng"]))
-        s.round = check_int(data["round"], "round", 1, self.max_rounds or None)
-        s.starter = check_int(data["starter"], "starter", 0, seat)
-        s.totals = check_int_list(data["totals"], "totals", n, 0)
-        s.last_round = check_int_list(data["last_round"], "last_round", None, 0, max_len=n)
-        if s.last_round and len(s.last_round) != n:
-            raise InvalidStateError(f"last_round: expected 0 or {n} entries, "
-                                    f"got {len(s.last_round)}")
-        s.phase = check_choice(data["phase"], "phase", (RECRUIT, BATTLE, OVER))
-        s.decision = check_choice(data["decision"], "decision", DECISIONS)
-        s.actor = check_int(data["actor"], "actor", -1, seat)
-        s.turn_player = check_int(data["turn_player"], "turn_player", -1, seat)
-        s.deck = check_int_list(data["deck"], "deck", None, 0, card, max_len=C)
-        s.discard = check_int_list(data["discard"], "discard", None, 0, card, max_len=C)
-        s.hands = check_int_lists(data["hands"], "hands", n, None, 0, card,
-                                  max_inner=comp.hand_size + 1)
-        s.reserved = check_int_list(data["reserved"], "reserved", n, -1, card)
-        s.known_with = check_int_lists(data["known_with"], "known_with", n, None, 0, card,
-                                       max_inner=comp.hand_size + 1)
-        s.ships = check_list(data["ships"], "ships", n)
-        for q, fleet in enumerate(s.ships):
-            check_list(fleet, f"ships[{q}]", max_len=comp.ships_per_fleet)
-            for j, ship in enumerate(fleet):
-                where = f"ships[{q}][{j}]"
-                master, crew, in_play, keeper, revealed = check_list(ship, where, 5)
-                check_int(master, f"{where}[0] (shipmaster)", 0, card)
-                check_int_list(crew, f"{where}[1] (crew)", None, 0, card,
-                               max_len=comp.crew_per_ship)
-                check_bool(in_play, f"{where}[2] (in play)")
-                check_int(keeper, f"{where}[3] (keeper)", -1, seat)
-                check_bool(revealed, f"{where}[4] (revealed)")
-        s.plunder = check_int_lists(data["plunder"], "plunder", n, None, 0, card, max_inner=C)
-        s.launch_master = check_int(data["launch_master"], "launch_master", -1, card)
-        s.launch_crew = check_int_list(data["launch_crew"], "launch_crew", None, 0, card,
-                                       max_len=comp.crew_per_ship)
-        s.launched = check_bool(data["launched"], "launched")
-        s.claim_queue = check_int_list(data["claim_queue"], "claim_queue", None, 0, seat,
-                                       max_len=n - 1)
-        s.first_fleet = check_int(data["first_fleet"], "first_fleet", -1, seat)
-        s.last_turns = check_int_list(data["last_turns"], "last_turns", None, 0, seat,
-                                      max_len=n - 1)
-        s.reshuffled = check_int_list(data["reshuffled"], "reshuffled", None, 0, card,
-                                      max_len=C)
-        s.passed = check_list(data["passed"], "passed", n)
-        for q, flag in enumerate(s.passed):
-            check_bool(flag, f"passed[{q}]")
-        s.forced = check_bool(data["forced"], "forced")
-        s.selected = check_int(data["selected"], "selected", -1, comp.ships_per_fleet - 1)
-        s.spies_used = check_int(data["spies_used"], "spies_used", 0, comp.crew_per_ship)
-        s.spied = check_list(data["spied"], "spied", max_len=n * n * comp.ships_per_fleet)
-        for i, look in enumerate(s.spied):
-            spy, owner, slot = check_list(look, f"spied[{i}]", 3)
-            check_int(spy, f"spied[{i}][0] (the Spy's owner)", 0, seat)
-            check_int(owner, f"spied[{i}][1] (the ship's owner)", 0, seat)
-            check_int(slot, f"spied[{i}][2] (the ship)", 0, comp.ships_per_fleet - 1)
-        s.events = check_list(data["events"], "events", max_len=MAX_EVENTS)
-        for i, text in enumerate(s.events):
-            if not isinstance(text, str):
-                raise InvalidStateError(f"events[{i}]: expected text, got {text!r}")
-        s.turns = check_int(data["turns"], "turns", 0)
-        return s
-
-    def sample_state(self, view: AllHandsBattleView, rng: np.random.Generator
-                     ) -> "AllHandsBattleState":
-        """A full state consistent with the view: every card the viewer cannot place redrawn.
-
-        Redrawn: the draw pile (only from the last reshuffle's cards when there was one),
-        opponents' hands, their face-down crews (legal crews for the shipmaster where the
-        cards allow) and the crew of a ship an opponent is launching (completable from the
-        hand it is given). Cards publicly known to be with an opponent stay with it.
-        """
-        from .sampling import sample_state
-        return sample_state(self, view, rng)
-
-    def describe_view(self, view: AllHandsBattleView) -> str:
-        """The table as player ``view.player`` sees it."""
-        from .render import render_view
-        return render_view(self, view)
-
 
 def view_params(game: AllHandsBattleGame) -> tuple:
     """The compiled view builder's constructor arguments (``_cview.ViewBuilder``): the
@@ -324,14 +175,106 @@ if len(AllHandsBattleView._fields) != 33 or len(ShipView._fields) != 7:
     raise ImportError("AllHandsBattleView or ShipView changed: update python_view and _cview.c")
 
 
-class AllHandsBattleState(GameState):
+def _cards(game: AllHandsBattleGame) -> int:
+    return game.num_cards
+
+
+def _card(game: AllHandsBattleGame) -> int:
+    """The highest card id."""
+    return game.num_cards - 1
+
+
+def _read_last_round(game: AllHandsBattleGame, value, where: str) -> list[int]:
+    """Last round's points: none before the first reckoning, else one per seat."""
+    n = game.num_players
+    check_int_list(value, where, None, 0, max_len=n)
+    if value and len(value) != n:
+        raise InvalidStateError(f"{where}: expected 0 or {n} entries, got {len(value)}")
+    return value
+
+
+def _read_ships(game: AllHandsBattleGame, value, where: str) -> list:
+    """Per seat, its ships: [shipmaster, crew, in play, keeper, revealed]."""
+    comp, n = game.components, game.num_players
+    card, seat = game.num_cards - 1, n - 1
+    check_list(value, where, n)
+    for q, fleet in enumerate(value):
+        check_list(fleet, f"{where}[{q}]", max_len=comp.ships_per_fleet)
+        for j, ship in enumerate(fleet):
+            at = f"{where}[{q}][{j}]"
+            master, crew, in_play, keeper, revealed = check_list(ship, at, 5)
+            check_int(master, f"{at}[0] (shipmaster)", 0, card)
+            check_int_list(crew, f"{at}[1] (crew)", None, 0, card, max_len=comp.crew_per_ship)
+            check_bool(in_play, f"{at}[2] (in play)")
+            check_int(keeper, f"{at}[3] (keeper)", -1, seat)
+            check_bool(revealed, f"{at}[4] (revealed)")
+    return value
+
+
+def _copy_ships(ships: list) -> list:
+    return [[[s[0], list(s[1]), s[2], s[3], s[4]] for s in fleet] for fleet in ships]
+
+
+def _read_spied(game: AllHandsBattleGame, value, where: str) -> list:
+    """The Spy looks of this battle: [spy owner, ship owner, ship slot]."""
+    n, ships = game.num_players, game.components.ships_per_fleet
+    check_list(value, where, max_len=n * n * ships)
+    for i, look in enumerate(value):
+        spy, owner, slot = check_list(look, f"{where}[{i}]", 3)
+        check_int(spy, f"{where}[{i}][0] (the Spy's owner)", 0, n - 1)
+        check_int(owner, f"{where}[{i}][1] (the ship's owner)", 0, n - 1)
+        check_int(slot, f"{where}[{i}][2] (the ship)", 0, ships - 1)
+    return value
+
+
+def _read_events(game: AllHandsBattleGame, value, where: str) -> list[str]:
+    """The last public events, as text."""
+    check_list(value, where, max_len=MAX_EVENTS)
+    for i, text in enumerate(value):
+        if not isinstance(text, str):
+            raise InvalidStateError(f"{where}[{i}]: expected text, got {text!r}")
+    return value
+
+
+class AllHandsBattleState(Battles, GameState):
     """One position. Card ids index ``game.cards``; seats are absolute."""
 
-    FIELDS = ("round", "starter", "totals", "last_round", "phase", "decision", "actor",
-              "turn_player", "deck", "discard", "hands", "reserved", "known_with", "ships",
-              "plunder", "launch_master", "launch_crew", "launched", "claim_queue",
-              "first_fleet", "last_turns", "reshuffled", "passed", "forced", "selected",
-              "spies_used", "spied", "events", "turns")
+    # every field checked on loading: types, ranges, one entry per seat, card ids of this
+    # deck, known phases and decisions
+    STATE_FIELDS = (
+        field("round", "int", low=1, high=lambda g: g.max_rounds or None),
+        field("starter", "int", low=0, high=last_seat),
+        field("totals", "ints", length=num_players, low=0),
+        field("last_round", "custom", read=_read_last_round, copier=list),
+        field("phase", "enum", enum=Phase),
+        field("decision", "choice", choices=DECISIONS),
+        field("actor", "int", low=-1, high=last_seat),
+        field("turn_player", "int", low=-1, high=last_seat),
+        field("deck", "ints", low=0, high=_card, max_len=_cards),
+        field("discard", "ints", low=0, high=_card, max_len=_cards),
+        field("hands", "int_lists", length=num_players, low=0, high=_card,
+              max_inner=lambda g: g.components.hand_size + 1),
+        field("reserved", "ints", length=num_players, low=-1, high=_card),
+        field("known_with", "int_lists", length=num_players, low=0, high=_card,
+              max_inner=lambda g: g.components.hand_size + 1),
+        field("ships", "custom", read=_read_ships, copier=_copy_ships),
+        field("plunder", "int_lists", length=num_players, low=0, high=_card, max_inner=_cards),
+        field("launch_master", "int", low=-1, high=_card),
+        field("launch_crew", "ints", low=0, high=_card,
+              max_len=lambda g: g.components.crew_per_ship),
+        field("launched", "bool"),
+        field("claim_queue", "ints", low=0, high=last_seat, max_len=last_seat),
+        field("first_fleet", "int", low=-1, high=last_seat),
+        field("last_turns", "ints", low=0, high=last_seat, max_len=last_seat),
+        field("reshuffled", "ints", low=0, high=_card, max_len=_cards),
+        field("passed", "bools", length=num_players),
+        field("forced", "bool"),
+        field("selected", "int", low=-1, high=lambda g: g.components.ships_per_fleet - 1),
+        field("spies_used", "int", low=0, high=lambda g: g.components.crew_per_ship),
+        field("spied", "custom", read=_read_spied, copier=copy_rows),
+        field("events", "custom", read=_read_events, copier=list),
+        field("turns", "int", low=0),
+    )
 
     def __init__(self, game: AllHandsBattleGame, rng: np.random.Generator):
         super().__init__(game, rng)
@@ -472,124 +415,6 @@ class AllHandsBattleState(GameState):
             self._start_turn(self.last_turns[0])
         else:
             self._start_turn((self.turn_player + 1) % self.game.num_players)
-
-    # -- battles --------------------------------------------------------------------------
-    def targets(self, seat: int, slot: int) -> list[tuple[int, int]]:
-        """(owner, slot) of every ship that ``seat``'s ship ``slot`` may attack now."""
-        ship = self.ships[seat][slot]
-        if not ship[2]:
-            return []
-        rules = self.game.rules
-        out = []
-        for q, fleet in enumerate(self.ships):
-            if q == seat:
-                continue
-            for j, other in enumerate(fleet):
-                if other[2] and rules.may_attack(ship[0], other[0]):
-                    out.append((q, j))
-        return out
-
-    def can_attack(self, seat: int) -> bool:
-        """Whether ``seat`` has an unused ship with a legal target (public)."""
-        return any(self.targets(seat, k) for k in range(len(self.ships[seat])))
-
-    def _start_battles(self) -> None:
-        self.phase = BATTLE
-        self.claim_queue = []
-        self.passed = [False] * self.game.num_players
-        self._event("recruiting is over; naval battles begin")
-        self.forced = True
-        self._next_battle_turn(self.first_fleet)
-
-    def _next_battle_turn(self, after: int) -> None:
-        self.selected = -1
-        self.spies_used = 0
-        if self.forced:
-            if self.can_attack(self.first_fleet):
-                self.turn_player = self.actor = self.first_fleet
-                self.decision = SELECT
-                return
-            self.forced = False
-            after = self.first_fleet
-        n = self.game.num_players
-        for i in range(1, n + 1):
-            q = (after + i) % n
-            if not self.passed[q] and self.can_attack(q):
-                self.turn_player = self.actor = q
-                self.decision = SELECT
-                return
-        self._reckon()
-
-    def _attack(self, seat: int, slot: int, owner: int, tslot: int) -> None:
-        att = self.ships[seat][slot]
-        dfn = self.ships[owner][tslot]
-        res = self.game.rules.resolve(att[0], att[1], dfn[0], dfn[1])
-        att[2] = dfn[2] = False
-        who = f"{self._ship_name(seat, slot)} attacks {self._ship_name(owner, tslot)}"
-        if res.outcome == RAID:
-            for c in res.plunder:
-                dfn[1].remove(c)
-                if c in self.known_with[owner]:
-                    self.known_with[owner].remove(c)
-            self.plunder[seat].extend(res.plunder)
-            loot = ", ".join(self._name(c) for c in res.plunder)
-            self._event(f"{who}: raid! P{seat} plunders {loot}; both ships leave play")
-            return
-        att[4] = dfn[4] = True
-        for q, ship in ((seat, att), (owner, dfn)):
-            for c in ship[1]:
-                if c in self.known_with[q]:
-                    self.known_with[q].remove(c)
-        if res.outcome == ATTACKER:
-            att[3] = dfn[3] = seat
-            result = f"P{seat} wins ({res.reason})"
-        elif res.outcome == DEFENDER:
-            att[3] = dfn[3] = owner
-            result = f"P{owner} wins ({res.reason})"
-        else:
-            att[3] = dfn[3] = -1
-            result = f"both ships sink ({res.reason})"
-        crews = " vs ".join(", ".join(self._name(c) for c in ship[1]) for ship in (att, dfn))
-        self._event(f"{who}: [{crews}] {result}")
-
-    # -- the reckoning --------------------------------------------------------------------
-    def round_scores(self) -> list[int]:
-        """Scores of the current round as the reckoning counts them now."""
-        g = self.game
-        comp = g.components
-        value = g.rules.value
-        n = g.num_players
-        pts = [0] * n
-        for fleet in self.ships:
-            for ship in fleet:
-                keeper = ship[3]
-                if keeper >= 0:
-                    pts[keeper] += comp.ship_points + sum(value[c] for c in ship[1])
-        for p in range(n):
-            pts[p] += sum(value[c] for c in self.plunder[p])
-            if self.first_fleet == p:
-                pts[p] += comp.first_fleet_bonus
-            pts[p] -= sum(g.cards[c].penalty for c in self.hands[p])
-        return [max(0, v) for v in pts]
-
-    def _reckon(self) -> None:
-        scores = self.round_scores()
-        self.totals = [t + s for t, s in zip(self.totals, scores)]
-        self.last_round = scores
-        self._event(f"reckoning of round {self.round}: " +
-                    ", ".join(f"P{p} +{s}" for p, s in enumerate(scores)))
-        g = self.game
-        if max(self.totals) >= g.target_score or \
-                (g.max_rounds and self.round >= g.max_rounds):
-            self.phase = OVER
-            self.decision = OVER
-            self.actor = -1
-            self.turn_player = -1
-            self._event("game over: " + ", ".join(f"P{p} {t}" for p, t in enumerate(self.totals)))
-            return
-        self.round += 1
-        self.starter = (self.starter + 1) % g.num_players
-        self._start_round()
 
     # -- whose decision -----------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
@@ -732,10 +557,6 @@ class AllHandsBattleState(GameState):
         return [float(t) for t in self.totals]
 
     # -- information --------------------------------------------------------------------
-    def view(self, player: int) -> AllHandsBattleView:
-        """What ``player`` knows (the compiled view builder when built, else ``python_view``)."""
-        return self.game.view_of(self, player)
-
     def python_view(self, player: int) -> AllHandsBattleView:
         """Everything ``player`` knows: own hand and crews, what its Spy saw, the table."""
         spied_ = self.spied
@@ -791,37 +612,6 @@ class AllHandsBattleState(GameState):
         ))
 
     # -- copies and text ----------------------------------------------------------------
-    def clone(self) -> "AllHandsBattleState":
-        """A fast independent copy (fields are plain lists)."""
-        new = AllHandsBattleState.__new__(AllHandsBattleState)
-        new.__dict__.update(self.__dict__)
-        from plunder.envs.core.game import clone_rng
-        new.rng = clone_rng(self.rng)
-        new.totals = list(self.totals)
-        new.last_round = list(self.last_round)
-        new.deck = list(self.deck)
-        new.discard = list(self.discard)
-        new.hands = [list(h) for h in self.hands]
-        new.reserved = list(self.reserved)
-        new.known_with = [list(k) for k in self.known_with]
-        new.ships = [[[s[0], list(s[1]), s[2], s[3], s[4]] for s in fleet]
-                     for fleet in self.ships]
-        new.plunder = [list(x) for x in self.plunder]
-        new.launch_crew = list(self.launch_crew)
-        new.claim_queue = list(self.claim_queue)
-        new.last_turns = list(self.last_turns)
-        new.reshuffled = list(self.reshuffled)
-        new.passed = list(self.passed)
-        new.spied = [list(x) for x in self.spied]
-        new.events = list(self.events)
-        return new
-
-    def to_dict(self) -> dict:
-        """JSON-compatible dict of the whole state."""
-        d = {k: copy.deepcopy(getattr(self, k)) for k in self.FIELDS}   # copies, not aliases
-        d["rng"] = rng_to_dict(self.rng)
-        return d
-
     def card_count(self) -> int:
         """Cards anywhere in the game (a fuzzing invariant: always the whole deck)."""
         n = len(self.deck) + len(self.discard) + sum(len(h) for h in self.hands)
@@ -979,8 +769,11 @@ class AllHandsBattleState(GameState):
             require(spy != owner and slot < len(self.ships[owner]),
                     "spied: a look at one's own or a missing ship")
 
-    def describe_full(self) -> str:
-        """Omniscient text: every hand, crew and the draw pile shown."""
-        from .render import render_full
-        return render_full(self)
 
+AllHandsBattleGame.state_class = AllHandsBattleState
+
+__all__ = [
+    "AIM", "BATTLE", "CLAIM", "CREW", "DECISIONS", "DISCARD", "MAX_EVENTS", "OVER", "RECRUIT",
+    "SELECT", "TURN", "AllHandsBattleGame", "AllHandsBattleState", "BattleActions", "Phase",
+    "view_params",
+]

@@ -38,7 +38,7 @@ def _ship_rows(game, ships):
     return rows
 
 
-def render_view(game, view: AllHandsBattleView) -> str:
+def describe_view(game, view: AllHandsBattleView) -> str:
     """The table as ``view.player`` sees it (a markdown-style text table)."""
     n = view.num_players
     p = view.player
@@ -83,7 +83,7 @@ def render_view(game, view: AllHandsBattleView) -> str:
     return "\n".join(lines)
 
 
-def render_full(state) -> str:
+def describe_full(state) -> str:
     """Omniscient text: every hand, crew and the draw pile."""
     game = state.game
     lines = [f"All Hands On Deck (omniscient) — round {state.round}, {state.phase}, "

@@ -1,6 +1,6 @@
 """All Hands on Deck (crew combinations): engine, components and observation encoder."""
 
-from plunder.envs.core.spec import GameSpec, SearchDefaults
+from plunder.envs.core.spec import GameSpec, SearchDefaults, lazy_attributes
 
 SPEC = GameSpec(
     name="all_hands_crew",
@@ -23,4 +23,8 @@ SPEC = GameSpec(
     test_variants=({}, {"open_stock": True}),
 )
 
-__all__ = ["SPEC"]
+__getattr__ = lazy_attributes(__name__, {"AllHandsCrewGame": "engine",
+                                         "AllHandsCrewState": "engine",
+                                         "AllHandsCrewView": "view"})
+
+__all__ = ["SPEC", "AllHandsCrewGame", "AllHandsCrewState", "AllHandsCrewView"]

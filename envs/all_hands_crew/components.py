@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import lru_cache
 
-from plunder.envs.core.config import check_int, check_keys, check_type, load_game_data
+from plunder.envs.core.config import check_int, check_keys, check_type, packaged_components
 from plunder.envs.core.errors import ConfigError
 from plunder.envs.core.memo import remember
 
@@ -205,10 +204,12 @@ def _build_combos(c: dict) -> tuple[Combo, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
-def load_components() -> Components:
+def default_components() -> Components:
     """The packaged component data (validated once per process)."""
-    return parse_components(load_game_data("all_hands_crew"), WHERE)
+    return packaged_components("all_hands_crew", parse_components)
+
+
+load_components = default_components  # the name the tests and older code use
 
 
 class Partitioner:
@@ -349,7 +350,11 @@ def counts_left(counts, combos) -> list[int]:
     return left
 
 
-@lru_cache(maxsize=None)
 def partitioner() -> Partitioner:
     """The shared solver of the packaged components (its memo lives for the process)."""
-    return Partitioner(load_components())
+    return packaged_components("all_hands_crew", _packaged_partitioner)
+
+
+def _packaged_partitioner(data: dict) -> Partitioner:
+    """The solver of the packaged components (``data`` is theirs, already parsed once)."""
+    return Partitioner(default_components())

@@ -16,6 +16,9 @@ A round is three phases (see docs/rules/all_hands_crew.md):
 At the start of a round with fewer cards in all Drawing Piles than players the game ends:
 each Crew Pile is laid out in its best partition, single captains are penalised.
 
+This module holds the game, the state's fields, whose decision, the legal moves, scoring,
+the view and the invariants; ``rounds`` holds the effects of the moves, phase by phase.
+
 State fields are plain lists. Knowledge bookkeeping: ``pile_known[s][i]`` is the bit mask
 of players who know the card at position i of pile s (who put cards where is public, so
 the masks themselves are public); ``crew_known[q][o][k]`` is how many kind-k cards player
@@ -28,26 +31,24 @@ as many as o knows of). So o knows q's pile holds all its known cards but
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
 
-from plunder.envs.core.errors import InvalidArgumentError, require
-from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.errors import require
+from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.memo import remember, shared_memos
 from plunder.envs.core.state_io import (
-    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
-    check_list,
+    check_choice, check_int, check_int_lists, check_list, copy_rows, field, last_seat,
+    num_players,
 )
 
-from .components import NO_CARDS, NUM_CREW, NUM_KINDS, TARGETED, load_components, partitioner
+from .components import NO_CARDS, NUM_CREW, NUM_KINDS, TARGETED, default_components, partitioner
 from .observation import Encoder, build_layout, compiled_params, encode_view
-from .view import CrewView, describe_view
-
-PHASES = ("draw", "spyglass", "hire", "lay", "target", "over")
-
+from .codes import PHASES, Phase, action_ranges
+from .rounds import RoundPhases
+from .view import AllHandsCrewView
 
 class AllHandsCrewGame(Game):
     """All Hands on Deck for 2-6 players; option ``open_stock`` (the rulebook's variant)."""
@@ -62,7 +63,7 @@ class AllHandsCrewGame(Game):
 
     def __init__(self, num_players: int, **options: Any):
         super().__init__(num_players, **options)
-        self.comps = load_components()
+        self.comps = default_components()
         self.partitioner = partitioner()
         self.combos = self.comps.combos
         self.num_combos = len(self.combos)
@@ -76,12 +77,7 @@ class AllHandsCrewGame(Game):
         #: most Spyglass double draws one player can have in a round
         self.max_spyglasses = max_spy
         n = self.num_players
-        self.A_DRAW = 0
-        self.A_HIRE = n
-        self.A_LAY = self.A_HIRE + self.max_stock
-        self.A_TARGET = self.A_LAY + self.num_combos
-        self.A_PASS = self.A_TARGET + n - 1
-        self._num_actions = self.A_PASS + 1
+        self.actions = action_ranges(n, self.max_stock, tuple(cb.name for cb in self.combos))
         self.combo_matrix = np.array([cb.counts for cb in self.combos], dtype=np.int16)
         self.combo_captains = [cb.captains for cb in self.combos]
         self._layout = build_layout(self)
@@ -140,7 +136,7 @@ class AllHandsCrewGame(Game):
     def __setstate__(self, state: dict) -> None:
         """Restore a pickled game, relinked to this process's shared objects."""
         self.__dict__.update(state)
-        self.comps = load_components()
+        self.comps = default_components()
         self.partitioner = partitioner()
         self.combos = self.comps.combos
         self._link_memos()
@@ -150,36 +146,17 @@ class AllHandsCrewGame(Game):
 
     # -- spaces -------------------------------------------------------------------------
     @property
-    def num_actions(self) -> int:
-        return self._num_actions
-
-    def action_name(self, action: int) -> str:
-        a = int(action)
-        n = self.num_players
-        if not 0 <= a < self._num_actions:
-            return f"<no action {a}>"
-        if a < self.A_HIRE:
-            return "draw from own pile" if a == 0 else f"draw from the pile {a} seat(s) clockwise"
-        if a < self.A_LAY:
-            return f"hire stock card {a - self.A_HIRE + 1}"
-        if a < self.A_TARGET:
-            return f"lay out {self.combos[a - self.A_LAY].name}"
-        if a < self.A_PASS:
-            return f"choose the player {a - self.A_TARGET + 1} seat(s) clockwise"
-        return "pass (end / forfeit)" if n else "pass"
-
-    @property
     def layout(self):
         return self._layout
 
-    def encode(self, view: CrewView) -> np.ndarray:
+    def encode(self, view: AllHandsCrewView) -> np.ndarray:
         return encode_view(self, view)
 
     @property
     def entity_groups(self) -> tuple[EntityGroup, ...]:
         """The stock slots: slot ``i`` (drawing order) is a label, so a policy may score
         "hire stock card i" with weights shared across the slots."""
-        return (EntityGroup("stock", self.max_stock, ("my_stock",), (self.A_HIRE,)),)
+        return (EntityGroup("stock", self.max_stock, ("my_stock",), (self.actions.hire,)),)
 
     # -- states -------------------------------------------------------------------------
     def new_initial_state(self, rng: np.random.Generator) -> "AllHandsCrewState":
@@ -187,64 +164,11 @@ class AllHandsCrewGame(Game):
         state.setup()
         return state
 
-    def _load_state(self, data: dict) -> "AllHandsCrewState":
-        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one
-        entry per seat / card kind, known phases and events); ``validate`` then checks the
-        rules."""
-        check_keys(data, f"{self.env_id()} state", _FIELDS + ("turns", "rng"))
-        data = copy.deepcopy(data)    # the state must not share the dict's lists
-        n, K = self.num_players, NUM_KINDS
-        cards, most = sum(self.copies), max(self.copies)
-        seat, stock = n - 1, self.max_stock
-        s = AllHandsCrewState(self, rng_from_dict(data["rng"]))
-        s.piles = check_int_lists(data["piles"], "piles", n, None, 0, K - 1, max_inner=cards)
-        s.pile_known = check_int_lists(data["pile_known"], "pile_known", n, None, 0,
-                                       (1 << n) - 1, max_inner=cards)
-        s.out = check_int_list(data["out"], "out", K, 0, most)
-        s.stock = check_int_lists(data["stock"], "stock", n, None, 0, K - 1, max_inner=stock)
-        s.stock_src = check_int_lists(data["stock_src"], "stock_src", n, None, 0, seat,
-                                      max_inner=stock)
-        s.crew = check_int_lists(data["crew"], "crew", n, K, 0, most)
-        s.crew_known = check_list(data["crew_known"], "crew_known", n)
-        for q, rows in enumerate(s.crew_known):
-            check_int_lists(rows, f"crew_known[{q}]", n, K, 0, most)
-        s.crew_maybe_gone = check_int_lists(data["crew_maybe_gone"], "crew_maybe_gone", n, n,
-                                            0, cards)
-        s.laid = check_int_lists(data["laid"], "laid", n, None, 0, self.num_combos - 1,
-                                 max_inner=cards)
-        s.final = check_int_lists(data["final"], "final", n, None, 0, self.num_combos - 1,
-                                  max_inner=cards)
-        s.final_left = check_int_lists(data["final_left"], "final_left", n, K, 0, most)
-        s.curses = check_int_list(data["curses"], "curses", n, 0, cards // 2)
-        s.round = check_int(data["round"], "round", 1, cards)
-        s.start = check_int(data["start"], "start", 0, seat)
-        s.phase = check_choice(data["phase"], "phase", PHASES)
-        s.actor = check_int(data["actor"], "actor", -1, seat)
-        s.draw_target = check_int_list(data["draw_target"], "draw_target", n, 0,
-                                       self.comps.stock_cards)
-        s.spy_left = check_int_list(data["spy_left"], "spy_left", n, 0, self.max_spyglasses)
-        s.keep = check_int_list(data["keep"], "keep", n, 1, stock)
-        s.hire_step = check_int(data["hire_step"], "hire_step", 0, stock)
-        s.hired = check_int_lists(data["hired"], "hired", n, None, 0, stock - 1,
-                                  max_inner=stock)
-        s.hire_done = check_list(data["hire_done"], "hire_done", n)
-        for q, done in enumerate(s.hire_done):
-            check_bool(done, f"hire_done[{q}]")
-        s.lay_count = check_int(data["lay_count"], "lay_count", 0, n)
-        s.pending = check_choice(data["pending"], "pending", ("",) + TARGETED)
-        s.next_double = check_int_list(data["next_double"], "next_double", n, 0, stock)
-        s.next_spy = check_int_list(data["next_spy"], "next_spy", n, 0, self.max_spyglasses)
-        s.next_short = check_int_list(data["next_short"], "next_short", n, 0, 1)
-        s.events = check_list(data["events"], "events", max_len=_MAX_EVENTS)
-        for i, event in enumerate(s.events):
-            self._check_event(event, f"events[{i}]")
-        s.turns = check_int(data["turns"], "turns", 0)
-        return s
-
     def _check_event(self, event, where: str) -> None:
         """One event of the round: [seat, what, argument, kind or count, knower mask]."""
         n, seat = self.num_players, self.num_players - 1
-        who, what, arg, kind, mask = check_list(event, where, 5)
+        check_list(event, where, 5)
+        who, what, arg, kind, mask = event
         check_int(who, f"{where}[0] (seat)", 0, seat)
         check_choice(what, f"{where}[1] (what)", _EVENT_KINDS)
         if what == "forfeit":
@@ -263,28 +187,11 @@ class AllHandsCrewGame(Game):
             check_int(kind, f"{where}[3] (kind)", -1, -1)
         check_int(mask, f"{where}[4] (knowers)", 0, (1 << n) - 1)
 
-    def sample_state(self, view: CrewView, rng: np.random.Generator,
-                     returned_weights=None, pinned=None) -> "AllHandsCrewState":
-        """A full state matching ``view``: unknown cards redrawn from the unseen pool.
-
-        Two optional beliefs (a searcher's, e.g. ``policies/all_hands_crew_belief.py``):
-        ``pinned`` maps cards the viewer does not know, ``("pile", seat, position)``
-        (from the bottom) or ``("stock", seat, slot)``, to the kind to put there (taken
-        from the unseen cards; a key the view does not have, a card the viewer knows or a
-        kind with no unseen copy left raises). ``returned_weights`` (one non-negative
-        weight per kind) is a belief about the Drawing Pile cards that another player
-        knows and the viewer does not (the stock cards that player put back): those not
-        pinned are drawn next, each kind in proportion to its unseen copies times its
-        weight. Everything else is drawn uniformly."""
-        return _sample_state(self, view, rng, returned_weights, pinned)
-
-    def unseen_counts(self, view: CrewView) -> list[int]:
+    def unseen_counts(self, view: AllHandsCrewView) -> list[int]:
         """Per kind, how many cards of the game are where ``view``'s player does not know
         (the pool ``sample_state`` draws from)."""
-        return _unseen_pool(self, view)
-
-    def describe_view(self, view: CrewView) -> str:
-        return describe_view(self, view)
+        from .sampling import unseen_pool
+        return unseen_pool(self, view)
 
 
 #: the kinds of events a round records (``AllHandsCrewState.events``)
@@ -296,17 +203,92 @@ _MAX_EVENTS = 1000
 _SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions",
                      "hidden_stocks", "no_card_rows", "no_combos")
 
-_FIELDS = ("piles", "pile_known", "out", "stock", "stock_src", "crew", "crew_known",
-           "crew_maybe_gone", "laid",
-           "final", "final_left", "curses", "round", "start", "phase", "actor",
-           "draw_target", "spy_left", "keep", "hire_step", "hired", "hire_done", "lay_count",
-           "pending", "next_double", "next_spy", "next_short", "events")
+def _read_crew_known(game: AllHandsCrewGame, value, where: str) -> list:
+    """Per seat q, per seat o: how many cards of each kind o knows are in q's Crew Pile."""
+    n, most = game.num_players, max(game.copies)
+    check_list(value, where, n)
+    for q, rows in enumerate(value):
+        check_int_lists(rows, f"{where}[{q}]", n, NUM_KINDS, 0, most)
+    return value
 
 
-class AllHandsCrewState(GameState):
+def _read_events(game: AllHandsCrewGame, value, where: str) -> list:
+    """The round's events, each checked (``AllHandsCrewGame._check_event``)."""
+    check_list(value, where, max_len=_MAX_EVENTS)
+    for i, event in enumerate(value):
+        game._check_event(event, f"{where}[{i}]")
+    return value
+
+
+def _copy_tables(tables: list) -> list:
+    """A copy of a list of lists of lists (``crew_known``)."""
+    return [[list(row) for row in rows] for rows in tables]
+
+
+def _cards(g: AllHandsCrewGame) -> int:
+    """Cards in the game."""
+    return sum(g.copies)
+
+
+def _most(g: AllHandsCrewGame) -> int:
+    """The most copies of one kind."""
+    return max(g.copies)
+
+
+def _stock(g: AllHandsCrewGame) -> int:
+    return g.max_stock
+
+
+def _combo(g: AllHandsCrewGame) -> int:
+    """The highest combination index."""
+    return g.num_combos - 1
+
+
+class AllHandsCrewState(RoundPhases, GameState):
     """One position of All Hands on Deck."""
 
     game: AllHandsCrewGame
+
+    # every field checked on loading: types, ranges, one entry per seat / card kind, known
+    # phases and events
+    STATE_FIELDS = (
+        field("piles", "int_lists", length=num_players, low=0, high=NUM_KINDS - 1,
+              max_inner=_cards),
+        field("pile_known", "int_lists", length=num_players, low=0,
+              high=lambda g: (1 << g.num_players) - 1, max_inner=_cards),
+        field("out", "ints", length=NUM_KINDS, low=0, high=_most),
+        field("stock", "int_lists", length=num_players, low=0, high=NUM_KINDS - 1,
+              max_inner=_stock),
+        field("stock_src", "int_lists", length=num_players, low=0, high=last_seat, max_inner=_stock),
+        field("crew", "int_lists", length=num_players, inner_length=NUM_KINDS, low=0, high=_most),
+        field("crew_known", "custom", read=_read_crew_known, copier=_copy_tables),
+        field("crew_maybe_gone", "int_lists", length=num_players, inner_length=num_players, low=0,
+              high=_cards),
+        field("laid", "int_lists", length=num_players, low=0, high=_combo, max_inner=_cards),
+        field("final", "int_lists", length=num_players, low=0, high=_combo, max_inner=_cards),
+        field("final_left", "int_lists", length=num_players, inner_length=NUM_KINDS, low=0,
+              high=_most),
+        field("curses", "ints", length=num_players, low=0, high=lambda g: sum(g.copies) // 2),
+        field("round", "int", low=1, high=_cards),
+        field("start", "int", low=0, high=last_seat),
+        field("phase", "enum", enum=Phase),
+        field("actor", "int", low=-1, high=last_seat),
+        field("draw_target", "ints", length=num_players, low=0,
+              high=lambda g: g.comps.stock_cards),
+        field("spy_left", "ints", length=num_players, low=0, high=lambda g: g.max_spyglasses),
+        field("keep", "ints", length=num_players, low=1, high=_stock),
+        field("hire_step", "int", low=0, high=_stock),
+        field("hired", "int_lists", length=num_players, low=0, high=lambda g: g.max_stock - 1,
+              max_inner=_stock),
+        field("hire_done", "bools", length=num_players),
+        field("lay_count", "int", low=0, high=num_players),
+        field("pending", "choice", choices=("",) + TARGETED),
+        field("next_double", "ints", length=num_players, low=0, high=_stock),
+        field("next_spy", "ints", length=num_players, low=0, high=lambda g: g.max_spyglasses),
+        field("next_short", "ints", length=num_players, low=0, high=1),
+        field("events", "custom", read=_read_events, copier=copy_rows),
+        field("turns", "int", low=0),
+    )
 
     def setup(self) -> None:
         g = self.game
@@ -331,7 +313,7 @@ class AllHandsCrewState(GameState):
         self.round = 0
         # the race for the Start Player Card: a random seat opens the first round
         self.start = int(self.rng.integers(n))
-        self.phase = "draw"
+        self.phase = Phase.DRAW
         self.actor = self.start
         self.draw_target = [0] * n
         self.spy_left = [0] * n
@@ -402,25 +384,25 @@ class AllHandsCrewState(GameState):
             for j in range(n):
                 if sizes[j] >= least:
                     mask[j] = 1
-            mask[g.A_PASS] = 1
+            mask[g.actions.pass_turn] = 1
         elif ph == "hire":
             if not self.hire_done[player]:
                 taken = self.hired[player]
                 for i in range(len(self.stock[player])):
                     if i not in taken:
-                        mask[g.A_HIRE + i] = 1
+                        mask[g.actions.hire + i] = 1
             if self.hire_step > 0:
-                mask[g.A_PASS] = 1
+                mask[g.actions.pass_turn] = 1
         elif ph == "lay":
             crew = np.asarray(self.crew[player], dtype=np.int16)
             fits = np.all(g.combo_matrix <= crew, axis=1)
-            mask[g.A_LAY:g.A_TARGET] = fits
-            mask[g.A_PASS] = 1
+            mask[g.actions.lay:g.actions.target] = fits
+            mask[g.actions.pass_turn] = 1
         elif ph == "target":
             for j in range(1, n):
                 if self._target_ok(player, (player + j) % n):
-                    mask[g.A_TARGET + j - 1] = 1
-            mask[g.A_PASS] = 1
+                    mask[g.actions.target + j - 1] = 1
+            mask[g.actions.pass_turn] = 1
         return mask
 
     def _target_ok(self, player: int, target: int) -> bool:
@@ -440,7 +422,7 @@ class AllHandsCrewState(GameState):
         (player, action), = actions.items()
         g = self.game
         if ph in ("draw", "spyglass"):
-            if action == g.A_PASS:  # forfeit a Spyglass
+            if action == g.actions.pass_turn:  # forfeit a Spyglass
                 self.spy_left[player] -= 1
                 self.events.append([player, "forfeit", "spyglass", -1, 0])
             else:
@@ -450,208 +432,18 @@ class AllHandsCrewState(GameState):
                     self.spy_left[player] -= 1
             self._advance_draw()
         elif ph == "lay":
-            if action == g.A_PASS:
+            if action == g.actions.pass_turn:
                 self._end_lay_turn()
             else:
-                self._lay(player, action - g.A_LAY)
+                self._lay(player, action - g.actions.lay)
         elif ph == "target":
             act = self.pending
             self.pending = ""
-            self.phase = "lay"
-            if action == g.A_PASS:
+            self.phase = Phase.LAY
+            if action == g.actions.pass_turn:
                 self.events.append([player, "forfeit", act, -1, 0])
             else:
-                self._perform(player, act, (player + action - g.A_TARGET + 1) % g.num_players)
-
-    def _draw(self, player: int, pile: int, count: int) -> None:
-        src = self.piles[pile]
-        known = self.pile_known[pile]
-        for _ in range(min(count, len(src))):
-            self.stock[player].append(src.pop())
-            known.pop()
-            self.stock_src[player].append(pile)
-        self.events.append([player, "draw", pile, -1, 0])
-
-    def _advance_draw(self) -> None:
-        n = self.game.num_players
-        if self.phase == "draw":
-            if any(self.piles):
-                for step in range(1, n + 1):
-                    p = (self.actor + step) % n
-                    if len(self.stock[p]) < self.draw_target[p]:
-                        self.actor = p
-                        return
-            self.phase = "spyglass"
-        if not any(self.piles):
-            self.spy_left = [0] * n
-        for step in range(n):
-            p = (self.start + step) % n
-            if self.spy_left[p] > 0:
-                self.actor = p
-                return
-        self._begin_hire()
-
-    def _begin_hire(self) -> None:
-        n = self.game.num_players
-        self.phase = "hire"
-        self.hire_step = 0
-        self.hired = [[] for _ in range(n)]
-        self.hire_done = [False] * n
-        self.actor = -1
-
-    def _apply_hire(self, actions: dict[int, int]) -> None:
-        g = self.game
-        for p, a in actions.items():
-            if a == g.A_PASS:
-                self.hire_done[p] = True
-            else:
-                self.hired[p].append(a - g.A_HIRE)
-        self.hire_step += 1
-        if not self.current_players():
-            self._finish_hire()
-
-    def _finish_hire(self) -> None:
-        g = self.game
-        n = g.num_players
-        everyone = (1 << n) - 1
-        for p in range(n):
-            chosen = set(self.hired[p])
-            for i in self.hired[p]:
-                k = self.stock[p][i]
-                self.crew[p][k] += 1
-                if g.open_stock:
-                    for o in range(n):
-                        if o != p:
-                            self.crew_known[p][o][k] += 1
-            mask = everyone if g.open_stock else (1 << p)
-            back = 0
-            for i, k in enumerate(self.stock[p]):
-                if i not in chosen:
-                    self.piles[p].append(k)
-                    self.pile_known[p].append(mask)
-                    back += 1
-            # how many cards went back on the pile is public (its size shows it)
-            self.events.append([p, "hire", len(chosen), back, everyone])
-            self.stock[p] = []
-            self.stock_src[p] = []
-        self.hired = [[] for _ in range(n)]
-        self.hire_done = [False] * n
-        self.hire_step = 0
-        self.phase = "lay"
-        self.actor = self.start
-        self.lay_count = 0
-
-    def _lay(self, player: int, ci: int) -> None:
-        g = self.game
-        combo = g.combos[ci]
-        crew = self.crew[player]
-        n = g.num_players
-        known = self.crew_known[player]
-        for k, c in enumerate(combo.counts):
-            if c:
-                crew[k] -= c
-                for o in range(n):
-                    row = known[o]
-                    if row[k]:
-                        row[k] = max(0, row[k] - c)
-        gone = self.crew_maybe_gone[player]
-        for o in range(n):
-            if gone[o]:   # no more of the known cards can be gone than are left
-                gone[o] = min(gone[o], sum(known[o]))
-        self.laid[player].append(ci)
-        self.events.append([player, "lay", ci, -1, 0])
-        act = combo.action
-        if act == "double_hire":
-            self.next_double[player] += 1
-        elif act == "spyglass":
-            self.next_spy[player] += 1
-        elif act in TARGETED:
-            self.pending = act
-            if any(self._target_ok(player, t) for t in range(n)):
-                self.phase = "target"
-            else:  # no one to snatch from: the action is forfeited
-                self.pending = ""
-                self.events.append([player, "forfeit", act, -1, 0])
-
-    def _perform(self, player: int, act: str, target: int) -> None:
-        n = self.game.num_players
-        if act == "curse":
-            self.curses[target] += 1
-            self.events.append([player, "curse", target, -1, 0])
-        elif act == "short_rations":
-            self.next_short[target] = 1
-            self.events.append([player, "short_rations", target, -1, 0])
-        elif act == "snatch":
-            pile = self.crew[target]
-            r = int(self.rng.integers(sum(pile)))
-            for k in range(NUM_KINDS):
-                r -= pile[k]
-                if r < 0:
-                    break
-            pile[k] -= 1
-            self.crew[player][k] += 1
-            # only the two involved see which card moved. The others still know every
-            # card they knew in the victim's pile, but one of them may be the one that left
-            # (they cannot tell which); what they knew of the snatcher's pile stays true.
-            known, gone = self.crew_known[target], self.crew_maybe_gone[target]
-            for o in range(n):
-                if o not in (player, target):
-                    gone[o] = min(gone[o] + 1, sum(known[o]))
-            row = known[player]
-            row[k] = max(0, row[k] - 1)
-            gone[player] = min(gone[player], sum(row))
-            self.crew_known[player][target][k] += 1
-            self.events.append([player, "snatch", target, k, (1 << player) | (1 << target)])
-
-    def _end_lay_turn(self) -> None:
-        n = self.game.num_players
-        self.lay_count += 1
-        if self.lay_count < n:
-            self.actor = (self.actor + 1) % n
-            return
-        self.start = (self.start + 1) % n
-        self._begin_round()
-
-    def _begin_round(self, first: bool = False) -> None:
-        g = self.game
-        n = g.num_players
-        self.round += 1
-        self.events = []
-        if sum(len(p) for p in self.piles) < n:
-            self._end_game()
-            return
-        c = g.comps
-        for p in range(n):
-            short = self.next_short[p] > 0
-            self.draw_target[p] = c.short_rations_stock if short else c.stock_cards
-            # Short rations caps the whole stock: it cancels a Spyglass of that round
-            self.spy_left[p] = 0 if short else self.next_spy[p]
-            self.keep[p] = 1 + self.next_double[p]
-        self.next_short = [0] * n
-        self.next_spy = [0] * n
-        self.next_double = [0] * n
-        self.phase = "draw"
-        self.actor = self.start
-        self.lay_count = 0
-        self.pending = ""
-
-    def _end_game(self) -> None:
-        n = self.game.num_players
-        self.phase = "over"
-        self.actor = -1
-        self.keep = [1] * n
-        self.draw_target = [0] * n
-        self.spy_left = [0] * n
-        self.next_short = [0] * n
-        self.next_spy = [0] * n
-        self.next_double = [0] * n
-        for p in range(n):
-            _, combos, left = self.game.partitioner.partition(self.crew[p])
-            self.final[p] = combos
-            self.final_left[p] = left
-            self.crew[p] = [0] * NUM_KINDS
-            self.crew_known[p] = [[0] * NUM_KINDS for _ in range(n)]
-            self.crew_maybe_gone[p] = [0] * n
+                self._perform(player, act, (player + action - g.actions.target + 1) % g.num_players)
 
     # -- outcome ------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -678,11 +470,7 @@ class AllHandsCrewState(GameState):
                 for p in range(self.game.num_players)]
 
     # -- information --------------------------------------------------------------------
-    def view(self, player: int) -> CrewView:
-        """What ``player`` knows (the compiled view builder when built, else ``python_view``)."""
-        return self.game.view_of(self, player)
-
-    def python_view(self, player: int) -> CrewView:
+    def python_view(self, player: int) -> AllHandsCrewView:
         g = self.game
         n = g.num_players
         bit = 1 << player
@@ -715,7 +503,7 @@ class AllHandsCrewState(GameState):
         # that are all zero (most rows; all of final and final_left until the end) are
         # shared tuples: nothing to build, and the encoder's comparisons of equal views
         # then stop at identity tests.
-        return tuple.__new__(CrewView, (
+        return tuple.__new__(AllHandsCrewView, (
             player, n, bool(g.open_stock), self.phase, self.current_players(), self.actor,
             self.round, self.start, self.hire_step, self.pending, masks, tuple(seen), stock,
             tuple(self.hired[player]), self.hire_done[player], tuple(self.crew[player]),
@@ -733,13 +521,6 @@ class AllHandsCrewState(GameState):
         ))
 
     # -- copies and text ----------------------------------------------------------------
-    def to_dict(self) -> dict:
-        # deep copies: a state rebuilt from this dict must not share the live lists
-        data = {key: copy.deepcopy(getattr(self, key)) for key in _FIELDS}
-        data["turns"] = self.turns
-        data["rng"] = rng_to_dict(self.rng)
-        return data
-
     def validate(self) -> None:
         """Assert the rules' invariants: every card of the deck is in exactly one zone,
         sizes within limits, knowledge and hiring bookkeeping consistent with the phase."""
@@ -893,15 +674,12 @@ class AllHandsCrewState(GameState):
                     total[k] += c
         return total
 
-    def describe_full(self) -> str:
-        return _describe_full(self)
-
 
 def view_params(g: AllHandsCrewGame) -> tuple:
     """The compiled view builder's constructor arguments (``_cview.ViewBuilder``): the
     sizes, the variant, the view class and the shared constant tuples ``python_view``
     puts in its views."""
-    return (g.num_players, NUM_KINDS, bool(g.open_stock), CrewView, NO_CARDS,
+    return (g.num_players, NUM_KINDS, bool(g.open_stock), AllHandsCrewView, NO_CARDS,
             g.no_card_rows, g.no_combos)
 
 
@@ -930,249 +708,4 @@ def _points(g: AllHandsCrewGame, laid, final, final_left, curses) -> int:
     return total + g.comps.curse * curses
 
 
-def _describe_full(state: AllHandsCrewState) -> str:
-    g = state.game
-    names = g.comps.short_names
-    lines = [f"All Hands on Deck, {g.num_players} players, round {state.round}, "
-             f"phase {state.phase}" + (" (open stock)" if g.open_stock else "")
-             + f"; start player {state.start}; acting {list(state.current_players())}"]
-    for p in range(g.num_players):
-        pile = " ".join(names[k] + ("*" if m else "") for k, m in
-                        zip(state.piles[p], state.pile_known[p]))
-        lines.append(f"player {p}: score {state.points(p)} (curses {state.curses[p]}), "
-                     f"captains {state.captains(p)}")
-        lines.append(f"  drawing pile ({len(state.piles[p])}, bottom->top, *=known): {pile}")
-        stock = ", ".join(f"{names[k]}<-{s}" + (" [hired]" if i in state.hired[p] else "")
-                          for i, (k, s) in enumerate(zip(state.stock[p], state.stock_src[p])))
-        lines.append(f"  stock: {stock or '-'}")
-        crew = ", ".join(f"{c} {names[k]}" for k, c in enumerate(state.crew[p]) if c)
-        lines.append(f"  crew pile: {crew or '-'}")
-        laid = "; ".join(g.combos[c].name for c in state.laid[p] + state.final[p])
-        lines.append(f"  laid out: {laid or '-'}")
-        left = ", ".join(f"{c} {names[k]}" for k, c in enumerate(state.final_left[p]) if c)
-        if state.phase == "over":
-            lines.append(f"  left over: {left or '-'}")
-    lines.append("out of the game: " + ", ".join(
-        f"{c} {names[k]}" for k, c in enumerate(state.out) if c))
-    return "\n".join(lines)
-
-
-def _unseen_pool(g: AllHandsCrewGame, v: CrewView) -> list:
-    """Per kind, the cards in the game whose place ``v.player`` does not know."""
-    if v.num_players != g.num_players or v.open_stock != bool(g.open_stock):
-        raise InvalidArgumentError("the view belongs to another game configuration")
-    n = g.num_players
-    me = v.player
-    pool = list(g.copies)
-
-    def take(k):
-        pool[k] -= 1
-
-    for seen in v.pile_seen:
-        for _, k in seen:
-            take(k)
-    for q in range(n):
-        for k, _ in v.stock[q]:
-            if k >= 0:
-                take(k)
-    for k in range(NUM_KINDS):
-        pool[k] -= v.my_crew[k]
-        for q in range(n):
-            if q != me:   # the known cards that are surely still there
-                pool[k] -= max(0, v.crew_known[q][k] - v.crew_maybe_gone[q])
-            pool[k] -= v.final_left[q][k]
-    for q in range(n):
-        for ci in v.laid[q] + v.final[q]:
-            for k, c in enumerate(g.combos[ci].counts):
-                pool[k] -= c
-    if min(pool) < 0:
-        raise InvalidArgumentError("inconsistent view: more cards known than exist")
-    return pool
-
-
-def _sample_state(g: AllHandsCrewGame, v: CrewView, rng: np.random.Generator,
-                  returned_weights=None, pinned=None):
-    """Rebuild a state from a view, redrawing what its player does not know (see
-    ``AllHandsCrewGame.sample_state`` for ``returned_weights`` and ``pinned``)."""
-    n = g.num_players
-    me = v.player
-    pool = _unseen_pool(g, v)
-    pins = _take_pinned(v, pool, pinned) if pinned else {}
-    kept = _sample_kept_known(v, pool, rng)
-    # (seat, position) -> kind, for the positions others know and I don't
-    returned = {key[1:]: k for key, k in pins.items() if key[0] == "pile"}
-    if returned_weights is not None:
-        returned.update(_draw_returned(v, pool, returned_weights, rng, skip=returned))
-    cards = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
-    cards = [cards[i] for i in rng.permutation(len(cards))]
-    pos = 0
-
-    def draw():
-        nonlocal pos
-        pos += 1
-        return cards[pos - 1]
-
-    s = AllHandsCrewState(g, np.random.default_rng(int(rng.integers(2**63 - 1))))
-    s.piles = []
-    for seat in range(n):
-        pile = [-1] * len(v.pile_masks[seat])
-        for i, k in v.pile_seen[seat]:
-            pile[i] = k
-        for (q, i), k in returned.items():
-            if q == seat:
-                pile[i] = k
-        s.piles.append([k if k >= 0 else draw() for k in pile])
-    s.pile_known = [list(m) for m in v.pile_masks]
-    s.stock = [[k if k >= 0 else pins.get(("stock", q, j), -1) for j, (k, _) in
-                enumerate(v.stock[q])] for q in range(n)]
-    s.stock = [[k if k >= 0 else draw() for k in slots] for slots in s.stock]
-    s.stock_src = [[src for _, src in v.stock[q]] for q in range(n)]
-    s.crew = [[0] * NUM_KINDS for _ in range(n)]
-    s.crew_known = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
-    s.crew_maybe_gone = [[0] * n for _ in range(n)]
-    for q in range(n):
-        if q == me:
-            s.crew[q] = list(v.my_crew)
-            s.crew_known[q] = [list(v.known_about_me[o]) for o in range(n)]
-            s.crew_maybe_gone[q] = list(v.maybe_gone_about_me)
-        else:
-            s.crew[q] = kept[q]
-            s.crew_known[q][me] = list(v.crew_known[q])
-            s.crew_maybe_gone[q][me] = v.crew_maybe_gone[q]
-            for _ in range(v.crew_sizes[q] - sum(kept[q])):
-                s.crew[q][draw()] += 1
-    s.out = [0] * NUM_KINDS
-    for k in cards[pos:]:
-        s.out[k] += 1
-    s.laid = [list(x) for x in v.laid]
-    s.final = [list(x) for x in v.final]
-    s.final_left = [list(x) for x in v.final_left]
-    s.curses = list(v.curses)
-    s.round, s.start, s.phase, s.actor = v.round, v.start, v.phase, v.actor
-    s.draw_target, s.spy_left, s.keep = list(v.draw_target), list(v.spy_left), list(v.keep)
-    s.hire_step, s.pending = v.hire_step, v.pending
-    s.next_double, s.next_spy, s.next_short = (list(v.next_double), list(v.next_spy),
-                                               list(v.next_short))
-    s.lay_count = (v.actor - v.start) % n if v.phase in ("lay", "target") else 0
-    s.hired = [[] for _ in range(n)]
-    s.hire_done = [False] * n
-    if v.phase == "hire":
-        for q in range(n):
-            if q == me:
-                s.hired[q] = list(v.my_hired)
-                s.hire_done[q] = v.my_hire_done
-                continue
-            for step in range(v.hire_step):  # others' pending picks are unknown: guess
-                if s.keep[q] > step and len(s.stock[q]) > step:
-                    free = [i for i in range(len(s.stock[q])) if i not in s.hired[q]]
-                    s.hired[q].append(int(free[int(rng.integers(len(free)))]))
-    s.events = [_sampled_event(s, e, rng) for e in v.events]
-    s.turns = 0
-    return s
-
-
-def _draw_returned(v: CrewView, pool: list, weights, rng: np.random.Generator,
-                   skip=()) -> dict:
-    """Kinds for the Drawing Pile positions that another player knows and ``v.player``
-    does not (but those in ``skip``), drawn one by one without replacement from ``pool``
-    (taken out of it), each kind with probability proportional to its copies left times
-    ``weights[kind]``."""
-    try:
-        weights = [float(w) for w in weights]
-    except (TypeError, ValueError):
-        weights = None
-    if weights is None or len(weights) != NUM_KINDS \
-            or not all(0.0 <= w < float("inf") for w in weights):
-        raise InvalidArgumentError(f"returned_weights needs {NUM_KINDS} finite non-negative "
-                                   f"numbers, one per kind")
-    bit = 1 << v.player
-    out = {}
-    for seat, masks in enumerate(v.pile_masks):
-        for i, m in enumerate(masks):
-            if m and not m & bit and (seat, i) not in skip:
-                w = np.array([pool[k] * weights[k] for k in range(NUM_KINDS)], dtype=float)
-                if w.sum() <= 0:      # weights zero on every kind left: uniform
-                    w = np.array(pool, dtype=float)
-                k = int(rng.choice(NUM_KINDS, p=w / w.sum()))
-                pool[k] -= 1
-                out[(seat, i)] = k
-    return out
-
-
-def _take_pinned(v: CrewView, pool: list, pinned) -> dict:
-    """``pinned`` checked against the view and taken out of ``pool``: keys ``("pile",
-    seat, position)`` or ``("stock", seat, slot)`` of cards ``v.player`` does not know,
-    values kinds with an unseen copy left."""
-    places = {("pile", q, i): kind for q in range(v.num_players)
-              for i, (_, kind) in enumerate(v.pile(q))}
-    places.update({("stock", q, j): kind for q, slots in enumerate(v.stock)
-                   for j, (kind, _) in enumerate(slots)})
-    pins = {}
-    for key, kind in dict(pinned).items():
-        if key not in places:
-            raise InvalidArgumentError(f"pinned: {key!r} is no ('pile', seat, position) or "
-                                       f"('stock', seat, slot) of this view")
-        if places[key] >= 0:
-            raise InvalidArgumentError(f"pinned: the card at {key!r} is known to the viewer")
-        if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)) \
-                or not 0 <= kind < NUM_KINDS:
-            raise InvalidArgumentError(f"pinned: {key!r} -> {kind!r} is no card kind")
-        if pool[kind] <= 0:
-            raise InvalidArgumentError(f"pinned: no unseen card of kind {kind} left for "
-                                       f"{key!r}")
-        pool[kind] -= 1
-        pins[key] = int(kind)
-    return pins
-
-
-def _sample_kept_known(v: CrewView, pool: list, rng: np.random.Generator) -> list:
-    """Per seat, the cards the viewer knows of in its Crew Pile that are sampled to be
-    still there: the sure ones, plus enough of the ones that may be gone (at most
-    ``crew_maybe_gone`` gone, no more kept than the pile holds); the kept uncertain ones are
-    taken out of ``pool`` (the unplaced cards, the sure ones already removed)."""
-    n, me = v.num_players, v.player
-    for _ in range(100):   # an attempt fails only if two piles compete for scarce cards
-        left = list(pool)
-        kept = [[0] * NUM_KINDS for _ in range(n)]
-        for q in rng.permutation(n):
-            known, gone = v.crew_known[q], v.crew_maybe_gone[q]
-            if q == me or not any(known):
-                continue
-            sure = [max(0, c - gone) for c in known]
-            maybe = [k for k in range(NUM_KINDS) for _ in range(known[k] - sure[k])]
-            least = max(sum(sure), sum(known) - gone)
-            most = min(sum(known), v.crew_sizes[q])
-            if most < least:
-                raise InvalidArgumentError(
-                    f"inconsistent view: seat {q}'s Crew Pile cannot hold its known cards")
-            want = int(rng.integers(least, most + 1)) - sum(sure)
-            kept[q] = sure
-            for i in rng.permutation(len(maybe)):
-                if want == 0:
-                    break
-                k = maybe[i]
-                if left[k] > 0:
-                    left[k] -= 1
-                    kept[q][k] += 1
-                    want -= 1
-            if sum(kept[q]) < least:
-                break
-        else:
-            pool[:] = left
-            return kept
-    raise InvalidArgumentError("inconsistent view: the known Crew Pile cards do not fit")
-
-
-def _sampled_event(s: AllHandsCrewState, event: tuple, rng: np.random.Generator) -> list:
-    """A view's event as the state records it: who knows its card (a Snatch: the two
-    involved; a hire's count of cards put back: everyone); a Snatch's card the viewer did
-    not see is drawn from the snatcher's sampled Crew Pile (any kind if it laid it out)."""
-    who, what, arg, kind = event
-    if what == "hire":
-        return [who, what, arg, kind, (1 << s.game.num_players) - 1]
-    if what != "snatch":
-        return [who, what, arg, kind, 0]
-    if kind < 0:
-        held = [k for k in range(NUM_KINDS) for _ in range(s.crew[who][k])]
-        kind = held[int(rng.integers(len(held)))] if held else int(rng.integers(NUM_KINDS))
-    return [who, what, arg, kind, (1 << who) | (1 << arg)]
+AllHandsCrewGame.state_class = AllHandsCrewState

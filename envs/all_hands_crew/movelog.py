@@ -31,8 +31,8 @@ def describe_step(game, before, after, actors, public_actions, observer) -> list
             if seat == observer:
                 action = public_actions[seat]
                 lines.append(f"{name(seat)} " + ("passes on the further pick"
-                                                  if action == game.A_PASS else
-                                                  f"picks stock card {action - game.A_HIRE + 1}"))
+                                                  if action == game.actions.pass_turn else
+                                                  f"picks stock card {action - game.actions.hire + 1}"))
             else:
                 lines.append(f"{name(seat)} picks a card to hire")
         if picked:
@@ -46,7 +46,7 @@ def describe_step(game, before, after, actors, public_actions, observer) -> list
                         lines.append(f"{name(q)} hires " + ", ".join(kinds[k] for k in seen))
     elif before.phase == "lay":
         for seat, action in public_actions.items():
-            if action == game.A_PASS:
+            if action == game.actions.pass_turn:
                 lines.append(f"{name(seat)} is done laying out")
     same_round = after.round == before.round
     events = after.events[len(before.events):] if same_round else after.events

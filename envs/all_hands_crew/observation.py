@@ -17,7 +17,7 @@ from plunder.envs.core.layout import LayoutBuilder
 from plunder.envs.core.memo import remember
 
 from .components import NO_CARDS, NUM_CREW, NUM_KINDS
-from .view import CrewView
+from .view import AllHandsCrewView
 
 TOP_DEPTH = 4        # pile positions (from the top) encoded one by one
 PHASE_INDEX = {"draw": 0, "spyglass": 1, "hire": 2, "lay": 3, "target": 4, "over": 5}
@@ -86,8 +86,8 @@ def build_layout(game):
     return b.build()
 
 
-# CrewView is a tuple: these slices take the fields of a group in one C-level step
-_FIELDS = CrewView._fields
+# AllHandsCrewView is a tuple: these slices take the fields of a group in one C-level step
+_FIELDS = AllHandsCrewView._fields
 _HEADER = slice(_FIELDS.index("phase"), _FIELDS.index("pile_masks"))   # phase .. pending
 _SLOW = slice(_FIELDS.index("my_crew"), _FIELDS.index("events"))       # my_crew .. next_short
 

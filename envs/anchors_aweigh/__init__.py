@@ -24,6 +24,7 @@ SPEC = GameSpec(
 )
 
 __getattr__ = lazy_attributes(__name__, {"AnchorsAweighGame": "engine",
-                                         "AnchorsAweighState": "engine"})
+                                         "AnchorsAweighState": "engine",
+                                         "AnchorsAweighView": "view"})
 
-__all__ = ["SPEC", "AnchorsAweighGame", "AnchorsAweighState"]
+__all__ = ["SPEC", "AnchorsAweighGame", "AnchorsAweighState", "AnchorsAweighView"]

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from plunder.envs.core.config import check_int, check_keys, check_type, load_game_data
+from plunder.envs.core.config import check_int, check_keys, check_type, packaged_components
 from plunder.envs.core.errors import ConfigError
 
 #: asset kinds (index = kind id); kinds 0-7 can be needed by cards, 8 is storage, 9 monkey
@@ -112,10 +112,18 @@ class Components:
         return tuple(c[t] for t in range(4))
 
 
+def default_components() -> Components:
+    """The packaged components (validated once per process)."""
+    return packaged_components("anchors_aweigh", parse_components)
+
+
 def load_components(data: dict | None = None) -> Components:
     """Validated components from ``data`` (default: the packaged TOML)."""
-    if data is None:
-        data = load_game_data("anchors_aweigh")
+    return default_components() if data is None else parse_components(data)
+
+
+def parse_components(data: dict) -> Components:
+    """Validate raw component data; every problem raises ConfigError naming the key."""
     where = "configs/games/anchors_aweigh.toml"
     check_keys(data, where, ["assets", "cargo", "chests", "parrots", "pirate_penalty_coins",
                              "round_mix", "cards"], ["open_ocean_custom_mix", "loading_cargo"])

@@ -8,120 +8,45 @@ the captain. See ``docs/rules/anchors_aweigh.md`` for the rules and every decisi
 State layout (plain data): ship cells are ``-1`` empty, a tile id, ``CARGO + colour`` or
 ``CHEST``; cargo on a storage tile sits in ``stor[seat][space]``. ``secret[tile]`` marks a
 tile whose face only its holder has seen (grabbed face down and kept in hand or below deck).
+
+The state's rules are in three modules: this one (the game, whose decision, the mask and
+move dispatch, scoring, invariants and the view), ``loading`` (the set-up and the loading
+race) and ``travel`` (the adventure cards, cargo and the end of a round); ``codes`` holds
+the cell, phase, outcome and action codes all of them read.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from plunder.envs.core.errors import InvalidArgumentError, InvalidStateError, require
-from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
 from plunder.envs.core.state_io import (
-    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
-    check_list,
+    cache, check_int, check_int_lists, check_list, copy_rows, field, last_seat,
+    num_players,
 )
 
 from .components import (
-    ABOVE, ASSET_SPACES, BELOW, COLOURS, CONTRACT, KINDS, MONKEY, NUM_BACKS, NUM_COLOURS,
-    NUM_KINDS, NUM_SPACES, PIRATES, SPACE_NAMES, STORAGE, Components, check_mix,
-    load_components,
+    ABOVE, ASSET_SPACES, BELOW, MONKEY, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
+    PIRATES, STORAGE, Components, check_mix, default_components,
 )
+from .codes import (  # the codes the bots and tests import from here too (__all__)
+    A_CARGO, A_COLOUR, A_DISCARD, A_ENCOUNTER, A_FLEE, A_FLIP, A_GRAB_DOWN, A_GRAB_UP,
+    A_PARROT, A_PAY, A_PAY_NONE, A_PLACE, A_RESOLVE, A_RETURN, A_SKIP, A_STAR_RETURN, A_STOW,
+    A_SWAP, A_TOSS_ASSET, A_TOSS_CARGO, ACTIONS, CARGO, CHEST, COLOUR, DECIDE, EMPTY,
+    ENCOUNTER, GREY, LOADING, NUM_ACTIONS, O_ENCOUNTER, O_FLED, O_NONE, O_PAID, O_RESOLVED,
+    O_SKIPPED, OUTCOMES, OVER, PHASES, PIRATE, PLACE, SETUP, Phase, action_name,
+)
+from .loading import LoadingRace
+from .travel import Travel
 from .view import (
     CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN, NUM_CELLS, AnchorsAweighView,
     BelowDeck, PublicView,
 )
-
-# ---- ship cells in the state ------------------------------------------------------------
-EMPTY = -1
-CARGO = 200      # + colour (tile ids stay below 200)
-CHEST = 204
-
-# ---- phases -------------------------------------------------------------------------------
-SETUP, LOADING, DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE, OVER = range(8)
-PHASES = ("monkey setup", "loading", "resolve or skip", "encounter or flee",
-          "resolve or pay", "choose cargo colour", "stow cargo", "game over")
-
-# ---- what each player did last (public once applied) -------------------------------------
-OUTCOMES = ("none", "resolved", "skipped", "encounters", "fled", "paid penalty")
-O_NONE, O_RESOLVED, O_SKIPPED, O_ENCOUNTER, O_FLED, O_PAID = range(6)
-
-# ---- actions ----------------------------------------------------------------------------------
-A_GRAB_DOWN = 0
-A_GRAB_UP = 1            # + kind (10)
-A_FLIP = 11
-A_PLACE = 12             # + asset space (12)
-A_RETURN = 24
-A_CARGO = 25             # + colour (4)
-A_STAR_RETURN = 29       # + asset space (12)
-A_SKIP = 41
-A_RESOLVE = 42
-A_PARROT = 43            # + needable kind (8)
-A_ENCOUNTER = 51
-A_FLEE = 52
-A_PAY_NONE = 53
-A_PAY = 54               # + colour (4)
-A_COLOUR = 58            # + colour (4)
-A_STOW = 62              # + space (14)
-A_TOSS_ASSET = 76        # + asset space (12)
-A_TOSS_CARGO = 88        # + colour (4)
-A_DISCARD = 92
-A_SWAP = 93              # + give kind * 10 + take kind (100)
-NUM_ACTIONS = 193
-
-GREY = NUM_COLOURS       # a cargo unit of any colour
-
-
-def action_name(a: int) -> str:
-    """Readable name of action index ``a``."""
-    a = int(a)
-    if a == A_GRAB_DOWN:
-        return "grab a face-down tile"
-    if A_GRAB_UP <= a < A_FLIP:
-        return f"grab a face-up {KINDS[a - A_GRAB_UP]}"
-    if a == A_FLIP:
-        return "flip a face-down tile"
-    if A_PLACE <= a < A_RETURN:
-        return f"place the held tile on {SPACE_NAMES[a - A_PLACE]}"
-    if a == A_RETURN:
-        return "return the held tile face up"
-    if A_CARGO <= a < A_STAR_RETURN:
-        return f"take {COLOURS[a - A_CARGO]} cargo"
-    if A_STAR_RETURN <= a < A_SKIP:
-        return f"return the starfish tile on {SPACE_NAMES[a - A_STAR_RETURN]}"
-    if a == A_SKIP:
-        return "skip the card"
-    if a == A_RESOLVE:
-        return "resolve the card"
-    if A_PARROT <= a < A_ENCOUNTER:
-        return f"resolve with the parrot as a {KINDS[a - A_PARROT]}"
-    if a == A_ENCOUNTER:
-        return "encounter the pirates"
-    if a == A_FLEE:
-        return "flee the pirates"
-    if a == A_PAY_NONE:
-        return "pay the penalty (no cargo to give)"
-    if A_PAY <= a < A_COLOUR:
-        return f"pay the penalty, giving {COLOURS[a - A_PAY]} cargo"
-    if A_COLOUR <= a < A_STOW:
-        return f"choose {COLOURS[a - A_COLOUR]} cargo"
-    if A_STOW <= a < A_TOSS_ASSET:
-        return f"stow the cargo on {SPACE_NAMES[a - A_STOW]}"
-    if A_TOSS_ASSET <= a < A_TOSS_CARGO:
-        return f"toss the asset on {SPACE_NAMES[a - A_TOSS_ASSET]} overboard for the cargo"
-    if A_TOSS_CARGO <= a < A_DISCARD:
-        return f"toss a {COLOURS[a - A_TOSS_CARGO]} cargo overboard for the new one"
-    if a == A_DISCARD:
-        return "toss the new cargo overboard"
-    if A_SWAP <= a < NUM_ACTIONS:
-        g, t = divmod(a - A_SWAP, 10)
-        return f"swap two {KINDS[g]} for a {KINDS[t]}"
-    return f"action {a} (out of range)"
-
 
 class AnchorsAweighGame(Game):
     """Anchors Aweigh! for 2-4 players.
@@ -141,6 +66,7 @@ class AnchorsAweighGame(Game):
     max_players = 4
     simultaneous = True
     default_max_turns = 3000
+    actions = ACTIONS
     recall_option = "perfect_recall"
     options = {
         "meddlesome_monkey": (),
@@ -150,7 +76,6 @@ class AnchorsAweighGame(Game):
         "perfect_recall": False,
     }
 
-    _components: Components | None = None
     #: the compiled encoder object (None: the Python encoder; see bind_compiled)
     _cencoder = None
     COMPILED_ATTRS = (*Game.COMPILED_ATTRS, "_cencoder")
@@ -247,10 +172,8 @@ class AnchorsAweighGame(Game):
 
     @classmethod
     def components(cls) -> Components:
-        """The packaged components (loaded and validated once)."""
-        if cls._components is None:
-            cls._components = load_components()
-        return cls._components
+        """The packaged components (loaded and validated once per process)."""
+        return default_components()
 
     @classmethod
     def validate_options(cls, values: dict) -> None:
@@ -276,13 +199,6 @@ class AnchorsAweighGame(Game):
                     f"count}}, got {mix!r}")
 
     # -- spaces -----------------------------------------------------------------------------
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    def action_name(self, action: int) -> str:
-        return action_name(action)
-
     def observation_memory(self):
         """A player's memory of the round's card fronts after the captain's call
         (``recall.CardMemory``)."""
@@ -324,68 +240,11 @@ class AnchorsAweighGame(Game):
         return s
 
     def _load_state(self, data: dict) -> "AnchorsAweighState":
-        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one entry
-        per seat / space / tile, ids of existing tiles and cards, known phases and
-        actions); ``validate`` then checks the rules."""
-        check_keys(data, f"{self.env_id()} state", _FIELDS + ("rng",))
-        n, comp = self.num_players, self.comp
-        tiles, cards = self.num_tiles, len(self.cards)
-        data = {key: _listify(value) for key, value in data.items()}
-        s = AnchorsAweighState(self, rng_from_dict(data["rng"]))
-        s.turns = check_int(data["turns"], "turns", 0)
-        s.phase = check_choice(data["phase"], "phase", range(len(PHASES)))
-        s.round = check_int(data["round"], "round", 1, 2)
-        s.captain = check_int(data["captain"], "captain", -1, n - 1)
-        s.ships = check_int_lists(data["ships"], "ships", n, NUM_SPACES, EMPTY, CHEST)
-        for p, ship in enumerate(s.ships):
-            for sp, c in enumerate(ship):
-                if tiles <= c < CARGO:
-                    raise InvalidStateError(
-                        f"ships[{p}][{sp}]: {c} is neither empty (-1), a tile (0-{tiles - 1}),"
-                        f" cargo ({CARGO}-{CARGO + NUM_COLOURS - 1}) nor a chest ({CHEST})")
-        s.stor = check_list(data["stor"], "stor", n)
-        for p, spaces in enumerate(s.stor):
-            check_int_lists(spaces, f"stor[{p}]", NUM_SPACES, None, 0, NUM_COLOURS - 1,
-                            max_inner=comp.storage_capacity)
-        s.hand = check_int_list(data["hand"], "hand", n, -1, tiles - 1)
-        s.secret = check_list(data["secret"], "secret", tiles)
-        for t, hidden in enumerate(s.secret):
-            check_bool(hidden, f"secret[{t}]")
-        s.pile_up = check_int_list(data["pile_up"], "pile_up", None, 0, tiles - 1,
-                                   max_len=tiles)
-        s.pile_down = check_int_list(data["pile_down"], "pile_down", None, 0, tiles - 1,
-                                     max_len=tiles)
-        s.supply = check_int_list(data["supply"], "supply", NUM_COLOURS, 0,
-                                  comp.cargo_per_colour)
-        s.chest_supply = check_int(data["chest_supply"], "chest_supply", 0, comp.chests)
-        s.parrot_supply = check_int(data["parrot_supply"], "parrot_supply", 0, comp.parrots)
-        s.coins = check_int_list(data["coins"], "coins", n, 0)
-        s.chests = check_int_list(data["chests"], "chests", n, 0, comp.chests)
-        s.parrots = check_int_list(data["parrots"], "parrots", n, 0, comp.parrots)
-        s.deck = check_int_list(data["deck"], "deck", None, 0, cards - 1, max_len=13)
-        s.queue = check_int_list(data["queue"], "queue", None, 0, cards - 1, max_len=13)
-        s.current = check_int(data["current"], "current", -1, cards - 1)
-        s.revealed = check_bool(data["revealed"], "revealed")
-        s.used = check_int_list(data["used"], "used", None, 0, cards - 1, max_len=26)
-        s.fronts_hidden = check_bool(data["fronts_hidden"], "fronts_hidden")
-        s.encounter = check_int_list(data["encounter"], "encounter", n, -1, 1)
-        s.outcome = check_int_list(data["outcome"], "outcome", n, 0, len(OUTCOMES) - 1)
-        s.pending = check_int_list(data["pending"], "pending", n, -1, NUM_ACTIONS - 1)
-        s.returns = check_int_list(data["returns"], "returns", n, 0)
-        s.cargo_queue = check_int_lists(data["cargo_queue"], "cargo_queue", None, 2, 0, GREY)
-        for i, (p, _) in enumerate(s.cargo_queue):
-            check_int(p, f"cargo_queue[{i}][0]", 0, n - 1)
-        s.unit_colour = check_int(data["unit_colour"], "unit_colour", -1, NUM_COLOURS - 1)
-        s.cleansed = check_bool(data["cleansed"], "cleansed")
-        return s
-
-    def sample_state(self, view: AnchorsAweighView, rng: np.random.Generator):
-        from .sampling import sample_state
-        return sample_state(self, view, rng)
-
-    def describe_view(self, view: AnchorsAweighView) -> str:
-        from .render import render_view
-        return render_view(self, view)
+        """``Game._load_state`` on the data with tuples as lists (a dict from ``to_dict``
+        or from JSON alike)."""
+        if isinstance(data, dict):
+            data = {key: _listify(value) for key, value in data.items()}
+        return super()._load_state(data)
 
 
 NUM_ABOVE = len(ABOVE)
@@ -419,17 +278,48 @@ def view_params(game: AnchorsAweighGame) -> tuple:
             game.starfish_rule, bool(game.rough_seas))
 
 
-_FIELDS = ("turns", "phase", "round", "captain", "ships", "stor", "hand", "secret",
-           "pile_up", "pile_down", "supply", "chest_supply", "parrot_supply", "coins",
-           "chests", "parrots", "deck", "queue", "current", "revealed", "used",
-           "fronts_hidden", "encounter", "outcome", "pending", "returns", "cargo_queue",
-           "unit_colour", "cleansed")
+def _read_ships(game: "AnchorsAweighGame", value, where: str) -> list:
+    """Per seat, its ship's cells: empty, a tile, cargo or a chest."""
+    tiles = game.num_tiles
+    check_int_lists(value, where, game.num_players, NUM_SPACES, EMPTY, CHEST)
+    for p, ship in enumerate(value):
+        for sp, c in enumerate(ship):
+            if tiles <= c < CARGO:
+                raise InvalidStateError(
+                    f"{where}[{p}][{sp}]: {c} is neither empty (-1), a tile (0-{tiles - 1}),"
+                    f" cargo ({CARGO}-{CARGO + NUM_COLOURS - 1}) nor a chest ({CHEST})")
+    return value
 
 
-@lru_cache(maxsize=None)
-def _need_counts(needs: tuple) -> tuple[tuple[int, int], ...]:
-    """(kind or colour, count) of each different need of a card (cards are few: cached)."""
-    return tuple(Counter(needs).items())
+def _read_stor(game: "AnchorsAweighGame", value, where: str) -> list:
+    """Per seat, per space: the cargo colours on a storage tile."""
+    check_list(value, where, game.num_players)
+    for p, spaces in enumerate(value):
+        check_int_lists(spaces, f"{where}[{p}]", NUM_SPACES, None, 0, NUM_COLOURS - 1,
+                        max_inner=game.comp.storage_capacity)
+    return value
+
+
+def _read_cargo_queue(game: "AnchorsAweighGame", value, where: str) -> list:
+    """The cargo rewards still to hand out: [seat, colour or GREY]."""
+    check_int_lists(value, where, None, 2, 0, GREY)
+    for i, (p, _) in enumerate(value):
+        check_int(p, f"{where}[{i}][0]", 0, game.num_players - 1)
+    return value
+
+
+def _copy_stor(stor: list) -> list:
+    return [[list(x) for x in sp] for sp in stor]
+
+
+def _tile(game: "AnchorsAweighGame") -> int:
+    """The highest tile id."""
+    return game.num_tiles - 1
+
+
+def _card(game: "AnchorsAweighGame") -> int:
+    """The highest card index."""
+    return len(game.cards) - 1
 
 
 def _listify(x):
@@ -439,76 +329,47 @@ def _listify(x):
     return x
 
 
-def _copy(x):
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x
-
-
-class AnchorsAweighState(GameState):
+class AnchorsAweighState(LoadingRace, Travel, GameState):
     """One position of Anchors Aweigh!."""
 
     game: AnchorsAweighGame
 
-    # -- setup ------------------------------------------------------------------------------
-    def setup(self) -> None:
-        g = self.game
-        comp = g.comp
-        n = g.num_players
-        rng = self.rng
-        self.round = 1
-        self.captain = -1
-        self.ships = [[EMPTY] * NUM_SPACES for _ in range(n)]
-        self.stor = [[[] for _ in range(NUM_SPACES)] for _ in range(n)]
-        self.hand = [-1] * n
-        self.secret = [False] * g.num_tiles
-        self.supply = [comp.cargo_per_colour] * NUM_COLOURS
-        self.chest_supply = comp.chests
-        self.parrot_supply = comp.parrots
-        self.coins = [0] * n
-        self.chests = [0] * n
-        self.parrots = [0] * n
-        self.encounter = [-1] * n
-        self.outcome = [O_NONE] * n
-        self.pending = [-1] * n
-        self.returns = [0] * n
-        self.cargo_queue = []
-        self.unit_colour = -1
-        self.cleansed = False
-        self.queue = []
-        self.current = -1
-        self.revealed = False
-        self.used = []
-        self.fronts_hidden = False
-        # Meddlesome Monkey: the monkeys come out of the box before the tiles are poured
-        monkeys = [t for t in range(g.num_tiles) if g.tile_kind[t] == MONKEY]
-        for seat, tile in zip(g.monkey_seats, monkeys):
-            self.hand[seat] = tile
-        in_hand = set(self.hand)
-        tiles = [t for t in range(g.num_tiles) if t not in in_hand]
-        up = rng.random(len(tiles)) < 0.5
-        self.pile_up = sorted(t for t, u in zip(tiles, up) if u)
-        self.pile_down = sorted(t for t, u in zip(tiles, up) if not u)
-        self.deck = self._draw_round_cards()
-        self.phase = SETUP if g.monkey_seats else LOADING
-
-    def _draw_round_cards(self) -> list[int]:
-        g = self.game
-        rng = self.rng
-        used = set(self.used)
-        free = [c.index for c in g.cards if c.index not in used]
-        if g.open_ocean == "random":
-            types_left = {g.cards[c].type for c in free}
-            for _ in range(1000):
-                pick = [free[i] for i in rng.choice(len(free), 13, replace=False)]
-                if {g.cards[c].type for c in pick} >= types_left:
-                    return sorted(pick)
-            return sorted(pick)  # pragma: no cover - a type ran out; best effort
-        out = []
-        for t, count in enumerate(g.mix):
-            pool = [c for c in free if g.cards[c].type == t]
-            out += [pool[i] for i in rng.choice(len(pool), count, replace=False)]
-        return sorted(out)
+    # every field checked on loading: types, ranges, one entry per seat / space / tile, ids
+    # of existing tiles and cards, known phases and actions
+    STATE_FIELDS = (
+        field("turns", "int", low=0),
+        field("phase", "enum", enum=Phase),
+        field("round", "int", low=1, high=2),
+        field("captain", "int", low=-1, high=last_seat),
+        field("ships", "custom", read=_read_ships, copier=copy_rows),
+        field("stor", "custom", read=_read_stor, copier=_copy_stor),
+        field("hand", "ints", length=num_players, low=-1, high=_tile),
+        field("secret", "bools", length=lambda g: g.num_tiles),
+        field("pile_up", "ints", low=0, high=_tile, max_len=lambda g: g.num_tiles),
+        field("pile_down", "ints", low=0, high=_tile, max_len=lambda g: g.num_tiles),
+        field("supply", "ints", length=NUM_COLOURS, low=0,
+              high=lambda g: g.comp.cargo_per_colour),
+        field("chest_supply", "int", low=0, high=lambda g: g.comp.chests),
+        field("parrot_supply", "int", low=0, high=lambda g: g.comp.parrots),
+        field("coins", "ints", length=num_players, low=0),
+        field("chests", "ints", length=num_players, low=0, high=lambda g: g.comp.chests),
+        field("parrots", "ints", length=num_players, low=0, high=lambda g: g.comp.parrots),
+        field("deck", "ints", low=0, high=_card, max_len=13),
+        field("queue", "ints", low=0, high=_card, max_len=13),
+        field("current", "int", low=-1, high=_card),
+        field("revealed", "bool"),
+        field("used", "ints", low=0, high=_card, max_len=26),
+        field("fronts_hidden", "bool"),
+        field("encounter", "ints", length=num_players, low=-1, high=1),
+        field("outcome", "ints", length=num_players, low=0, high=len(OUTCOMES) - 1),
+        field("pending", "ints", length=num_players, low=-1, high=NUM_ACTIONS - 1),
+        field("returns", "ints", length=num_players, low=0),
+        field("cargo_queue", "custom", read=_read_cargo_queue, copier=copy_rows),
+        field("unit_colour", "int", low=-1, high=NUM_COLOURS - 1),
+        field("cleansed", "bool"),
+        # caches of the public view and of who acts (rebuilt when asked)
+        cache("_pub"), cache("_acting"),
+    )
 
     # -- helpers ----------------------------------------------------------------------------
     def _asset_counts(self, p: int) -> list[int]:
@@ -541,23 +402,6 @@ class AnchorsAweighState(GameState):
                 return True
         return False
 
-    def _can_pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1,
-                        have: list[int] | None = None) -> bool:
-        """Whether player p can pay ``needs`` (with the parrot standing in for a tile of
-        ``parrot_kind``); ``have``: p's ``_asset_counts``, when the caller has them."""
-        if parrot_kind >= 0 and parrot_kind not in needs:
-            return False
-        if have is None:
-            have = self._asset_counts(p)
-        # the parrot stands in for one tile of its kind
-        short = sum(max(0, n - (k == parrot_kind) - have[k]) for k, n in _need_counts(needs))
-        wild = have[MONKEY] if self.game.rough_seas else 0   # wild monkeys (Rough Seas)
-        return short <= wild
-
-    def _can_pay_cargo(self, p: int, needs: tuple) -> bool:
-        have = self._cargo_counts(p)
-        return all(have[c] >= n for c, n in _need_counts(needs))
-
     def _kinds_up(self) -> frozenset[int]:
         """The kinds of the face-up tiles in the pile (found in C: tile ids are bytes); kept
         on the game with the pile it came from, as every seat's mask asks of one pile."""
@@ -580,70 +424,6 @@ class AnchorsAweighState(GameState):
         self.stor[p][s] = []
         self.ships[p][s] = EMPTY
         self._to_pile(tile)
-
-    def _spend_order(self, p: int) -> list[int]:
-        """Asset spaces in the order their tiles are spent or swapped: above deck A1..A8,
-        then below deck the tiles everyone has seen, then the secret ones (B1..B4 each).
-        What leaves is seen by all, so the order depends only on what all know: it never
-        gives away where tiles lie behind the screen, nor a secret tile while a seen one of
-        the same kind would do."""
-        ship, secret = self.ships[p], self.secret
-        below = [s for s in ASSET_SPACES if s not in ABOVE and 0 <= ship[s] < CARGO]
-        return list(ABOVE) + [s for s in below if not secret[ship[s]]] \
-            + [s for s in below if secret[ship[s]]]
-
-    def _pay_assets(self, p: int, needs: tuple, parrot_kind: int = -1) -> None:
-        """Spend the needed assets: the parrot first (if used), then real tiles (in
-        ``_spend_order``), then wild monkeys for any shortfall."""
-        need = Counter(needs)
-        if parrot_kind >= 0:
-            need[parrot_kind] -= 1
-            self.parrots[p] -= 1
-            self.parrot_supply += 1
-        kind = self.game.tile_kind
-        order = self._spend_order(p)
-        short = 0
-        for k, count in sorted(need.items()):
-            for s in order:
-                if count <= 0:
-                    break
-                c = self.ships[p][s]
-                if 0 <= c < CARGO and kind[c] == k:
-                    self._remove_tile(p, s)
-                    count -= 1
-            short += max(0, count)
-        for s in order:
-            if short <= 0:
-                break
-            c = self.ships[p][s]
-            if 0 <= c < CARGO and kind[c] == MONKEY:
-                self._remove_tile(p, s)
-                short -= 1
-
-    def _take_cargo(self, p: int, colour: int) -> tuple[int, bool]:
-        """Remove one token of ``colour`` to the supply: below deck first (from a storage
-        tile, else from a space), then above deck (a storage tile, else A1..A8); returns
-        (space, was_on_storage). Whether a token leaves from above or below deck is seen
-        by all, so that choice rests on public counts only, never on where tokens lie
-        behind the screen."""
-        ship, stor = self.ships[p], self.stor[p]
-        for spaces in (BELOW, ABOVE):
-            for s in spaces:
-                if colour in stor[s]:
-                    stor[s].remove(colour)
-                    self.supply[colour] += 1
-                    return s, True
-            for s in spaces:
-                if ship[s] == CARGO + colour:
-                    ship[s] = EMPTY
-                    self.supply[colour] += 1
-                    return s, False
-        raise InvalidStateError(f"player {p} has no {COLOURS[colour]} cargo")  # pragma: no cover
-
-    def _order_from_captain(self) -> list[int]:
-        n = self.game.num_players
-        start = max(self.captain, 0)
-        return [(start + i) % n for i in range(n)]
 
     # -- whose decision ---------------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
@@ -722,79 +502,6 @@ class AnchorsAweighState(GameState):
             self._place_mask(p, mask)
         return np.frombuffer(mask, np.int8)
 
-    def _loading_mask(self, p: int, mask: bytearray) -> None:
-        ship = self.ships[p]
-        free_asset = EMPTY in ship[:len(ASSET_SPACES)]     # the asset spaces come first
-        if self.hand[p] >= 0:
-            for s in ASSET_SPACES:
-                if ship[s] == EMPTY:
-                    mask[A_PLACE + s] = 1
-            mask[A_RETURN] = 1
-            return
-        if self.pile_down:
-            mask[A_FLIP] = 1
-            if free_asset:
-                mask[A_GRAB_DOWN] = 1
-        if free_asset and self.pile_up:
-            for k in self._kinds_up():
-                mask[A_GRAB_UP + k] = 1
-        if ship[12] == EMPTY or ship[13] == EMPTY:
-            for c in range(NUM_COLOURS):
-                if self.supply[c] > 0:
-                    mask[A_CARGO + c] = 1
-        if self.game.starfish_rule:
-            star = self.game.tile_star
-            for s in ASSET_SPACES:
-                c = ship[s]
-                if 0 <= c < CARGO and star[c]:
-                    mask[A_STAR_RETURN + s] = 1
-
-    def _resolve_mask(self, p: int, card, mask: bytearray) -> None:
-        if card.needs_assets:
-            have = self._asset_counts(p)
-            if self._can_pay_assets(p, card.needs, have=have):
-                mask[A_RESOLVE] = 1
-            if self.parrots[p] > 0:
-                for k in set(card.needs):
-                    if self._can_pay_assets(p, card.needs, k, have):
-                        mask[A_PARROT + k] = 1
-        elif self._can_pay_cargo(p, card.needs):
-            mask[A_RESOLVE] = 1
-
-    def _swap_mask(self, p: int, mask: bytearray) -> None:
-        if not self.game.rough_seas:
-            return
-        have = self._asset_counts(p)
-        gives = [k for k in range(NUM_KINDS) if have[k] >= 2]
-        if not gives:
-            return
-        takes = self._kinds_up()
-        for gk in gives:
-            for tk in takes:
-                mask[A_SWAP + gk * 10 + tk] = 1
-
-    def _place_mask(self, p: int, mask: bytearray) -> None:
-        ship = self.ships[p]
-        if self._has_room(p):
-            cap = self.game.comp.storage_capacity
-            kind = self.game.tile_kind
-            for s in range(NUM_SPACES):
-                c = ship[s]
-                if c == EMPTY or (0 <= c < CARGO and kind[c] == STORAGE
-                                  and len(self.stor[p][s]) < cap):
-                    mask[A_STOW + s] = 1
-            return
-        med = p in self.game.monkey_seats
-        kind = self.game.tile_kind
-        for s in ASSET_SPACES:
-            c = ship[s]
-            if 0 <= c < CARGO and not (med and kind[c] == MONKEY):
-                mask[A_TOSS_ASSET + s] = 1
-        for c, n in enumerate(self._cargo_counts(p)):
-            if n:
-                mask[A_TOSS_CARGO + c] = 1
-        mask[A_DISCARD] = 1
-
     # -- moves ------------------------------------------------------------------------------
     def _apply(self, actions: dict[int, int]) -> None:
         ph = self.phase
@@ -821,287 +528,6 @@ class AnchorsAweighState(GameState):
             self.unit_colour = -1
             self._next_unit()
         self._acting = None
-
-    def _priority(self) -> list[int]:
-        return [int(x) for x in self.rng.permutation(self.game.num_players)]
-
-    def _apply_loading(self, actions: dict[int, int]) -> None:
-        g = self.game
-        kind = g.tile_kind
-        prio = None
-        # 1. face-up grabs by kind; a random priority decides when a kind runs short
-        by_kind: dict[int, list[int]] = {}
-        for p, a in actions.items():
-            if A_GRAB_UP <= a < A_FLIP:
-                by_kind.setdefault(a - A_GRAB_UP, []).append(p)
-        for k in sorted(by_kind):
-            players = by_kind[k]
-            avail = [t for t in self.pile_up if kind[t] == k]
-            if len(players) > len(avail):
-                prio = prio or self._priority()
-                players = sorted(players, key=prio.index)[:len(avail)]
-            for p in players:
-                t = avail.pop(int(self.rng.integers(len(avail))))
-                self.pile_up.remove(t)
-                self.hand[p] = t
-        # 2. face-down grabs and flips share the face-down tiles (random priority)
-        down = [p for p, a in actions.items() if a in (A_GRAB_DOWN, A_FLIP)]
-        if len(down) > 1:
-            prio = prio or self._priority()
-            down.sort(key=prio.index)
-        for p in down:
-            if not self.pile_down:
-                break
-            t = self.pile_down.pop(int(self.rng.integers(len(self.pile_down))))
-            if actions[p] == A_GRAB_DOWN:
-                self.hand[p] = t
-                self.secret[t] = True
-            else:
-                self.pile_up.append(t)
-        # 3. places, returns, cargo and starfish returns (no conflicts possible)
-        for p, a in actions.items():
-            if A_PLACE <= a < A_RETURN:
-                s = a - A_PLACE
-                t = self.hand[p]
-                self.ships[p][s] = t
-                self.hand[p] = -1
-                self.returns[p] = 0
-                if s in ABOVE:
-                    self.secret[t] = False
-            elif a == A_RETURN:
-                self._to_pile(self.hand[p])
-                self.hand[p] = -1
-                self.returns[p] += 1
-            elif A_CARGO <= a < A_STAR_RETURN:
-                c = a - A_CARGO
-                self.supply[c] -= 1
-                s = 12 if self.ships[p][12] == EMPTY else 13
-                self.ships[p][s] = CARGO + c
-            elif A_STAR_RETURN <= a < A_SKIP:
-                s = a - A_STAR_RETURN
-                t = self.ships[p][s]
-                self.ships[p][s] = EMPTY
-                self._to_pile(t)
-        # the captain's call: the first full ship (ties: random among them)
-        if self.captain < 0:
-            full = [p for p in actions if EMPTY not in self.ships[p]]
-            if full:
-                self.captain = full[int(self.rng.integers(len(full)))] if len(full) > 1 \
-                    else full[0]
-                self.fronts_hidden = True
-        if all(EMPTY not in ship for ship in self.ships):
-            self._start_travel()
-
-    def _start_travel(self) -> None:
-        g = self.game
-        if g.starfish_rule:
-            star = g.tile_star
-            for p in range(g.num_players):
-                for s in ASSET_SPACES:
-                    c = self.ships[p][s]
-                    if 0 <= c < CARGO and star[c]:
-                        self._remove_tile(p, s)
-            self.cleansed = True
-        self.pile_up.sort()
-        self.deck = [int(x) for x in self.rng.permutation(self.deck)]
-        self.queue = []
-        self._next_card()
-
-    def _next_card(self) -> None:
-        cards = self.game.cards
-        n = self.game.num_players
-        self.pending = [-1] * n
-        self.encounter = [-1] * n
-        while True:
-            if self.deck:
-                top = self.deck[0]
-                if cards[top].type == CONTRACT and any(
-                        cards[c].type != CONTRACT for c in self.deck):
-                    self.queue.append(self.deck.pop(0))
-                    continue
-                self.current = self.deck.pop(0)
-            elif self.queue:
-                self.current = self.queue.pop(0)
-            else:
-                self.current = -1
-                self._end_round()
-                return
-            break
-        if cards[self.current].type == PIRATES:
-            self.revealed = False
-            self.phase = ENCOUNTER
-        else:
-            self.revealed = True
-            self.phase = DECIDE
-
-    def _apply_decision(self, actions: dict[int, int]) -> None:
-        # Rough Seas swaps happen at once (clockwise from the captain); the swapper is
-        # asked again. Every other choice waits, hidden, until everyone asked has chosen.
-        for p in self._order_from_captain():
-            a = actions.get(p)
-            if a is None:
-                continue
-            if a >= A_SWAP:
-                self._swap(p, a)
-            else:
-                self.pending[p] = a
-        if self._current_players():
-            return
-        if self.phase == ENCOUNTER:
-            n = self.game.num_players
-            self.encounter = [1 if self.pending[p] == A_ENCOUNTER else 0 for p in range(n)]
-            self.outcome = [O_ENCOUNTER if e else O_FLED for e in self.encounter]
-            self.pending = [-1] * n
-            self.revealed = True
-            if any(self.encounter):
-                self.phase = PIRATE
-            else:
-                self._finish_card()
-            return
-        self._resolve_card()
-
-    def _swap(self, p: int, a: int) -> None:
-        give, take = divmod(a - A_SWAP, 10)
-        kind = self.game.tile_kind
-        avail = [t for t in self.pile_up if kind[t] == take]
-        if not avail:
-            return  # another swapper took the last one this tick: nothing happens
-        ship = self.ships[p]
-        spaces = [s for s in self._spend_order(p)
-                  if 0 <= ship[s] < CARGO and kind[ship[s]] == give][:2]
-        t = avail[int(self.rng.integers(len(avail)))]
-        self.pile_up.remove(t)
-        first = spaces[0]
-        for s in spaces:
-            self._remove_tile(p, s)
-        self.ships[p][first] = t
-
-    def _resolve_card(self) -> None:
-        g = self.game
-        card = g.cards[self.current]
-        n = g.num_players
-        penalty = g.comp.pirate_penalty_coins
-        for p in self._order_from_captain():
-            a = self.pending[p]
-            if a < 0:
-                continue  # fled pirates: not asked
-            if a == A_RESOLVE or A_PARROT <= a < A_ENCOUNTER:
-                if card.needs_assets:
-                    self._pay_assets(p, card.needs, a - A_PARROT if a != A_RESOLVE else -1)
-                else:
-                    for c in card.needs:
-                        self._take_cargo(p, c)
-                self.coins[p] += card.coins
-                for c in card.cargo:
-                    self.cargo_queue.append([p, c])
-                for _ in range(card.grey):
-                    self.cargo_queue.append([p, GREY])
-                self.outcome[p] = O_RESOLVED
-            elif a == A_SKIP:
-                self.outcome[p] = O_SKIPPED
-            else:  # pay the pirates' penalty
-                self.coins[p] -= min(penalty, self.coins[p])
-                if a != A_PAY_NONE:
-                    self._take_cargo(p, a - A_PAY)
-                self.outcome[p] = O_PAID
-        self.pending = [-1] * n
-        self._next_unit()
-
-    def _next_unit(self) -> None:
-        while self.cargo_queue:
-            p, unit = self.cargo_queue[0]
-            if unit < NUM_COLOURS and self.supply[unit] > 0:
-                self.unit_colour = unit
-                self.phase = PLACE
-                return
-            if any(self.supply):
-                self.phase = COLOUR
-                return
-            self.cargo_queue.pop(0)  # no cargo left anywhere: the unit is lost
-        self._finish_card()
-
-    def _apply_place(self, p: int, a: int) -> None:
-        c = self.unit_colour
-        if A_STOW <= a < A_TOSS_ASSET:
-            s = a - A_STOW
-            self.supply[c] -= 1
-            if self.ships[p][s] == EMPTY:
-                self.ships[p][s] = CARGO + c
-            else:
-                # a storage below deck stays as secret as it was: the others see the
-                # token go behind the screen, not where (rulebook: below deck is hidden)
-                self.stor[p][s].append(c)
-                self.stor[p][s].sort()
-        elif A_TOSS_ASSET <= a < A_TOSS_CARGO:
-            s = a - A_TOSS_ASSET
-            self._remove_tile(p, s)
-            self.supply[c] -= 1
-            self.ships[p][s] = CARGO + c
-        elif A_TOSS_CARGO <= a < A_DISCARD:
-            s, on_storage = self._take_cargo(p, a - A_TOSS_CARGO)
-            self.supply[c] -= 1
-            if on_storage:
-                self.stor[p][s].append(c)
-                self.stor[p][s].sort()
-            else:
-                self.ships[p][s] = CARGO + c
-        # A_DISCARD: the new token stays in the supply
-
-    def _finish_card(self) -> None:
-        self.used.append(self.current)
-        self.current = -1
-        self.revealed = False
-        self._next_card()
-
-    def _end_round(self) -> None:
-        g = self.game
-        n = g.num_players
-        for p in range(n):
-            # cargo becomes coins
-            for s in range(NUM_SPACES):
-                c = self.ships[p][s]
-                if CARGO <= c < CHEST:
-                    self.supply[c - CARGO] += 1
-                    self.coins[p] += 1
-                    self.ships[p][s] = EMPTY
-                for col in self.stor[p][s]:
-                    self.supply[col] += 1
-                    self.coins[p] += 1
-                self.stor[p][s] = []
-            # assets back to the pile face up (the Meddlesome Monkey stays)
-            for s in ASSET_SPACES:
-                c = self.ships[p][s]
-                if 0 <= c < CARGO and not (p in g.monkey_seats and g.tile_kind[c] == MONKEY):
-                    self._remove_tile(p, s)
-        # coins to chests on open above-deck spaces (clockwise from the captain)
-        for p in self._order_from_captain():
-            for s in ABOVE:
-                if self.coins[p] < 10 or self.chest_supply <= 0:
-                    break
-                if self.ships[p][s] == EMPTY:
-                    self.ships[p][s] = CHEST
-                    self.chests[p] += 1
-                    self.chest_supply -= 1
-                    self.coins[p] -= 10
-        self.pile_up.sort()
-        self.cleansed = False
-        self.outcome = [O_NONE] * n
-        if self.round == 2:
-            self.phase = OVER
-            return
-        totals = [self.coins[p] + 10 * self.chests[p] for p in range(n)]
-        low = min(totals)
-        if any(t != low for t in totals):
-            for p in self._order_from_captain():
-                if totals[p] == low and self.parrot_supply > 0:
-                    self.parrots[p] += 1
-                    self.parrot_supply -= 1
-        self.round = 2
-        self.captain = -1
-        self.fronts_hidden = False
-        self.deck = self._draw_round_cards()
-        self.queue = []
-        self.phase = LOADING
 
     # -- outcome ----------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -1347,10 +773,6 @@ class AnchorsAweighState(GameState):
                     cargo[colour] += 1
         return tuple.__new__(BelowDeck, (tuple(looks), unknown, tuple(cargo)))
 
-    def view(self, player: int) -> AnchorsAweighView:
-        """What ``player`` knows (the compiled view builder when built, else ``python_view``)."""
-        return self.game.view_of(self, player)
-
     def python_view(self, player: int) -> AnchorsAweighView:
         """The public table plus ``player``'s own ship (every space, every face), hand,
         secrets and pending choice."""
@@ -1370,28 +792,15 @@ class AnchorsAweighState(GameState):
             player, cells, tuple(map(tuple, stor)) if any(stor) else _EMPTY_STORAGE,
             self.game.cell_lut[hand], flags, self.pending[player], pub))
 
-    # -- copies and text --------------------------------------------------------------------
-    def to_dict(self) -> dict:
-        d = {key: _copy(getattr(self, key)) for key in _FIELDS}
-        d["rng"] = rng_to_dict(self.rng)
-        return d
 
-    def clone(self) -> "AnchorsAweighState":
-        new = AnchorsAweighState.__new__(AnchorsAweighState)
-        new.__dict__.update(self.__dict__)
-        for key in ("ships", "hand", "secret", "pile_up", "pile_down", "supply", "coins",
-                    "chests", "parrots", "deck", "queue", "used", "encounter", "outcome",
-                    "pending", "returns"):
-            setattr(new, key, list(getattr(self, key)))
-        new.ships = [list(x) for x in self.ships]
-        new.stor = [[list(x) for x in sp] for sp in self.stor]
-        new.cargo_queue = [list(x) for x in self.cargo_queue]
-        new._pub = None
-        new._acting = None
-        from plunder.envs.core.game import clone_rng
-        new.rng = clone_rng(self.rng)
-        return new
+AnchorsAweighGame.state_class = AnchorsAweighState
 
-    def describe_full(self) -> str:
-        from .render import render_full
-        return render_full(self)
+__all__ = [
+    "ACTIONS", "A_CARGO", "A_COLOUR", "A_DISCARD", "A_ENCOUNTER", "A_FLEE", "A_FLIP",
+    "A_GRAB_DOWN", "A_GRAB_UP", "A_PARROT", "A_PAY", "A_PAY_NONE", "A_PLACE", "A_RESOLVE",
+    "A_RETURN", "A_SKIP", "A_STAR_RETURN", "A_STOW", "A_SWAP", "A_TOSS_ASSET", "A_TOSS_CARGO",
+    "AnchorsAweighGame", "AnchorsAweighState", "CARGO", "CHEST", "COLOUR", "DECIDE", "EMPTY",
+    "ENCOUNTER", "GREY", "LOADING", "NUM_ACTIONS", "OUTCOMES", "OVER", "O_ENCOUNTER", "O_FLED",
+    "O_NONE", "O_PAID", "O_RESOLVED", "O_SKIPPED", "PHASES", "PIRATE", "PLACE", "SETUP", "Phase",
+    "action_name", "view_params",
+]

@@ -71,7 +71,7 @@ def _header(game, who, rnd, phase, turns, captain, acting) -> list[str]:
             "stor[..] = cargo on storage, ~ = behind the screen)"]
 
 
-def render_view(game, view) -> str:
+def describe_view(game, view) -> str:
     """The table as ``view.player`` sees it."""
     lines = _header(game, f"seen by player_{view.player}", view.round, view.phase,
                     view.turns, view.captain, view.acting)
@@ -111,7 +111,7 @@ def render_view(game, view) -> str:
     return "\n".join(lines)
 
 
-def render_full(state) -> str:
+def describe_full(state) -> str:
     """Omniscient table: every tile, the deck order, scores."""
     g = state.game
     lines = _header(g, "omniscient", state.round, state.phase, state.turns, state.captain,

@@ -4,8 +4,8 @@ Each game whose spec declares the ``encoder`` part (``GameSpec.compiled``) ships
 ``envs/<game>/_cencode.c``, built at install time into the extension
 module ``plunder.envs.<game>._cencode`` (optional: without a C compiler the install
 succeeds and every game uses its Python encoder). A compiled encoder writes the same
-float32 vector as the game's Python encoder, bit for bit (tests/<game>/
-test_compiled_encoder.py compares them over random states of every player count and
+float32 vector as the game's Python encoder, bit for bit (``testing.
+check_compiled_equivalence`` compares them over random states of every player count and
 variant), and reads nothing but the view it is given (docs/architecture.md, Compiled
 encoders).
 

@@ -9,12 +9,15 @@ games' tables (by player count, by coin value, by tile number) are keyed.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
+from .checks import CONFIG
 from .errors import ConfigError
 from .strict import is_whole_number
+
+T = TypeVar("T")
 
 
 def parse_toml(text: str, where: str) -> dict:
@@ -41,38 +44,21 @@ def load_game_data(game: str) -> dict:
     return parse_toml(ref.read_text(encoding="utf-8"), f"configs/games/{game}.toml")
 
 
-def check_keys(mapping: Any, where: str, required: Iterable[str],
-               optional: Iterable[str] = ()) -> None:
-    """Raise ConfigError unless ``mapping`` is a dict with exactly the allowed keys."""
-    if not isinstance(mapping, Mapping):
-        raise ConfigError(f"{where}: expected a mapping, got {type(mapping).__name__}")
-    required, optional = list(required), list(optional)
-    missing = [k for k in required if k not in mapping]
-    unknown = sorted(set(mapping) - set(required) - set(optional))
-    if missing:
-        raise ConfigError(f"{where}: missing key(s) {missing}")
-    if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {unknown}; allowed: "
-                          f"{sorted(required + optional)}")
+#: (game, parser, options) -> parsed components, for the life of the process
+_COMPONENTS: dict[tuple, Any] = {}
 
 
-def check_type(value: Any, kind: type | tuple, where: str) -> Any:
-    """Raise ConfigError unless ``value`` is of ``kind`` (bools are not ints)."""
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if isinstance(value, bool) and bool not in kinds:
-        raise ConfigError(f"{where}: expected {_names(kinds)}, got {value!r}")
-    if not isinstance(value, kinds):
-        raise ConfigError(f"{where}: expected {_names(kinds)}, got {value!r}")
-    return value
+def packaged_components(game: str, parse: Callable[..., T], *options: Hashable) -> T:
+    """``parse(load_game_data(game), *options)``, parsed once per process and option set:
+    every game of a kind shares one validated, immutable component set."""
+    key = (game, parse, options)
+    found = _COMPONENTS.get(key)
+    if found is None:
+        found = _COMPONENTS[key] = parse(load_game_data(game), *options)
+    return found
 
 
-def check_int(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
-    """An int within [low, high], else ConfigError."""
-    check_type(value, int, where)
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ConfigError(f"{where}: {value} is outside {low}..{high}")
-    return value
-
-
-def _names(kinds) -> str:
-    return " or ".join(k.__name__ for k in kinds)
+# the component files' checked readers (ConfigError, "key"); core.checks holds them all
+check_keys = CONFIG.check_keys
+check_type = CONFIG.check_type
+check_int = CONFIG.check_int

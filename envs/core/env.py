@@ -517,3 +517,11 @@ def make_env_functions(game_cls: type[Game]):
                             "ends the game with reward -1 for the offender "
                             "(illegal_reward=None raises instead).")
     return env, raw_env, parallel_env
+
+
+def env_docstring(doc: str, game_cls, num_players: int = 2) -> str:
+    """An env module's docstring with its placeholders filled from the game itself:
+    ``LAYOUT_TABLE`` (the observation, index by index, at ``num_players``) and
+    ``OBS_SIZE`` (its length), so the page never disagrees with the code."""
+    layout = game_cls(num_players).layout
+    return doc.replace("LAYOUT_TABLE", layout.describe()).replace("OBS_SIZE", str(layout.size))

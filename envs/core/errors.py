@@ -19,7 +19,7 @@ class IllegalActionError(PlunderError, ValueError):
         if describe is not None and _is_index(action):
             try:
                 name = describe(action)
-            except (ValueError, IndexError, KeyError):
+            except (PlunderError, ValueError, IndexError, KeyError):
                 name = "outside the action space"
         shown = [f"{a} ({describe(a)})" if describe else str(a) for a in self.legal[:40]]
         more = f" … and {len(self.legal) - 40} more" if len(self.legal) > 40 else ""

@@ -14,9 +14,11 @@ sequential decision is the special case of one player.
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from types import ModuleType
 from typing import Any, ClassVar, Protocol
 
 import numpy as np
@@ -25,6 +27,7 @@ from .errors import (
     GameOverError, IllegalActionError, InvalidArgumentError, InvalidStateError,
     NotActingError, PlunderError,
 )
+from .actions import ActionRanges
 from .layout import EntityGroup, ObservationLayout
 from .state_io import MAX_INT
 from .strict import MAX_JSON_DEPTH, load_json, nesting_depth
@@ -99,14 +102,19 @@ class Game(ABC):
         """Hook: raise InvalidArgumentError for combinations the rules forbid."""
 
     # -- spaces -------------------------------------------------------------------------
-    @property
-    @abstractmethod
-    def num_actions(self) -> int:
-        """Size of the single Discrete action space."""
+    #: the single Discrete action space as named ranges (``core.actions.ActionRanges``): a
+    #: class attribute, or set by the constructor where its size depends on the game
+    actions: "ActionRanges"
 
-    @abstractmethod
+    @property
+    def num_actions(self) -> int:
+        """Size of the single Discrete action space (``actions.size``)."""
+        return self.actions.size
+
     def action_name(self, action: int) -> str:
-        """A readable name of an action index (for rendering, errors and `plunder play`)."""
+        """A readable name of an action index, for rendering, errors and `plunder play`
+        (``actions.action_name``; InvalidArgumentError outside the action space)."""
+        return self.actions.action_name(action)
 
     @property
     @abstractmethod
@@ -246,10 +254,24 @@ class Game(ABC):
                                     f"together ({type(exc).__name__}: {exc})") from None
         return state
 
-    @abstractmethod
+    #: the game's state class; its ``STATE_FIELDS`` declare what ``_load_state`` reads
+    state_class: ClassVar[type["GameState"]]
+
     def _load_state(self, data: Mapping) -> "GameState":
-        """Build a state from a dict, reading its fields through ``core.state_io``'s
-        checks (``state_from_dict`` then runs ``validate``)."""
+        """Build a state from a dict: exactly the declared fields and ``rng``, each read
+        through its checked reader (``core.state_io``), then the state's ``loaded`` hook
+        (``state_from_dict`` then runs ``validate``)."""
+        from .state_io import check_keys, load_fields
+
+        cls = getattr(self, "state_class", None)
+        if cls is None or not cls.STATE_FIELDS:
+            raise NotImplementedError(f"{type(self).__name__} declares no state_class with "
+                                      "STATE_FIELDS, so it must write _load_state itself")
+        check_keys(data, f"{self.env_id()} state", cls.FIELDS + ("rng",))
+        state = cls(self, rng_from_dict(data["rng"]))
+        load_fields(state, data, cls.STATE_FIELDS)
+        state.loaded()
+        return state
 
     def state_from_json(self, text: str) -> "GameState":
         """Rebuild a state from ``GameState.to_json()`` (checked as ``state_from_dict``)."""
@@ -259,13 +281,28 @@ class Game(ABC):
             raise InvalidStateError(f"{self.env_id()} state: not JSON text ({exc})") from None
         return self.state_from_dict(data)
 
-    @abstractmethod
-    def sample_state(self, view: Any, rng: np.random.Generator) -> "GameState":
-        """A full state consistent with everything the view's player knows."""
+    def package_module(self, name: str, optional: bool = False) -> ModuleType | None:
+        """A module of the game's package (``envs/<game>/<name>.py``): every game has the
+        same file set (``sampling``, ``render``, ``movelog``, ...). ``optional``: None
+        for a game without that module (a minimal game need not render)."""
+        module = f"{type(self).__module__.rsplit('.', 1)[0]}.{name}"
+        try:
+            return importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if optional and exc.name == module:
+                return None
+            raise
+
+    def sample_state(self, view: Any, rng: np.random.Generator, **beliefs: Any) -> "GameState":
+        """A full state consistent with everything the view's player knows (the game's
+        ``sampling.sample_state``; ``beliefs``: the keyword arguments that game's sampler
+        takes, if any)."""
+        return self.package_module("sampling").sample_state(self, view, rng, **beliefs)
 
     def describe_view(self, view: Any) -> str:
-        """Text rendering of what one player sees."""
-        return repr(view)
+        """Text rendering of what one player sees (the game's ``render.describe_view``)."""
+        render = self.package_module("render", optional=True)
+        return repr(view) if render is None else render.describe_view(self, view)
 
     def seat_name(self, seat: int) -> str:
         """A seat's name in text (``player_k``; games with env-driven seats name those)."""
@@ -389,17 +426,54 @@ class GameState(ABC):
         default checks nothing."""
 
     # -- information --------------------------------------------------------------------
-    @abstractmethod
     def view(self, player: int) -> Any:
-        """Everything ``player`` knows, and nothing else. The only reader of private fields."""
+        """Everything ``player`` knows, and nothing else: the game's compiled view builder
+        where built (``Game.view_of``, bound by ``bind_compiled``), else ``python_view``."""
+        return self.game.view_of(self, player)
+
+    def python_view(self, player: int) -> Any:
+        """The view built in Python: the only reader of private fields (with its C twin,
+        ``_cview.c``, where the game has one)."""
+        raise NotImplementedError(f"{type(self).__name__} defines no python_view")
 
     def observation(self, player: int) -> np.ndarray:
         """Encoded observation of ``player`` (built from the view alone)."""
         return self.game.encode(self.view(player))
 
+    # -- persistent fields (core.state_io) ----------------------------------------------
+    #: the state's fields, declared once (``state_io.field`` / ``state_io.derived``): the
+    #: persistent ones are what ``to_dict`` writes and ``Game._load_state`` reads checked;
+    #: every field whose kind is not immutable is copied by ``clone``
+    STATE_FIELDS: ClassVar[tuple] = ()
+    #: names of the persistent fields (computed from STATE_FIELDS for each subclass)
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    _field_copiers: ClassVar[tuple] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "STATE_FIELDS" in cls.__dict__:
+            from .state_io import copiers, persistent_names
+
+            cls.FIELDS = persistent_names(cls.STATE_FIELDS)
+            cls._field_copiers = copiers(cls.STATE_FIELDS)
+
+    def loaded(self) -> None:
+        """Hook run by ``Game._load_state`` once the declared fields are set: rebuild
+        derived tables, check what the field readers cannot (the default does nothing)."""
+
     # -- copies and text ----------------------------------------------------------------
     def clone(self) -> "GameState":
-        """An independent copy, generator included."""
+        """An independent copy, generator included: the declared fields copied as their
+        kinds say (``STATE_FIELDS``), everything else shared; without declared fields, every
+        list, dict, set and object deep-copied."""
+        if self.STATE_FIELDS:
+            new = object.__new__(type(self))
+            d = new.__dict__
+            d.update(self.__dict__)
+            d["rng"] = clone_rng(self.rng)
+            for name, copier in self._field_copiers:
+                d[name] = copier(d.get(name))   # a cache may not be set yet
+            return new
         new = copy.copy(self)
         for key, value in self.__dict__.items():
             if key == "game":
@@ -410,9 +484,14 @@ class GameState(ABC):
                 setattr(new, key, copy.deepcopy(value))
         return new
 
-    @abstractmethod
     def to_dict(self) -> dict:
-        """A JSON-compatible dict of the whole state (generator included)."""
+        """A JSON-compatible dict of the whole state: the persistent declared fields
+        (copies, not aliases) and the generator."""
+        if not self.FIELDS:
+            raise NotImplementedError(f"{type(self).__name__} declares no STATE_FIELDS")
+        data = {name: copy.deepcopy(getattr(self, name)) for name in self.FIELDS}
+        data["rng"] = rng_to_dict(self.rng)
+        return data
 
     def to_json(self) -> str:
         """The state as JSON text (replays, bug reports)."""
@@ -425,8 +504,10 @@ class GameState(ABC):
         return self.game.describe_view(self.view(player))
 
     def describe_full(self) -> str:
-        """Omniscient text rendering (every hidden thing shown)."""
-        return self.to_json()
+        """Omniscient text rendering, every hidden thing shown (the game's
+        ``render.describe_full``)."""
+        render = self.game.package_module("render", optional=True)
+        return self.to_json() if render is None else render.describe_full(self)
 
 
 def _same_kind(value: Any, default: Any) -> bool:

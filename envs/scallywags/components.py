@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from plunder.envs.core.config import check_int, check_keys, check_type, load_game_data
+from plunder.envs.core.config import check_int, check_keys, check_type, packaged_components
 from plunder.envs.core.errors import ConfigError
 
 #: the nine cards, in action-index order; the code knows their effects
@@ -85,12 +85,6 @@ def parse_components(data: dict, where: str = "configs/games/scallywags.toml") -
     return Components(tuple(sorted(values)), copies, take_limit, hand, float(p))
 
 
-_CACHE: Components | None = None
-
-
 def default_components() -> Components:
-    """The packaged component data (loaded once)."""
-    global _CACHE
-    if _CACHE is None:
-        _CACHE = parse_components(load_game_data("scallywags"))
-    return _CACHE
+    """The packaged component data (parsed once per process)."""
+    return packaged_components("scallywags", parse_components)

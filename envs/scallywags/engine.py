@@ -1,8 +1,9 @@
 """Scallywags rules: coins, cards, takes and the HANDS OFF ME BOOTY! block.
 
-Pure rules (no gymnasium or PettingZoo). Reads top to bottom: action indices, the game
-(parameters), the state (setup, whose decision, legal moves, effects, knowledge), and the
-sampler that deals a full state consistent with one player's view.
+Pure rules (no gymnasium or PettingZoo). Reads top to bottom: the game (parameters), the
+state (setup, whose decision, legal moves, effects, knowledge); ``codes`` holds the
+phases and action indices, ``sampling`` deals a full state consistent with one player's
+view.
 
 A turn is one or more steps of the same player: pick a kind (take a face-down coin,
 play card k, discard card k), then the card's targets one step each in a fixed order,
@@ -12,26 +13,20 @@ opponents is offered to each of them in turn order for a block/allow step.
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
 import numpy as np
 
 from plunder.envs.core.errors import InvalidArgumentError, require
-from plunder.envs.core.game import Game, GameState, clone_rng, rng_from_dict, rng_to_dict
+from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
-from plunder.envs.core.state_io import (
-    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
-    check_list,
-)
+from plunder.envs.core.state_io import copy_rows, derived, field, last_seat, num_players
 
+from .codes import BLOCK, CHOOSE, MAX_OPPONENTS, PHASES, TARGET, Phase, action_ranges
 from .components import (
-    ARRGH, AVAST, BLOW, BOOTY, CARD_NAMES, HANDS_OFF, LAND_HO, NUM_CARDS, PIECES, SHIVER,
+    ARRGH, AVAST, BLOW, BOOTY, HANDS_OFF, LAND_HO, NUM_CARDS, PIECES, SHIVER,
     YO_HO, Components, default_components,
 )
 from .view import ScallywagsView
 
-MAX_OPPONENTS = 5
 MIDDLE = -1
 
 #: ScallywagsState.python_view (and _cview.c) build the view positionally, in this order
@@ -52,22 +47,9 @@ def _kind_counts(cards: list[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-CHOOSE, TARGET, BLOCK = "choose", "target", "block"
-PHASES = (CHOOSE, TARGET, BLOCK)
-
-
-class ActionIndex:
-    """Layout of the single Discrete action space (sizes depend on the coin count)."""
-
-    def __init__(self, num_coins: int):
-        self.play = 0                          # play card k: play + k
-        self.discard = NUM_CARDS               # discard card k: discard + k
-        self.coin = 2 * NUM_CARDS              # choose coin c: coin + c
-        self.player = self.coin + num_coins    # choose opponent at seat offset d: player + d - 1
-        self.block = self.player + MAX_OPPONENTS
-        self.allow = self.block + 1
-        self.size = self.allow + 1
-        self.num_coins = num_coins
+#: target steps of each card that has targets
+TARGET_STEPS = {ARRGH: 1, AVAST: 2, BLOW: 4, BOOTY: 1, SHIVER: 2, LAND_HO: 2, PIECES: 1,
+                YO_HO: 2}
 
 
 class ScallywagsGame(Game):
@@ -86,7 +68,7 @@ class ScallywagsGame(Game):
         self.components = components or default_components()
         self.take_limit = self.components.take_limit[self.num_players]
         self.num_coins = len(self.components.coin_values)
-        self.actions = ActionIndex(self.num_coins)
+        self.actions = action_ranges(self.num_coins)
         n = self.num_players
         #: per seat, the other seats in turn order after it (ScallywagsState.opponents)
         self.seats_after = tuple(tuple((s + d) % n for d in range(1, n)) for s in range(n))
@@ -107,28 +89,6 @@ class ScallywagsGame(Game):
         return view_params(self)
 
     # -- spaces -------------------------------------------------------------------------
-    @property
-    def num_actions(self) -> int:
-        """Cards (play, discard), coins, opponents by seat offset, block, allow."""
-        return self.actions.size
-
-    def action_name(self, action: int) -> str:
-        """Readable name, e.g. 'play PIECES OF EIGHT!', 'coin 17', 'opponent +2'."""
-        a = self.actions
-        if a.play <= action < a.discard:
-            return f"play {CARD_NAMES[action - a.play]}"
-        if a.discard <= action < a.coin:
-            return f"discard {CARD_NAMES[action - a.discard]}"
-        if a.coin <= action < a.player:
-            return f"coin {action - a.coin}"
-        if a.player <= action < a.block:
-            return f"opponent +{action - a.player + 1}"
-        if action == a.block:
-            return "block (HANDS OFF ME BOOTY!)"
-        if action == a.allow:
-            return "allow"
-        raise InvalidArgumentError(f"no action {action}; actions are 0..{a.size - 1}")
-
     @property
     def layout(self):
         """Named observation layout (see plunder.envs.scallywags.observation)."""
@@ -168,92 +128,6 @@ class ScallywagsGame(Game):
         s.refresh()
         return s
 
-    def _load_state(self, data: dict) -> "ScallywagsState":
-        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one
-        entry per coin / seat / card kind); ``validate`` then checks the rules."""
-        check_keys(data, f"{self.env_id()} state", ScallywagsState.FIELDS + ("rng",))
-        comp = self.components
-        n, coins, cards = self.num_players, self.num_coins, sum(comp.card_copies)
-        data = copy.deepcopy(data)     # the state must not share the caller's lists
-        s = ScallywagsState(self, rng_from_dict(data["rng"]))
-        s.values = check_int_list(data["values"], "values", coins,
-                                  min(comp.coin_values), max(comp.coin_values))
-        s.face_up = check_list(data["face_up"], "face_up", coins)
-        for c, up in enumerate(s.face_up):
-            check_bool(up, f"face_up[{c}]")
-        s.middle = check_int_list(data["middle"], "middle", None, 0, coins - 1, max_len=coins)
-        s.takes = check_int_lists(data["takes"], "takes", n, None, 0, coins - 1,
-                                  max_inner=self.take_limit)
-        s.knowers = check_int_list(data["knowers"], "knowers", coins, 0, (1 << n) - 1)
-        s.hands = check_int_lists(data["hands"], "hands", n, NUM_CARDS, 0, comp.hand_size)
-        s.draw_pile = check_int_list(data["draw_pile"], "draw_pile", None, 0, NUM_CARDS - 1,
-                                     max_len=cards)
-        s.discard = check_int_list(data["discard"], "discard", None, 0, NUM_CARDS - 1,
-                                   max_len=cards)
-        s.reshuffled = check_int_list(data["reshuffled"], "reshuffled", NUM_CARDS, 0, cards)
-        s.actor = check_int(data["actor"], "actor", 0, n - 1)
-        s.phase = check_choice(data["phase"], "phase", PHASES)
-        s.card = check_int(data["card"], "card", -1, NUM_CARDS - 1)
-        s.chosen = check_int_list(data["chosen"], "chosen", None, 0, max(coins, n) - 1,
-                                  max_len=max(ScallywagsState.TARGET_STEPS.values()))
-        s.block_queue = check_int_list(data["block_queue"], "block_queue", None, 0, n - 1,
-                                       max_len=n - 1)
-        s.turns = check_int(data["turns"], "turns", 0)
-        s.refresh()
-        return s
-
-    def sample_state(self, view: ScallywagsView, rng: np.random.Generator) -> "ScallywagsState":
-        """A full state consistent with the view: unseen coin values and cards redrawn."""
-        s = ScallywagsState(self, np.random.default_rng(int(rng.integers(2**63 - 1))))
-        comp = self.components
-        unseen_values = list(comp.coin_values)
-        for v in view.coin_values:
-            if v >= 0:
-                unseen_values.remove(v)
-        unseen_values = [int(v) for v in rng.permutation(unseen_values)]
-        s.values = [v if v >= 0 else unseen_values.pop() for v in view.coin_values]
-        s.face_up = list(view.face_up)
-        s.takes = [list(t) for t in view.takes]
-        s.middle = sorted(c for c in range(self.num_coins) if view.coin_owner[c] == MIDDLE)
-        s.knowers = list(view.knowers)
-        unseen = [comp.card_copies[k] - view.hand[k] - view.discard[k] for k in range(NUM_CARDS)]
-        # the draw pile is part of the last reshuffled pile (public), if there was one
-        if any(view.reshuffled):
-            candidates = [k for k in range(NUM_CARDS)
-                          for _ in range(min(view.reshuffled[k], unseen[k]))]
-        else:
-            candidates = [k for k in range(NUM_CARDS) for _ in range(unseen[k])]
-        pile = [int(k) for k in rng.permutation(candidates)[:view.draw_size]]
-        for k in pile:
-            unseen[k] -= 1
-        unseen = [int(k) for k in rng.permutation(
-            [k for k in range(NUM_CARDS) for _ in range(unseen[k])])]
-        s.hands = []
-        for p in range(self.num_players):
-            if p == view.player:
-                s.hands.append(list(view.hand))
-                continue
-            hand = [0] * NUM_CARDS
-            for _ in range(view.hand_sizes[p]):
-                hand[unseen.pop()] += 1
-            s.hands.append(hand)
-        s.draw_pile = pile
-        s.discard = [k for k in range(NUM_CARDS) for _ in range(view.discard[k])]
-        if view.card >= 0:   # the card being played lies on top (the rest's order is moot)
-            s.discard.remove(view.card)
-            s.discard.append(view.card)
-        s.reshuffled = list(view.reshuffled)
-        s.actor, s.phase, s.card = view.actor, view.phase, view.card
-        s.chosen, s.block_queue = list(view.chosen), list(view.block_queue)
-        s.turns = view.turns
-        s.refresh()
-        return s
-
-    def describe_view(self, view: ScallywagsView) -> str:
-        """The table as player ``view.player`` sees it."""
-        from .render import render_view
-        return render_view(self, view)
-
 
 def view_params(game: ScallywagsGame) -> tuple:
     """The compiled view builder's constants (``_cview.ViewBuilder(*view_params(game))``),
@@ -269,9 +143,37 @@ def view_params(game: ScallywagsGame) -> tuple:
 class ScallywagsState(GameState):
     """One position. Coins have stable ids; takes are ordered lists of ids."""
 
-    FIELDS = ("values", "face_up", "middle", "takes", "knowers", "hands", "draw_pile",
-              "discard", "reshuffled", "actor", "phase", "card", "chosen", "block_queue",
-              "turns")
+    # every field checked on loading: types, ranges, one entry per coin / seat / card kind
+    STATE_FIELDS = (
+        field("values", "ints", length=lambda g: g.num_coins,
+              low=lambda g: min(g.components.coin_values),
+              high=lambda g: max(g.components.coin_values)),
+        field("face_up", "bools", length=lambda g: g.num_coins),
+        field("middle", "ints", low=0, high=lambda g: g.num_coins - 1,
+              max_len=lambda g: g.num_coins),
+        field("takes", "int_lists", length=num_players, low=0,
+              high=lambda g: g.num_coins - 1, max_inner=lambda g: g.take_limit),
+        field("knowers", "ints", length=lambda g: g.num_coins, low=0,
+              high=lambda g: (1 << g.num_players) - 1),
+        field("hands", "int_lists", length=num_players, inner_length=NUM_CARDS,
+              low=0, high=lambda g: g.components.hand_size),
+        field("draw_pile", "ints", low=0, high=NUM_CARDS - 1,
+              max_len=lambda g: sum(g.components.card_copies)),
+        field("discard", "ints", low=0, high=NUM_CARDS - 1,
+              max_len=lambda g: sum(g.components.card_copies)),
+        field("reshuffled", "ints", length=NUM_CARDS, low=0,
+              high=lambda g: sum(g.components.card_copies)),
+        field("actor", "int", low=0, high=last_seat),
+        field("phase", "enum", enum=Phase),
+        field("card", "int", low=-1, high=NUM_CARDS - 1),
+        field("chosen", "ints", low=0, high=lambda g: max(g.num_coins, g.num_players) - 1,
+              max_len=max(TARGET_STEPS.values())),
+        field("block_queue", "ints", low=0, high=last_seat,
+              max_len=last_seat),
+        field("turns", "int", low=0),
+        # derived from the fields above (rebuilt by refresh(), never saved)
+        derived("where"), derived("slot"), derived("seen", copy_rows),
+    )
 
     def __init__(self, game: ScallywagsGame, rng: np.random.Generator):
         super().__init__(game, rng)
@@ -309,18 +211,9 @@ class ScallywagsState(GameState):
                      for p in range(n)]
         self.finished = all(len(t) == self.limit for t in self.takes)
 
-    def clone(self) -> "ScallywagsState":
-        """A fast independent copy (lists copied one level deep, generator cloned)."""
-        new = ScallywagsState.__new__(ScallywagsState)
-        new.__dict__.update(self.__dict__)
-        new.rng = clone_rng(self.rng)
-        for key in ("values", "face_up", "middle", "knowers", "draw_pile", "discard",
-                    "chosen", "block_queue", "where", "slot"):
-            setattr(new, key, list(getattr(self, key)))
-        new.takes = [list(t) for t in self.takes]
-        new.hands = [list(h) for h in self.hands]
-        new.seen = [list(v) for v in self.seen]
-        return new
+    def loaded(self) -> None:
+        """The derived tables of a loaded state."""
+        self.refresh()
 
     # -- small helpers ------------------------------------------------------------------
     @property
@@ -454,8 +347,7 @@ class ScallywagsState(GameState):
             return "player", [q for q in self.opponents(me) if self.room(q) >= 1]
         raise InvalidArgumentError(f"card {card} has no targets")
 
-    TARGET_STEPS = {ARRGH: 1, AVAST: 2, BLOW: 4, BOOTY: 1, SHIVER: 2, LAND_HO: 2,
-                    PIECES: 1, YO_HO: 2}
+    TARGET_STEPS = TARGET_STEPS
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
         """int8 mask over the action space; zeros for a player not acting."""
@@ -712,10 +604,6 @@ class ScallywagsState(GameState):
                     "block_queue: not the touched opponents still to be asked, in turn order")
 
     # -- information --------------------------------------------------------------------
-    def view(self, player: int) -> ScallywagsView:
-        """What ``player`` knows (the compiled view builder when built, else ``python_view``)."""
-        return self.game.view_of(self, player)
-
     def python_view(self, player: int) -> ScallywagsView:
         """What ``player`` knows: public table, own hand, coin values it has seen."""
         # positional, in _VIEW_FIELDS order: cheaper than ScallywagsView(field=...)
@@ -730,13 +618,8 @@ class ScallywagsState(GameState):
             self.current_players(), self.turns,
         ))
 
-    def to_dict(self) -> dict:
-        """All fields and the generator, JSON-compatible."""
-        data: dict[str, Any] = copy.deepcopy({k: getattr(self, k) for k in self.FIELDS})
-        data["rng"] = rng_to_dict(self.rng)
-        return data
 
-    def describe_full(self) -> str:
-        """Omniscient rendering: every coin value and every hand."""
-        from .render import render_full
-        return render_full(self)
+ScallywagsGame.state_class = ScallywagsState
+
+__all__ = ["BLOCK", "CHOOSE", "MAX_OPPONENTS", "MIDDLE", "PHASES", "TARGET", "Phase",
+           "ScallywagsGame", "ScallywagsState", "view_params"]

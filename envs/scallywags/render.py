@@ -14,7 +14,7 @@ def _coin(value, up: bool) -> str:
     return "(?)" if value is None or value < 0 else f"({value})"
 
 
-def render_view(game, view) -> str:
+def describe_view(game, view) -> str:
     """The table as ``view.player`` sees it: [v] face up, (v) face down known, (?) unknown."""
     lines = [f"Scallywags — seen by player_{view.player}; turn {view.turns}, "
              f"player_{view.actor} to play ({view.phase})"]
@@ -34,7 +34,7 @@ def render_view(game, view) -> str:
     return "\n".join(lines)
 
 
-def render_full(state) -> str:
+def describe_full(state) -> str:
     """Omniscient table: all coin values and hands."""
     lines = [f"Scallywags — omniscient; turn {state.turns}, player_{state.actor} to play "
              f"({state.phase})"]

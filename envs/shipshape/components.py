@@ -1,6 +1,6 @@
 """ShipShape's component data: the 54 crates and 18 holds of ``configs/games/shipshape.toml``.
 
-``load_components()`` reads and validates the packaged file (cached);
+``default_components()`` reads and validates the packaged file (once per process);
 ``components_from_dict(data)`` validates any mapping of the same shape and raises
 :class:`ConfigError` naming the bad entry. ``design_rule_problems(components)`` lists where
 the data breaks this project's design rules (the committed data has none; a user who types
@@ -10,10 +10,9 @@ in the real tiles may break them on purpose, so the loader does not enforce them
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from plunder.envs.core.config import check_keys, load_game_data
+from plunder.envs.core.config import check_keys, packaged_components
 from plunder.envs.core.errors import ConfigError
 
 from .geometry import HOLE, RAT, TOKENS, code_good
@@ -100,10 +99,12 @@ def components_from_dict(data: Any) -> Components:
     return Components(crates=crates, holds=holds)
 
 
-@lru_cache(maxsize=1)
-def load_components() -> Components:
-    """The packaged component data, validated (cached)."""
-    return components_from_dict(load_game_data("shipshape"))
+def default_components() -> Components:
+    """The packaged component data, validated (parsed once per process)."""
+    return packaged_components("shipshape", components_from_dict)
+
+
+load_components = default_components  # the name the tests and older code use
 
 
 def crate_stats(cells) -> dict[str, int]:

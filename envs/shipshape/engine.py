@@ -25,24 +25,17 @@ from typing import Any
 import numpy as np
 
 from plunder.envs.core.errors import require
-from plunder.envs.core.game import Game, GameState, rng_from_dict, rng_to_dict
+from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
-from plunder.envs.core.state_io import (
-    check_bool, check_choice, check_int, check_int_list, check_int_lists, check_keys,
-    check_list,
-)
+from plunder.envs.core.state_io import check_int, check_int_lists, check_list, derived, field
 
-from .components import VOYAGE_HOLDS, Components, load_components
+from .codes import ACTIONS, BID0, NUM_ACTIONS, NUM_CARDS, NUM_ORIENTATIONS, PLACE0
+from .components import VOYAGE_HOLDS, Components, default_components
 from .geometry import (
-    COMPOSE, FULL_SHIP_BONUS, ORIENTATION_NAMES, SCORE_PARTS, orient, score_voyage,
+    COMPOSE, FULL_SHIP_BONUS, SCORE_PARTS, orient, score_voyage,
 )
 from .view import PublicTable, ShipShapeView
 
-NUM_CARDS = 10
-NUM_ORIENTATIONS = 8
-BID0 = 0  #: action BID0 + c - 1 bids card c
-PLACE0 = NUM_CARDS  #: action PLACE0 + k places in orientation k
-NUM_ACTIONS = NUM_CARDS + NUM_ORIENTATIONS
 VOYAGES = 3
 TURNS_PER_VOYAGE = 3
 
@@ -64,10 +57,11 @@ class ShipShapeGame(Game):
     options: dict[str, Any] = {}
     simultaneous = True
     default_max_turns = 100
+    actions = ACTIONS
 
     def __init__(self, num_players: int, components: Components | None = None, **options):
         super().__init__(num_players, **options)
-        self.components = components if components is not None else load_components()
+        self.components = components if components is not None else default_components()
         n = self.num_players
         self.has_capn = n in (2, 5)
         self.num_seats = n + 1 if self.has_capn else n
@@ -132,18 +126,6 @@ class ShipShapeGame(Game):
 
     # -- spaces -------------------------------------------------------------------------
     @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    def action_name(self, action: int) -> str:
-        action = int(action)
-        if 0 <= action < PLACE0:
-            return f"bid {action - BID0 + 1}"
-        if PLACE0 <= action < NUM_ACTIONS:
-            return f"place {ORIENTATION_NAMES[action - PLACE0]}"
-        return f"<no action {action}>"
-
-    @property
     def entity_groups(self) -> tuple[EntityGroup, ...]:
         """The 8 orientations of the crate being placed: each is read from its own outcome
         (``place_outcomes``), so a policy may score "place in orientation k" with weights
@@ -169,74 +151,10 @@ class ShipShapeGame(Game):
         from .observation import encode
         return encode(self, view)
 
-    def describe_view(self, view: ShipShapeView) -> str:
-        from .render import describe_view
-        return describe_view(self, view)
-
     # -- states -------------------------------------------------------------------------
     def new_initial_state(self, rng: np.random.Generator) -> "ShipShapeState":
         state = ShipShapeState(self, rng)
         state.setup()
-        return state
-
-    def _load_state(self, data: dict) -> "ShipShapeState":
-        """Rebuild a state from ``to_dict()``, every field checked (types, ranges, one entry
-        per seat / group / voyage, ids of existing crates, holds and cards); ``validate``
-        then checks the rules."""
-        check_keys(data, f"{self.env_id()} state",
-                   ShipShapeState.FIELDS + ("num_players", "turns", "rng"))
-        check_choice(data["num_players"], "num_players", [self.num_players])
-        data = {key: _listify(value) for key, value in data.items()}   # to_dict() has tuples
-        S, groups = self.num_seats, len(self.groups(0))
-        crates = len(self.components.crates)
-        state = ShipShapeState(self, rng_from_dict(data["rng"]))
-        state.turns = check_int(data["turns"], "turns", 0, VOYAGES * TURNS_PER_VOYAGE)
-        state.voyage = check_int(data["voyage"], "voyage", 0, VOYAGES - 1)
-        state.turn = check_int(data["turn"], "turn", 0, TURNS_PER_VOYAGE)
-        state.done = check_bool(data["done"], "done")
-        state.hands = _tuplify(check_int_lists(data["hands"], "hands", S, None, 1, NUM_CARDS,
-                                               max_inner=NUM_CARDS))
-        state.discards = _tuplify(check_int_lists(data["discards"], "discards", S, None, 1,
-                                                  NUM_CARDS, max_inner=NUM_CARDS))
-        state.coins = _tuplify(check_int_list(data["coins"], "coins", S, 0))
-        history = check_list(data["hold_history"], "hold_history", None, 1, VOYAGES)
-        state.hold_history = _tuplify(check_int_lists(history, "hold_history", None, S, 1,
-                                                      len(self.components.holds)))
-        crate = ((1, crates), (0, NUM_ORIENTATIONS - 1))     # [crate id, orientation]
-        state.placed = _tuplify(_check_row_lists(data["placed"], "placed", S, crate,
-                                                 TURNS_PER_VOYAGE))
-        state.stacks = _tuplify(_check_row_lists(data["stacks"], "stacks", groups, crate,
-                                                 self.stack_size))
-        state.unused = _tuplify(check_int_list(data["unused"], "unused", None, 1, crates,
-                                               max_len=crates))
-        state.need = _tuplify(check_int_lists(data["need"], "need", groups, None, 0, S - 1,
-                                              max_inner=self.group_size))
-        state.stage = _tuplify(check_int_list(data["stage"], "stage", groups, 1, 2))
-        state.placing = _tuplify(_check_row_lists(     # [seat, crate id, orientation]
-            data["placing"], "placing", groups, ((0, S - 1),) + crate, self.group_size))
-        state.bids = _tuplify(_check_rows(              # [voyage, turn, stage, seat, card]
-            data["bids"], "bids", ((0, VOYAGES - 1), (0, TURNS_PER_VOYAGE - 1), (1, 2),
-                                   (0, S - 1), (1, NUM_CARDS)),
-            VOYAGES * TURNS_PER_VOYAGE * 2 * S))
-        scores = check_list(data["voyage_scores"], "voyage_scores", max_len=VOYAGES)
-        state.voyage_scores = _tuplify(_check_row_lists(
-            scores, "voyage_scores", len(scores), ((None, None),) * len(SCORE_PARTS), rows=S))
-        state.visible = tuple(state.compute_visible(s) for s in range(S))
-        return state
-
-    def sample_state(self, view: ShipShapeView, rng: np.random.Generator) -> "ShipShapeState":
-        """A full state matching ``view``: only the Cap'n's deck order and the future
-        randomness (the generator) are redrawn; everything else is public."""
-        t = view.table
-        state = ShipShapeState(self, np.random.default_rng(int(rng.integers(2**63 - 1))))
-        for key in ShipShapeState.FIELDS:
-            setattr(state, key, getattr(t, key))
-        state.turns = t.turns
-        state.visible = t.visible
-        if self.capn is not None:
-            deck = list(t.hands[self.capn])
-            rng.shuffle(deck)
-            state.hands = _put(t.hands, self.capn, tuple(deck))
         return state
 
     def _mask(self, kind: str, cards: tuple[int, ...] = ()) -> np.ndarray:
@@ -276,17 +194,23 @@ def _check_row_lists(value, where: str, length: int, bounds, max_rows: int | Non
     return value
 
 
-def _listify(x):
-    """Tuples (as ``to_dict`` gives them) as lists (as JSON gives them), all the way down."""
-    if isinstance(x, (list, tuple)):
-        return [_listify(v) for v in x]
-    return x
+def _crate(game: "ShipShapeGame") -> tuple:
+    """Bounds of a crate's columns in saved rows: [crate id, orientation]."""
+    return ((1, len(game.components.crates)), (0, NUM_ORIENTATIONS - 1))
 
 
-def _tuplify(x):
-    if isinstance(x, list):
-        return tuple(_tuplify(v) for v in x)
-    return x
+def _read_hold_history(game: "ShipShapeGame", value, where: str) -> list:
+    """One hold number per seat for each voyage so far."""
+    check_list(value, where, None, 1, VOYAGES)
+    return check_int_lists(value, where, None, game.num_seats, 1,
+                           len(game.components.holds))
+
+
+def _read_voyage_scores(game: "ShipShapeGame", value, where: str) -> list:
+    """Per finished voyage, per seat: the geometry.SCORE_PARTS values."""
+    check_list(value, where, max_len=VOYAGES)
+    return _check_row_lists(value, where, len(value), ((None, None),) * len(SCORE_PARTS),
+                            rows=game.num_seats)
 
 
 def _put(tup: tuple, i: int, value) -> tuple:
@@ -302,10 +226,43 @@ class ShipShapeState(GameState):
     the cached public table (``_table``).
     """
 
-    #: serialized fields (``visible`` is derived and rebuilt on load)
-    FIELDS = ("voyage", "turn", "done", "hands", "discards", "coins", "hold_history",
-              "placed", "stacks", "unused", "need", "stage", "placing", "bids",
-              "voyage_scores")
+    #: every field checked on loading (types, ranges, one entry per seat / group / voyage,
+    #: ids of existing crates, holds and cards) and kept as nested tuples
+    STATE_FIELDS = (
+        field("num_players", "choice", check_only=True, choices=lambda g: [g.num_players]),
+        field("turns", "int", frozen=True, low=0, high=VOYAGES * TURNS_PER_VOYAGE),
+        field("voyage", "int", frozen=True, low=0, high=VOYAGES - 1),
+        field("turn", "int", frozen=True, low=0, high=TURNS_PER_VOYAGE),
+        field("done", "bool", frozen=True),
+        field("hands", "int_lists", frozen=True, length=lambda g: g.num_seats, low=1,
+              high=NUM_CARDS, max_inner=NUM_CARDS),
+        field("discards", "int_lists", frozen=True, length=lambda g: g.num_seats, low=1,
+              high=NUM_CARDS, max_inner=NUM_CARDS),
+        field("coins", "ints", frozen=True, length=lambda g: g.num_seats, low=0),
+        field("hold_history", "custom", frozen=True, read=_read_hold_history),
+        field("placed", "custom", frozen=True, read=lambda g, v, where: _check_row_lists(
+            v, where, g.num_seats, _crate(g), TURNS_PER_VOYAGE)),
+        field("stacks", "custom", frozen=True, read=lambda g, v, where: _check_row_lists(
+            v, where, len(g.groups(0)), _crate(g), g.stack_size)),
+        field("unused", "ints", frozen=True, low=1, high=lambda g: len(g.components.crates),
+              max_len=lambda g: len(g.components.crates)),
+        field("need", "int_lists", frozen=True, length=lambda g: len(g.groups(0)), low=0,
+              high=lambda g: g.num_seats - 1, max_inner=lambda g: g.group_size),
+        field("stage", "ints", frozen=True, length=lambda g: len(g.groups(0)), low=1, high=2),
+        field("placing", "custom", frozen=True, read=lambda g, v, where: _check_row_lists(
+            v, where, len(g.groups(0)), ((0, g.num_seats - 1),) + _crate(g), g.group_size)),
+        field("bids", "custom", frozen=True, read=lambda g, v, where: _check_rows(
+            v, where, ((0, VOYAGES - 1), (0, TURNS_PER_VOYAGE - 1), (1, 2),
+                       (0, g.num_seats - 1), (1, NUM_CARDS)),
+            VOYAGES * TURNS_PER_VOYAGE * 2 * g.num_seats)),
+        field("voyage_scores", "custom", frozen=True, read=_read_voyage_scores),
+        derived("visible", None),   # rebuilt from hold and placed crates on loading
+    )
+
+    @property
+    def num_players(self) -> int:
+        """The game's player count (saved with the state, checked on loading)."""
+        return self.game.num_players
 
     def __init__(self, game: ShipShapeGame, rng: np.random.Generator):
         super().__init__(game, rng)
@@ -718,27 +675,17 @@ class ShipShapeState(GameState):
             self.__dict__["_table"] = table
         return table
 
-    def view(self, player: int) -> ShipShapeView:
+    def python_view(self, player: int) -> ShipShapeView:
         """Everything is public except the Cap'n's deck order (given sorted) and the
         generator; picks pending in the AEC env are not part of the state at all."""
         return ShipShapeView.make(player, self.decision(player), self.public_table())
 
-    # -- copies and text ----------------------------------------------------------------
-    def clone(self) -> "ShipShapeState":
-        new = ShipShapeState.__new__(ShipShapeState)
-        new.__dict__.update(self.__dict__)   # every field is immutable: share them
-        rng = np.random.Generator(type(self.rng.bit_generator)())
-        rng.bit_generator.state = self.rng.bit_generator.state
-        new.__dict__["rng"] = rng
-        return new
+    def loaded(self) -> None:
+        """The derived top-down holds of a loaded state."""
+        self.visible = tuple(self.compute_visible(s) for s in range(self.game.num_seats))
 
-    def to_dict(self) -> dict:
-        d = {key: getattr(self, key) for key in self.FIELDS}
-        d["num_players"] = self.game.num_players
-        d["turns"] = self.turns
-        d["rng"] = rng_to_dict(self.rng)
-        return d
 
-    def describe_full(self) -> str:
-        from .render import describe_full
-        return describe_full(self)
+ShipShapeGame.state_class = ShipShapeState
+
+__all__ = ["ACTIONS", "BID0", "GROUP_SCHEDULE", "NUM_ACTIONS", "NUM_CARDS", "NUM_ORIENTATIONS",
+           "PLACE0", "ShipShapeGame", "ShipShapeState"]

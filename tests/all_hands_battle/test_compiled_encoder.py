@@ -2,17 +2,15 @@
 what the Python one writes, bit for bit, and rejects malformed views and outputs with a
 clear error.
 
-The Python encoder (observation.py) is the reference: every comparison encodes the same
-view with a game built under ``PLUNDER_PURE_PYTHON=1`` and with a game built with the
-compiled encoder on, over random games of every player count and variant, over views
-with random hands asked Aargh! (the claim outlook's best-ship search), and over views
-with every field drawn at random.
+The Python encoder (observation.py) is the reference. Random play of every player count
+and variant, ``encode_into``, the switch and pickling: the shared suite
+(tests/core/test_compiled_equivalence.py); here, finished games, views with random hands
+asked Aargh! (the claim outlook's best-ship search), views with every field drawn at
+random, and the malformed views and constants this encoder must refuse.
 """
 
 from __future__ import annotations
 
-import copy
-import pickle
 
 import numpy as np
 import pytest
@@ -27,15 +25,13 @@ from plunder.envs.all_hands_battle.engine import (                         # noq
 from plunder.envs.all_hands_battle.observation import PHASES              # noqa: E402
 from plunder.envs.all_hands_battle.view import AllHandsBattleView, ShipView  # noqa: E402
 from plunder.envs.core import compiled                                     # noqa: E402
-from tests.compiled_encoders import (                          # noqa: E402
+from tests.support.compiled import (                          # noqa: E402
     compiled_game, python_game, same_bytes, uses_compiled,
 )
-from tests.obs_reference import VARIANTS                                   # noqa: E402
+from tests.support.obs_reference import VARIANTS                                   # noqa: E402
 
 ENV_ID = "all_hands_battle_v0"
-STATES = 3000            # states per player count and variant (every seat's view of each)
 COUNTS = range(AllHandsBattleGame.min_players, AllHandsBattleGame.max_players + 1)
-
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +50,6 @@ def games(monkeypatch):
     return make
 
 
-
 def test_field_names_match_the_views_and_the_layout():
     assert _cencode.VIEW_FIELDS == AllHandsBattleView._fields
     assert _cencode.SHIP_FIELDS == ShipView._fields
@@ -63,39 +58,6 @@ def test_field_names_match_the_views_and_the_layout():
         for opts in VARIANTS[ENV_ID]:
             names = AllHandsBattleGame(n, **opts).layout.names()
             assert sorted(_cencode.LAYOUT_FIELDS) == sorted(names)
-
-
-@pytest.mark.parametrize("n", COUNTS)
-@pytest.mark.parametrize("opts", VARIANTS[ENV_ID], ids=str)
-def test_compiled_and_python_vectors_are_bit_identical(games, n, opts):
-    py, c = games(n, **opts)
-    rng = np.random.default_rng(2000 + n)
-    seen, states, old, outlooks = set(), 0, [], 0
-    sl = c.layout.slice("claim_outlook")
-    while states < STATES:
-        s = c.new_game(rng)
-        while True:
-            states += 1
-            seen.add((s.phase, s.decision))
-            for p in rng.permutation(n).tolist():
-                view = s.view(p)
-                a = c.encode(view)
-                assert same_bytes(py.encode(view), a), (states, p, view)
-                outlooks += bool(a[sl].any())
-            if old and rng.random() < 0.1:                # an older state's view
-                past = old[int(rng.integers(len(old)))]
-                view = past.view(int(rng.integers(n)))
-                assert same_bytes(py.encode(view), c.encode(view)), (states, view)
-            if rng.random() < 0.05:
-                old.append(s.clone())
-            if s.is_terminal() or states >= STATES:
-                break
-            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
-                           for p in s.current_players()})
-    # every decision of the recruiting phase and of the battles
-    assert {ph for ph, _ in seen} >= {"recruit", "battle"}
-    assert {d for _, d in seen} >= set(DECISIONS) - {"over"}
-    assert outlooks > 50
 
 
 @pytest.mark.parametrize("n", COUNTS)
@@ -188,28 +150,6 @@ def test_random_views_are_bit_identical(games, n):
         assert same_bytes(py.encode(view), c.encode(view)), view
 
 
-@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "python"])
-def test_encode_into_writes_what_encode_returns(pure, monkeypatch):
-    if pure:
-        monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-    game = AllHandsBattleGame(4)
-    assert uses_compiled(game) != pure
-    rng = np.random.default_rng(5)
-    s = game.new_game(rng)
-    rows = np.full((3, game.layout.size), 7.0, np.float32)
-    for _ in range(80):
-        for p in range(4):
-            view = s.view(p)
-            out = np.full(game.layout.size, 3.0, np.float32)
-            assert game.encode_into(view, out) is None
-            assert same_bytes(out, game.encode(view))
-            game.encode_into(view, rows[1])
-            assert rows[1].tobytes() == game.encode(view).tobytes()
-        p = s.current_players()[0]
-        s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
-    assert (rows[0] == 7.0).all() and (rows[2] == 7.0).all()
-
-
 def _view():
     """A compiled game and a view of a recruiting turn with ships on the table."""
     game = AllHandsBattleGame(3)
@@ -288,7 +228,6 @@ def test_a_view_of_the_wrong_shape_raises_a_clear_error():
     assert same_bytes(out, game.encode(view))
 
 
-
 def test_bad_constants_raise_a_clear_error():
     from plunder.envs.all_hands_battle.observation import compiled_params
     game = AllHandsBattleGame(2)
@@ -302,43 +241,3 @@ def test_bad_constants_raise_a_clear_error():
             _cencode.Encoder(*params[:i], bad, *params[i + 1:])
 
 
-def test_the_switch_gives_the_python_encoder(monkeypatch):
-    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-    game = AllHandsBattleGame(3)
-    view = game.new_game(np.random.default_rng(0)).view(0)
-    assert not uses_compiled(game)
-    game.encode(view)
-    assert "_obs_tables" in game.__dict__                    # the memoising Python encoder
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
-    game = AllHandsBattleGame(3)
-    assert uses_compiled(game)
-    game.encode(view)
-    assert "_obs_tables" not in game.__dict__                # its caches are never built
-
-
-def test_a_pickled_or_copied_compiled_game_encodes_identically():
-    game = AllHandsBattleGame(4, prize_crew=True)
-    rng = np.random.default_rng(9)
-    s = game.new_game(rng)
-    views = []
-    for _ in range(400):
-        views += [s.view(p) for p in range(4)]
-        p = s.current_players()[0]
-        s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
-    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
-        assert uses_compiled(twin)
-        for view in views:
-            assert same_bytes(twin.encode(view), game.encode(view))
-
-
-def test_a_game_pickled_with_the_python_encoder_unpickles_compiled(monkeypatch):
-    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-    game = AllHandsBattleGame(2)
-    view = game.new_game(np.random.default_rng(0)).view(0)
-    expected = game.encode(view)
-    assert "_obs_tables" in game.__dict__
-    data = pickle.dumps(game)
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
-    twin = pickle.loads(data)
-    assert uses_compiled(twin) and "_obs_tables" not in twin.__dict__
-    assert same_bytes(twin.encode(view), expected)

@@ -2,16 +2,16 @@
 returns what ``AllHandsBattleState.python_view`` returns, strictly (same types all the way
 down), reads the same state fields, and raises a clear error on a malformed state.
 
-``python_view`` is the reference: every comparison builds both views of the same state,
-over random games of every player count and variant, states sampled from views
-(``game.sample_state``), states reloaded from JSON and finished games.
+``python_view`` is the reference. Uniform random play of every player count and variant,
+the switch and pickling: the shared suite (tests/core/test_compiled_equivalence.py); here,
+play biased to launch ships and let Spies look (rare in uniform play; with sampled and
+reloaded states), finished games, the fields it reads and junk in each.
 """
 
 from __future__ import annotations
 
 import copy
 import os
-import pickle
 import sys
 import tracemalloc
 
@@ -26,10 +26,10 @@ from plunder.envs.all_hands_battle.engine import (                         # noq
 )
 from plunder.envs.all_hands_battle.view import AllHandsBattleView, ShipView  # noqa: E402
 from plunder.envs.core import compiled                                     # noqa: E402
-from tests.compiled_encoders import (                                      # noqa: E402
+from tests.support.compiled import (                                      # noqa: E402
     BAD_FIELD_VALUES, same_view, uses_compiled_view, view_difference,
 )
-from tests.obs_reference import VARIANTS                                   # noqa: E402
+from tests.support.obs_reference import VARIANTS                                   # noqa: E402
 
 ENV_ID = "all_hands_battle_v0"
 COUNTS = range(AllHandsBattleGame.min_players, AllHandsBattleGame.max_players + 1)
@@ -110,7 +110,7 @@ def test_it_reads_the_fields_the_python_view_reads():
 
 @pytest.mark.parametrize("n", COUNTS)
 @pytest.mark.parametrize("opts", VARIANTS[ENV_ID], ids=str)
-def test_compiled_and_python_views_are_identical(n, opts):
+def test_views_in_play_biased_to_battles_and_spy_looks_are_identical(n, opts):
     game = AllHandsBattleGame(n, **opts)
     assert uses_compiled_view(game)
     builder = _builder(game)
@@ -192,32 +192,6 @@ def test_the_seat_may_be_any_int_like():
             s.view(bad)
     with pytest.raises(IndexError):
         s.view(-1)
-
-
-def test_the_game_binds_the_compiled_view(monkeypatch):
-    game = AllHandsBattleGame(4, prize_crew=True)
-    assert uses_compiled_view(game)
-    assert "view_of" not in game.__getstate__()
-    rng = np.random.default_rng(9)
-    s = game.new_game(rng)
-    states = []
-    for _ in range(300):
-        states.append(s.clone())
-        _step(s, rng)
-    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
-        assert uses_compiled_view(twin)
-        for t in states[::7]:
-            for p in range(4):
-                assert same_view(twin.view_of(t, p), t.python_view(p))
-    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-    pure = AllHandsBattleGame(4, prize_crew=True)
-    assert not uses_compiled_view(pure) and "view_of" not in pure.__dict__
-    t = pure.new_game(np.random.default_rng(9))
-    assert same_view(t.view(1), t.python_view(1))
-    assert not uses_compiled_view(pickle.loads(pickle.dumps(game)))   # switched off
-    data = pickle.dumps(pure)
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
-    assert uses_compiled_view(pickle.loads(data))                     # and on again
 
 
 def test_bad_constants_raise_a_clear_error():

@@ -1,5 +1,6 @@
-"""Loading saved All Hands On Deck (battle) states: sound states round-trip, corrupted ones
-are refused with an InvalidStateError that names what is wrong."""
+"""Loading saved All Hands On Deck (battle) states: corrupted ones are refused with an
+InvalidStateError that names what is wrong (sound states round-trip: the shared suite,
+tests/core/test_state_loading.py)."""
 
 from __future__ import annotations
 
@@ -11,21 +12,8 @@ from plunder.envs.all_hands_battle.components import SPY
 from plunder.envs.all_hands_battle_v0 import Game
 from plunder.envs.core.errors import InvalidStateError
 
-from ..state_load import assert_refused, assert_round_trip, delete_field, set_field
-from ..conftest import random_playout_states
-
-
-@pytest.mark.parametrize("n,options", [(2, {}), (3, {"prize_crew": True}),
-                                       (4, {"alternate_aargh": True}),
-                                       (5, {"max_rounds": 2, "target_score": 150})])
-def test_random_play_states_round_trip(n, options):
-    game = Game(n, **options)
-    decisions = set()
-    for seed in range(2):
-        for state in random_playout_states(game, seed, every=3):
-            assert_round_trip(game, state)
-            decisions.add(state.decision)
-    assert decisions >= {"turn", "crew", "discard", "claim", "select", "aim"}
+from tests.support.state_load import assert_refused, delete_field, set_field
+from plunder.envs.core.testing import random_playout_states
 
 
 _FOUND: dict = {}

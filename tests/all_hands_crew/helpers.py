@@ -76,7 +76,7 @@ def act(state, player, name_or_index):
 def lay_index(game, name):
     """The action index laying combination ``name``."""
     names = [cb.name for cb in game.combos]
-    return game.A_LAY + names.index(name)
+    return game.actions.lay + names.index(name)
 
 
 def random_joint(state, rng):
@@ -97,7 +97,7 @@ def play_to_lay(state, hire_slot=0):
         joint = {}
         for p in state.current_players():
             mask = state.legal_actions_mask(p)
-            slot = g.A_HIRE + hire_slot
+            slot = g.actions.hire + hire_slot
             joint[p] = slot if mask[slot] else int(np.flatnonzero(mask)[0])
         state.apply_joint(joint)
 
@@ -106,4 +106,4 @@ def pass_all_lays(state):
     """Everyone passes in the laying phase (ends the round)."""
     g = state.game
     while state.phase == "lay":
-        state.apply_joint({state.actor: g.A_PASS})
+        state.apply_joint({state.actor: g.actions.pass_turn})

@@ -13,11 +13,11 @@ cencode = pytest.importorskip("plunder.envs.all_hands_crew._cencode")
 
 from plunder.envs.all_hands_crew.components import NUM_KINDS  # noqa: E402
 from plunder.envs.all_hands_crew.observation import PHASE_INDEX  # noqa: E402
-from plunder.envs.all_hands_crew.view import CrewView  # noqa: E402
+from plunder.envs.all_hands_crew.view import AllHandsCrewView  # noqa: E402
 from plunder.envs.all_hands_crew_v0 import Game  # noqa: E402
 from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
-from tests.compiled_encoders import compiled_game, python_game, same_bytes  # noqa: E402
-from tests.obs_reference import VARIANTS  # noqa: E402
+from tests.support.compiled import compiled_game, python_game, same_bytes  # noqa: E402
+from tests.support.obs_reference import VARIANTS  # noqa: E402
 
 STATES = 2000        # states per player count and variant (every seat's view of each)
 
@@ -46,9 +46,9 @@ def _play(game, rng, states):
             joint = {}
             for p in s.current_players():
                 legal = np.flatnonzero(s.legal_actions_mask(p))
-                if hoard and s.phase == "lay" and legal[-1] == game.A_PASS \
+                if hoard and s.phase == "lay" and legal[-1] == game.actions.pass_turn \
                         and rng.random() < 0.85:
-                    joint[p] = game.A_PASS
+                    joint[p] = game.actions.pass_turn
                 else:
                     joint[p] = int(rng.choice(legal))
             s.apply_joint(joint)
@@ -56,9 +56,8 @@ def _play(game, rng, states):
     return out
 
 
-
 def test_field_names_match_the_view_and_the_layout():
-    assert cencode.VIEW_FIELDS == CrewView._fields
+    assert cencode.VIEW_FIELDS == AllHandsCrewView._fields
     assert cencode.LAYOUT_FIELDS == tuple(f.name for f in Game(3).layout.fields)
 
 
@@ -117,7 +116,7 @@ def test_encode_into_writes_what_encode_returns(pair):
             assert (rows[0] == 7.0).all() and (rows[2] == 7.0).all()
 
 
-def _bad_views(v: CrewView):
+def _bad_views(v: AllHandsCrewView):
     """Views with one field wrong: (what, view)."""
     n = v.num_players
     yield "player not an int", v._replace(player="0")

@@ -6,21 +6,22 @@ in any state field it reads raises a Python error, never a crash."""
 from __future__ import annotations
 
 import copy
-import pickle
 
 import numpy as np
 import pytest
 
 cview = pytest.importorskip("plunder.envs.all_hands_crew._cview")
 
-from plunder.envs.all_hands_crew.engine import _FIELDS, PHASES, view_params  # noqa: E402
-from plunder.envs.all_hands_crew.view import CrewView  # noqa: E402
+from plunder.envs.all_hands_crew.engine import (  # noqa: E402
+    PHASES, AllHandsCrewState, view_params,
+)
+from plunder.envs.all_hands_crew.view import AllHandsCrewView  # noqa: E402
 from plunder.envs.all_hands_crew_v0 import Game  # noqa: E402
 from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
-from tests.compiled_encoders import (  # noqa: E402
+from tests.support.compiled import (  # noqa: E402
     BAD_FIELD_VALUES, same_view, uses_compiled_view, view_difference,
 )
-from tests.obs_reference import VARIANTS  # noqa: E402
+from tests.support.obs_reference import VARIANTS  # noqa: E402
 
 STATES = 300         # states of random play per player count and variant
 ERRORS = (TypeError, ValueError, IndexError, KeyError)
@@ -37,7 +38,7 @@ def _play(game, rng, states, keep=0.25):
     the end always) until ``states`` were kept. Half the games hoard (mostly pass instead
     of laying out), so crews and final layouts grow; a Lookout pair is laid whenever it
     can be, so Spyglass draws come often."""
-    spyglass = [game.A_LAY + i for i, cb in enumerate(game.combos) if cb.action == "spyglass"]
+    spyglass = [game.actions.lay + i for i, cb in enumerate(game.combos) if cb.action == "spyglass"]
     out = []
     while len(out) < states:
         s = game.new_game(rng)
@@ -50,9 +51,9 @@ def _play(game, rng, states, keep=0.25):
                 legal = np.flatnonzero(mask)
                 if s.phase == "lay" and any(mask[a] for a in spyglass):
                     joint[p] = next(a for a in spyglass if mask[a])
-                elif hoard and s.phase == "lay" and legal[-1] == game.A_PASS \
+                elif hoard and s.phase == "lay" and legal[-1] == game.actions.pass_turn \
                         and rng.random() < 0.85:
-                    joint[p] = game.A_PASS
+                    joint[p] = game.actions.pass_turn
                 else:
                     joint[p] = int(rng.choice(legal))
             s.apply_joint(joint)
@@ -68,8 +69,8 @@ def _assert_same(builder, s, where):
 
 
 def test_field_names_match_the_view_and_the_state():
-    assert cview.VIEW_FIELDS == CrewView._fields
-    assert set(cview.STATE_FIELDS) <= set(_FIELDS)
+    assert cview.VIEW_FIELDS == AllHandsCrewView._fields
+    assert set(cview.STATE_FIELDS) <= set(AllHandsCrewState.FIELDS)
 
 
 CASES = [(n, opts) for n in range(Game.min_players, Game.max_players + 1)
@@ -103,31 +104,6 @@ def test_views_keep_the_shared_constants(monkeypatch):
     v = s.view(0)
     assert v.final is game.no_combos and v.final_left is game.no_card_rows
     assert v.known_about_me is game.no_card_rows
-
-
-def test_binding_follows_the_switch_and_pickling(monkeypatch):
-    game = _game(monkeypatch, 4, open_stock=True)
-    assert uses_compiled_view(game)
-    states = _play(game, np.random.default_rng(3), 120)[::7]
-    copy_ = pickle.loads(pickle.dumps(game))
-    assert uses_compiled_view(copy_) and copy_.view_of is not game.view_of
-    deep = copy.deepcopy(game)
-    assert uses_compiled_view(deep)
-    for s in states:
-        moved = copy_.state_from_json(s.to_json())
-        for p in range(4):
-            assert same_view(moved.view(p), s.view(p))
-            assert same_view(s.view(p), s.python_view(p))
-    monkeypatch.setenv(PURE_PYTHON_VAR, "1")
-    plain = Game(4, open_stock=True)
-    assert not uses_compiled_view(plain) and "view_of" not in vars(plain)
-    unpickled = pickle.loads(pickle.dumps(game))      # loaded where compiled code is off
-    assert not uses_compiled_view(unpickled)
-    s = plain.state_from_json(states[-1].to_json())
-    assert same_view(s.view(1), states[-1].view(1))
-    monkeypatch.delenv(PURE_PYTHON_VAR)
-    back = pickle.loads(pickle.dumps(plain))          # and back where it is on
-    assert uses_compiled_view(back)
 
 
 def test_bad_player_and_arguments_raise(monkeypatch):
@@ -220,7 +196,7 @@ def test_junk_fields_raise_or_return(monkeypatch):
                             v = game.view_of(s, p)
                         except ERRORS:
                             continue
-                        assert type(v) is CrewView, path
+                        assert type(v) is AllHandsCrewView, path
                     _put(s, path, old)
             for p in range(n):      # restored, and the builder still answers right
                 assert same_view(game.view_of(s, p), want[p])

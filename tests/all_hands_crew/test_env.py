@@ -98,7 +98,7 @@ def test_aec_double_hire_picks_and_passes_stay_hidden():
         _random_step(env, rng)
     assert env.unwrapped.game_state.hire_step == 1
     mask = env.observe(env.agent_selection)["action_mask"]
-    assert mask[game.A_PASS]               # a further pick may be passed
+    assert mask[game.actions.pass_turn]               # a further pick may be passed
     assert _check_hiring_step(env) > 0
 
 

@@ -47,7 +47,7 @@ class Knowledge:
         n = self.n
         if pre.phase in ("draw", "spyglass"):
             (p, a), = joint.items()
-            if a != g.A_PASS:
+            if a != g.actions.pass_turn:
                 t = (p + a) % n
                 for _ in range(len(pre.piles[t]) - len(post.piles[t])):
                     self.piles[t].pop()
@@ -64,8 +64,8 @@ class Knowledge:
                                 self.crew_seen[q][o][k] += max(0, gained)
         elif pre.phase == "lay":
             (p, a), = joint.items()
-            if a != g.A_PASS:
-                used = g.combos[a - g.A_LAY].counts
+            if a != g.actions.pass_turn:
+                used = g.combos[a - g.actions.lay].counts
                 for o in range(n):
                     row = self.crew_seen[p][o]
                     for k in range(NUM_KINDS):
@@ -73,8 +73,8 @@ class Knowledge:
                     self.maybe_gone[p][o] = min(self.maybe_gone[p][o], sum(row))
         elif pre.phase == "target" and pre.pending == "snatch":
             (p, a), = joint.items()
-            if a != g.A_PASS:
-                v = (p + a - g.A_TARGET + 1) % n
+            if a != g.actions.pass_turn:
+                v = (p + a - g.actions.target + 1) % n
                 k = next(k for k in range(NUM_KINDS) if post.crew[v][k] < pre.crew[v][k])
                 for o in range(n):
                     if o not in (p, v):   # one random card left: perhaps a known one

@@ -200,7 +200,7 @@ def test_hiring_is_simultaneous_and_unchosen_go_back_on_own_pile():
     assert [k for k, _ in v0.stock[0]] == [CUTLASS, ANCHOR, CARPENTER]   # own, after signal
     assert [k for k, _ in v0.stock[1]] == [-1, -1, -1]                   # others' hidden
     g = s.game
-    s.apply_joint({0: g.A_HIRE + 2, 1: g.A_HIRE + 0})   # 0 hires Carpenter, 1 hires Bosun
+    s.apply_joint({0: g.actions.hire + 2, 1: g.actions.hire + 0})   # 0 hires Carpenter, 1 hires Bosun
     assert s.crew[0][CARPENTER] == 1 and s.crew[1][BOSUN] == 1
     # the two others, in stock order, on top of the player's own pile
     assert s.piles[0][-2:] == [CUTLASS, ANCHOR]
@@ -217,7 +217,7 @@ def test_empty_pile_restarts_with_discards():
         act(s, 0, 0)
         act(s, 1, 0)       # each empties their own pile
     assert s.phase == "hire" and s.piles == [[], []]
-    s.apply_joint({0: s.game.A_HIRE, 1: s.game.A_HIRE})
+    s.apply_joint({0: s.game.actions.hire, 1: s.game.actions.hire})
     assert len(s.piles[0]) == 2 and len(s.piles[1]) == 2
 
 
@@ -244,15 +244,15 @@ def test_laying_out_in_turn_order_only_complete_combinations():
     g = s.game
     assert s.actor == 1
     mask = s.legal_actions_mask(1)
-    assert not mask[g.A_LAY:g.A_TARGET].any() and mask[g.A_PASS]   # asked anyway; may pass
-    act(s, 1, g.A_PASS)
+    assert not mask[g.actions.lay:g.actions.target].any() and mask[g.actions.pass_turn]   # asked anyway; may pass
+    act(s, 1, g.actions.pass_turn)
     assert s.actor == 2
     act(s, 2, lay_index(g, "pair of Navigators"))
     assert s.laid[2] == [g.combos.index(next(c for c in g.combos
                                               if c.name == "pair of Navigators"))]
     assert s.points(2) == 2 and s.crew[2] == [0] * NUM_KINDS
     assert s.actor == 2                       # may lay more, then passes
-    act(s, 2, g.A_PASS)
+    act(s, 2, g.actions.pass_turn)
     assert s.actor == 0
     mask = s.legal_actions_mask(0)
     assert mask[lay_index(g, "pair of Cooks")] and not mask[lay_index(g, "three Cooks")]
@@ -263,14 +263,14 @@ def test_laid_combinations_are_protected_from_snatch():
     play_to_lay(s)
     s.crew = [crew(gunner=2), crew(kraken=1, cook=1, gunner=1, bosun=1)]
     g = s.game
-    act(s, 0, g.A_PASS)
+    act(s, 0, g.actions.pass_turn)
     act(s, 1, lay_index(g, "Captain Kraken's table (Cook+Gunner+Bosun)"))
-    act(s, 1, g.A_PASS)
+    act(s, 1, g.actions.pass_turn)
     play_to_lay(s)
     s.crew[0] = crew(gunner=2)
     s.crew[1] = [0] * NUM_KINDS
     # round 2: player 1 starts; player 0 lays Gunners but player 1 has no crew: forfeited
-    act(s, 1, g.A_PASS)
+    act(s, 1, g.actions.pass_turn)
     act(s, 0, lay_index(g, "pair of Gunners"))
     assert s.phase == "lay" and s.events[-1][1:3] == ["forfeit", "snatch"]
     assert s.points(1) == 6
@@ -283,19 +283,19 @@ def test_double_hire_keeps_two_next_round_only():
     s.crew[0] = crew(cook=2)
     g = s.game
     act(s, 0, lay_index(g, "pair of Cooks"))
-    act(s, 0, g.A_PASS)
-    act(s, 1, g.A_PASS)
+    act(s, 0, g.actions.pass_turn)
+    act(s, 1, g.actions.pass_turn)
     assert s.keep == [2, 1]
     play_to_lay_partial = s
     while s.phase in ("draw", "spyglass"):
         act(s, s.actor, 0)
     assert s.current_players() == (0, 1)
-    s.apply_joint({0: g.A_HIRE + 0, 1: g.A_HIRE + 0})
+    s.apply_joint({0: g.actions.hire + 0, 1: g.actions.hire + 0})
     assert s.phase == "hire" and s.current_players() == (0,)    # second pick for player 0
     mask = s.legal_actions_mask(0)
-    assert not mask[g.A_HIRE] and mask[g.A_HIRE + 1] and mask[g.A_PASS]
+    assert not mask[g.actions.hire] and mask[g.actions.hire + 1] and mask[g.actions.pass_turn]
     before = sum(s.crew[0])
-    act(s, 0, g.A_HIRE + 2)
+    act(s, 0, g.actions.hire + 2)
     assert sum(s.crew[0]) == before + 2 and len(s.piles[0]) == 20 - 1 - 3 + 1
     assert play_to_lay_partial.phase == "lay"
     pass_all_lays(s)
@@ -311,8 +311,8 @@ def test_double_hire_second_pick_may_be_passed():
     pass_all_lays(s)
     while s.phase in ("draw", "spyglass"):
         act(s, s.actor, 0)
-    s.apply_joint({0: g.A_HIRE + 0, 1: g.A_HIRE + 0})
-    act(s, 0, g.A_PASS)
+    s.apply_joint({0: g.actions.hire + 0, 1: g.actions.hire + 0})
+    act(s, 0, g.actions.pass_turn)
     assert s.phase == "lay"
     assert [e for e in s.events if e[1] == "hire" and e[0] == 0][0][2:4] == [1, 2]
 
@@ -327,8 +327,8 @@ def test_snatch_takes_random_card_known_to_both():
     act(s, 0, lay_index(g, "pair of Gunners"))
     assert s.phase == "target" and s.pending == "snatch"
     mask = s.legal_actions_mask(0)
-    assert mask[g.A_TARGET] and mask[g.A_TARGET + 1] and mask[g.A_PASS]
-    act(s, 0, g.A_TARGET + 1)                # two seats clockwise: player 2
+    assert mask[g.actions.target] and mask[g.actions.target + 1] and mask[g.actions.pass_turn]
+    act(s, 0, g.actions.target + 1)                # two seats clockwise: player 2
     assert s.crew[0] == crew(cook=1) and s.crew[2] == crew(cook=2)
     assert s.view(0).crew_known[2] == (0,) * 9
     assert s.view(2).crew_known[0] == tuple(crew(cook=1))    # the victim knows it
@@ -365,7 +365,7 @@ def _snatch_scene(seed):
     act(s, 0, lay_index(g, "pair of Gunners"))
     s.rng = np.random.default_rng(seed)
     _snatch_scene.before = s.clone()
-    act(s, 0, g.A_TARGET + 1)                # player 2
+    act(s, 0, g.actions.target + 1)                # player 2
     s.validate()
     (kind,) = [k for k in range(NUM_KINDS) if s.crew[0][k]]
     return s, kind
@@ -444,14 +444,14 @@ def test_snatch_onlooker_knowledge_shrinks_with_what_the_victim_lays_out():
         g = s.game
         act(s, 0, lay_index(g, "pair of Gunners"))
         s.rng = np.random.default_rng(seed)
-        act(s, 0, g.A_TARGET + 1)
+        act(s, 0, g.actions.target + 1)
         if s.crew[2] == crew(navigator=2):       # the Cook was taken
             break
     s.validate()
     assert s.view(1).crew_known[2] == tuple(crew(navigator=1))
     assert s.view(1).crew_maybe_gone[2] == 1
-    act(s, 0, g.A_PASS)
-    act(s, 1, g.A_PASS)
+    act(s, 0, g.actions.pass_turn)
+    act(s, 1, g.actions.pass_turn)
     act(s, 2, lay_index(g, "pair of Navigators"))
     s.validate()
     assert s.view(1).crew_known[2] == (0,) * 9 and s.view(1).crew_maybe_gone[2] == 0
@@ -480,7 +480,7 @@ def test_snatch_target_needs_crew_cards():
     g = s.game
     act(s, 0, lay_index(g, "pair of Gunners"))
     mask = s.legal_actions_mask(0)
-    assert not mask[g.A_TARGET] and mask[g.A_TARGET + 1]
+    assert not mask[g.actions.target] and mask[g.actions.target + 1]
 
 
 def test_spyglass_two_extra_cards_at_once_after_regular_draws():
@@ -489,11 +489,11 @@ def test_spyglass_two_extra_cards_at_once_after_regular_draws():
     g = s.game
     s.crew[1] = crew(lookout=2)
     s.crew[2] = crew(lookout=2)
-    act(s, 0, g.A_PASS)
+    act(s, 0, g.actions.pass_turn)
     act(s, 1, lay_index(g, "pair of Lookouts"))
-    act(s, 1, g.A_PASS)
+    act(s, 1, g.actions.pass_turn)
     act(s, 2, lay_index(g, "pair of Lookouts"))
-    act(s, 2, g.A_PASS)
+    act(s, 2, g.actions.pass_turn)
     assert s.start == 1 and s.spy_left == [0, 1, 1]
     order = []
     while s.phase == "draw":
@@ -505,7 +505,7 @@ def test_spyglass_two_extra_cards_at_once_after_regular_draws():
     act(s, 1, 1)                                             # both from pile 2, at once
     assert s.stock[1][-2:] == top2[::-1] and len(s.stock[1]) == 5
     assert s.actor == 2
-    act(s, 2, g.A_PASS)                                      # forfeits its Spyglass
+    act(s, 2, g.actions.pass_turn)                                      # forfeits its Spyglass
     assert s.phase == "hire" and len(s.stock[2]) == 3
 
 
@@ -517,7 +517,7 @@ def test_spyglass_prefers_piles_with_two_cards():
     act(s, 1, 1)
     assert s.phase == "spyglass"
     mask = s.legal_actions_mask(0)
-    assert mask[:2].tolist() == [0, 1] and mask[s.game.A_PASS]
+    assert mask[:2].tolist() == [0, 1] and mask[s.game.actions.pass_turn]
 
 
 def test_short_rations_limits_next_round_and_cancels_spyglass():
@@ -528,11 +528,11 @@ def test_short_rations_limits_next_round_and_cancels_spyglass():
     act(s, 0, lay_index(g, "pair of Carpenters"))
     assert s.phase == "target"
     mask = s.legal_actions_mask(0)
-    assert mask[g.A_TARGET] and mask[g.A_PASS]
-    act(s, 0, g.A_TARGET)
-    act(s, 0, g.A_PASS)
+    assert mask[g.actions.target] and mask[g.actions.pass_turn]
+    act(s, 0, g.actions.target)
+    act(s, 0, g.actions.pass_turn)
     act(s, 1, lay_index(g, "pair of Lookouts"))
-    act(s, 1, g.A_PASS)
+    act(s, 1, g.actions.pass_turn)
     assert s.draw_target == [3, 1] and s.spy_left == [0, 0]
     order = []
     while s.phase == "draw":
@@ -540,7 +540,7 @@ def test_short_rations_limits_next_round_and_cancels_spyglass():
         act(s, s.actor, 0)
     assert order == [1, 0, 0, 0] and [len(x) for x in s.stock] == [3, 1]
     assert s.phase == "hire"
-    s.apply_joint({0: g.A_HIRE, 1: g.A_HIRE})
+    s.apply_joint({0: g.actions.hire, 1: g.actions.hire})
     assert len(s.piles[1]) == 20 - 1 - 1                    # nothing to discard
 
 
@@ -550,7 +550,7 @@ def test_curse_costs_a_point():
     g = s.game
     s.crew[0] = crew(bosun=2)
     act(s, 0, lay_index(g, "pair of Bosuns"))
-    act(s, 0, g.A_TARGET)
+    act(s, 0, g.actions.target)
     assert s.curses == [0, 1] and s.points(1) == -1 and s.points(0) == 1
 
 
@@ -560,7 +560,7 @@ def test_action_can_be_forfeited():
     g = s.game
     s.crew[0] = crew(bosun=2)
     act(s, 0, lay_index(g, "pair of Bosuns"))
-    act(s, 0, g.A_PASS)
+    act(s, 0, g.actions.pass_turn)
     assert s.curses == [0, 0] and s.phase == "lay" and s.points(0) == 1
 
 
@@ -629,7 +629,7 @@ def test_open_stock_shows_stocks_hires_and_discards():
     v1 = s.view(1)
     assert all(k >= 0 for k, _ in v1.stock[0])       # seen by everyone after the signal
     hired = s.stock[0][0]
-    s.apply_joint({0: s.game.A_HIRE, 1: s.game.A_HIRE})
+    s.apply_joint({0: s.game.actions.hire, 1: s.game.actions.hire})
     assert s.view(1).crew_known[0][hired] >= 1
     assert s.pile_known[0][-1] == 3 and s.view(1).pile(0)[-1][1] >= 0
 

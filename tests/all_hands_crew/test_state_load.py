@@ -1,5 +1,6 @@
-"""Loading saved All Hands on Deck (crew) states: sound states round-trip, corrupted ones
-are refused with an InvalidStateError that names what is wrong."""
+"""Loading saved All Hands on Deck (crew) states: corrupted ones are refused with an
+InvalidStateError that names what is wrong (sound states round-trip: the shared suite,
+tests/core/test_state_loading.py)."""
 
 from __future__ import annotations
 
@@ -10,20 +11,9 @@ import pytest
 from plunder.envs.all_hands_crew_v0 import Game
 from plunder.envs.core.errors import InvalidStateError
 
-from ..state_load import assert_refused, assert_round_trip, delete_field, set_field
-from ..conftest import random_playout_states
+from tests.support.state_load import assert_refused, delete_field, set_field
+from plunder.envs.core.testing import random_playout_states
 from .helpers import COOK, crew
-
-
-@pytest.mark.parametrize("n,open_stock", [(2, False), (3, True), (4, False), (6, True)])
-def test_random_play_states_round_trip(n, open_stock):
-    game = Game(n, open_stock=open_stock)
-    phases = set()
-    for seed in range(3):
-        for state in random_playout_states(game, seed, every=2):
-            assert_round_trip(game, state)
-            phases.add(state.phase)
-    assert phases >= {"draw", "hire", "lay", "over"}
 
 
 _FOUND: dict = {}

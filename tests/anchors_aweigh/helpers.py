@@ -131,9 +131,9 @@ def random_states(game, rng, count):
 
 
 def variants(n: int) -> list[dict]:
-    """The options of tests/obs_reference.py's Anchors Aweigh! variants offered at ``n``
+    """The options of tests/support/obs_reference.py's Anchors Aweigh! variants offered at ``n``
     players."""
-    from tests.obs_reference import VARIANTS
+    from tests.support.obs_reference import VARIANTS
 
     out = []
     for opts in VARIANTS["anchors_aweigh_v0"]:

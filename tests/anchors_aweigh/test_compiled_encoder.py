@@ -1,11 +1,11 @@
 """The compiled Anchors Aweigh! encoder (envs/anchors_aweigh/_cencode.c) against the Python
-one (observation.encode): the same float32 vector, bit for bit, over random games of
-every player count and variant of tests/obs_reference.py; encode_into; clear errors on
-a malformed view or output buffer; the PLUNDER_PURE_PYTHON switch; pickling."""
+one (observation.encode): the same float32 vector, bit for bit, on views edited beyond
+what random play reaches and through the public-part cache; clear errors on a malformed
+view or output buffer. Random play of every player count and variant, encode_into, the
+PLUNDER_PURE_PYTHON switch and pickling: the shared suite
+(tests/core/test_compiled_equivalence.py)."""
 
 from __future__ import annotations
-
-import pickle
 
 import numpy as np
 import pytest
@@ -18,12 +18,10 @@ from plunder.envs.anchors_aweigh.engine import PHASES, AnchorsAweighGame  # noqa
 from plunder.envs.anchors_aweigh.view import (  # noqa: E402
     AnchorsAweighView, BelowDeck, PublicView,
 )
-from tests.compiled_encoders import compiled_game, python_game  # noqa: E402
+from tests.support.compiled import compiled_game, python_game  # noqa: E402
 from tests.anchors_aweigh.helpers import random_states, variants  # noqa: E402
 
 ENV_ID = "anchors_aweigh_v0"
-#: states compared per player count (shared by its variants), each observed by every seat
-STATES_PER_COUNT = 5000
 
 
 def _python_game(monkeypatch, n, **opts):
@@ -59,31 +57,6 @@ def test_field_names_match_the_view_types():
     assert set(cencode.LAYOUT_FIELDS) == set(AnchorsAweighGame(2).layout.names())
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_compiled_matches_python_bit_for_bit(n, monkeypatch):
-    offered = variants(n)
-    phases = set()
-    compared = 0
-    for v, opts in enumerate(offered):
-        py = _python_game(monkeypatch, n, **opts)
-        c = _compiled_game(monkeypatch, n, **opts)
-        rng = np.random.default_rng(1000 * n + v)
-        for s, past in random_states(c, rng, STATES_PER_COUNT // len(offered)):
-            phases.add(s.phase)
-            for p in rng.permutation(n).tolist():       # shuffled: the Python caches
-                view = s.view(p)
-                _assert_same(c, c.encode(view), py.encode(view),
-                             f"{n}p {opts} turn {s.turns} phase {s.phase} seat {p}")
-                compared += 1
-            if past is not None:
-                p = int(rng.integers(n))
-                view = past.view(p)
-                _assert_same(c, c.encode(view), py.encode(view), f"{n}p {opts} older state")
-                compared += 1
-    assert compared >= STATES_PER_COUNT * n
-    assert phases == set(range(len(PHASES))), phases       # every phase, at every count
-
-
 def _edited(view, rng):
     """``view`` with its counts redrawn at random within what the rules allow and beyond
     what random play reaches (long queues, many returns, big piles and purses)."""
@@ -111,24 +84,6 @@ def test_compiled_matches_python_on_edited_views(n, monkeypatch):
         for p in range(n):
             view = _edited(s.view(p), rng)
             _assert_same(c, c.encode(view), py.encode(view), f"{n}p edited view {view}")
-
-
-def test_encode_into_writes_what_encode_returns(monkeypatch):
-    py = _python_game(monkeypatch, 3)
-    c = _compiled_game(monkeypatch, 3)
-    rng = np.random.default_rng(5)
-    size = c.layout.size
-    for s, _ in random_states(c, rng, 60):
-        for game in (c, py):
-            view = s.view(int(rng.integers(3)))
-            want = game.encode(view)
-            out = np.full(size, 7.0, np.float32)
-            assert game.encode_into(view, out) is None
-            assert out.tobytes() == want.tobytes()
-            rows = np.full((3, size), 7.0, np.float32)
-            game.encode_into(view, rows[1])
-            assert rows[1].tobytes() == want.tobytes()
-            assert (rows[0] == 7.0).all() and (rows[2] == 7.0).all()
 
 
 def _view(game):
@@ -209,39 +164,6 @@ def test_a_wrong_view_or_output_is_a_clear_error(monkeypatch):
     # an encoder of another player count refuses this game's views
     with pytest.raises(ValueError):
         _compiled_game(monkeypatch, 3).encode(view)
-
-
-def test_pure_python_switch(monkeypatch):
-    game = _python_game(monkeypatch, 2)
-    assert "encode" not in game.__dict__ and "encode_into" not in game.__dict__
-    assert type(game.encode_into).__name__ == "method"
-    game.encode(_view(game))
-    assert "_obs_tables" in game.__dict__        # the Python encoder's own tables
-
-
-def test_compiled_game_builds_no_python_caches(monkeypatch):
-    game = _compiled_game(monkeypatch, 2)
-    assert type(game.encode_into).__name__ == "builtin_function_or_method"
-    game.encode(_view(game))
-    assert not [k for k in game.__dict__ if k.startswith("_obs_")]
-
-
-def test_a_pickled_game_encodes_the_same(monkeypatch):
-    game = _compiled_game(monkeypatch, 4, rough_seas=True)
-    copy = pickle.loads(pickle.dumps(game))
-    assert copy._cencoder is not None and copy._cencoder is not game._cencoder
-    rng = np.random.default_rng(9)
-    for s, _ in random_states(game, rng, 100):
-        view = s.view(int(rng.integers(4)))
-        assert copy.encode(view).tobytes() == game.encode(view).tobytes()
-    # a Python game pickled after encoding, loaded where the compiled encoder is on
-    py = _python_game(monkeypatch, 2)
-    view = _view(py)
-    want = py.encode(view)
-    loaded = pickle.loads(pickle.dumps(py))
-    assert loaded._cencoder is not None
-    assert not [k for k in loaded.__dict__ if k.startswith("_obs_")]
-    assert loaded.encode(view).tobytes() == want.tobytes()
 
 
 # -- the public-part cache ------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The compiled Anchors Aweigh! legal-action mask (``ViewBuilder.mask_into`` in
 envs/anchors_aweigh/_cview.c) against the Python one (``python_legal_actions_mask``): the
 same bytes for every seat, acting or not, over random games of every player count and
-variant of tests/obs_reference.py, sampled states and states loaded from JSON; the
+variant of tests/support/obs_reference.py, sampled states and states loaded from JSON; the
 ``_acting`` cache read and filled as current_players() does; the binding (PLUNDER_PURE_PYTHON,
 pickling, the batch); junk in every field it reads and a wrong ``out`` are errors, never a
 crash."""
@@ -23,7 +23,7 @@ from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
 from tests.anchors_aweigh.helpers import (  # noqa: E402
     fuzz_states, junk_items, play_steps, random_states, switched_game, variants,
 )
-from tests.compiled_encoders import (  # noqa: E402
+from tests.support.compiled import (  # noqa: E402
     BAD_FIELD_VALUES, memory_growth, uses_compiled_mask,
 )
 

@@ -1,14 +1,13 @@
 """The compiled Anchors Aweigh! view builder (envs/anchors_aweigh/_cview.c) against the Python
 view (AnchorsAweighState.python_view and the public part ``_public``): strictly the same
 view object (same types all the way down) over random games of every player count and
-variant of tests/obs_reference.py, sampled states and states loaded from JSON; the public
+variant of tests/support/obs_reference.py, sampled states and states loaded from JSON; the public
 part cached in ``_pub`` as Python caches it; the binding (PLUNDER_PURE_PYTHON, pickling);
 junk in every field it reads is an error or a view, never a crash."""
 
 from __future__ import annotations
 
 import json
-import pickle
 
 import numpy as np
 import pytest
@@ -16,14 +15,13 @@ import pytest
 cview = pytest.importorskip("plunder.envs.anchors_aweigh._cview")
 
 from plunder.envs.anchors_aweigh.engine import (  # noqa: E402
-    _FIELDS, PHASES, AnchorsAweighGame, view_params,
+    PHASES, AnchorsAweighGame, AnchorsAweighState, view_params,
 )
 from plunder.envs.anchors_aweigh.view import (  # noqa: E402
     AnchorsAweighView, BelowDeck, PublicView,
 )
-from plunder.envs.core.compiled import PURE_PYTHON_VAR  # noqa: E402
-from tests.compiled_encoders import (  # noqa: E402
-    BAD_FIELD_VALUES, memory_growth, same_view, uses_compiled_mask, uses_compiled_view,
+from tests.support.compiled import (  # noqa: E402
+    BAD_FIELD_VALUES, memory_growth, same_view, uses_compiled_view,
     view_difference,
 )
 from tests.anchors_aweigh.helpers import (  # noqa: E402
@@ -62,7 +60,7 @@ def test_field_names_match_the_view_types():
     assert cview.BELOW_FIELDS == BelowDeck._fields
     # the state fields it reads: those of to_dict() (the Python view reads them all; of
     # pile_down only its length) and the two caches
-    assert sorted(cview.STATE_FIELDS) == sorted(_FIELDS + CACHES)
+    assert sorted(cview.STATE_FIELDS) == sorted(AnchorsAweighState.FIELDS + CACHES)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -153,23 +151,6 @@ def test_a_game_uses_the_compiled_view_unless_switched_off(monkeypatch):
     assert not uses_compiled_view(py) and "view_of" not in py.__dict__
     s = play_steps(py, 1, 30)
     assert same_view(s.view(1), s.python_view(1))
-
-
-@pytest.mark.parametrize("pure", [False, True])
-def test_a_pickled_game_binds_again_and_gives_the_same_views_and_masks(monkeypatch, pure):
-    game = switched_game(monkeypatch, pure, 4, rough_seas=True)
-    monkeypatch.delenv(PURE_PYTHON_VAR, raising=False)      # loaded with compiled code on
-    copy = pickle.loads(pickle.dumps(game))
-    assert uses_compiled_view(copy) and uses_compiled_mask(copy)
-    assert copy.view_of is not game.__dict__.get("view_of")
-    assert copy.mask_into is not game.__dict__.get("mask_into")
-    s = play_steps(game, 4, 60)
-    t = pickle.loads(pickle.dumps(s))                        # a state pickles with its game
-    assert uses_compiled_view(t.game) and uses_compiled_mask(t.game)
-    for p in range(4):
-        assert same_view(t.view(p), s.clone().python_view(p))
-        assert (t.legal_actions_mask(p).tobytes()
-                == s.clone().python_legal_actions_mask(p).tobytes())
 
 
 # -- junk in the fields -------------------------------------------------------------------

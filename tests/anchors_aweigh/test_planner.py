@@ -17,7 +17,7 @@ from plunder.envs.core import InvalidArgumentError
 from plunder.policies import make_bot
 from plunder.policies.anchors_aweigh_heuristic import AnchorsAweighHeuristic
 from plunder.policies.anchors_aweigh_planner import AnchorsAweighPlanner
-from tests.scripted import planner_win_share
+from tests.support.scripted import planner_win_share
 
 
 def best_value(cargo: Counter, contracts) -> int:

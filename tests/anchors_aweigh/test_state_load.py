@@ -1,5 +1,6 @@
-"""Loading saved Anchors Aweigh! states: sound states round-trip, corrupted ones are
-refused with an InvalidStateError that names what is wrong."""
+"""Loading saved Anchors Aweigh! states: corrupted ones are refused with an
+InvalidStateError that names what is wrong (sound states round-trip: the shared suite,
+tests/core/test_state_loading.py)."""
 
 from __future__ import annotations
 
@@ -10,33 +11,15 @@ import pytest
 
 from plunder.envs.anchors_aweigh.components import KINDS
 from plunder.envs.anchors_aweigh.engine import (
-    A_FLEE, A_SKIP, CARGO, CHEST, DECIDE, EMPTY, ENCOUNTER, LOADING, OVER, PHASES, PLACE,
-    SETUP, AnchorsAweighGame,
+    A_FLEE, A_SKIP, CARGO, CHEST, DECIDE, EMPTY, ENCOUNTER, LOADING, PHASES, SETUP, AnchorsAweighGame,
 )
 from plunder.envs.core.errors import InvalidStateError
 
-from ..state_load import assert_refused, set_field
-from ..conftest import random_playout_states
+from tests.support.state_load import assert_refused, set_field
+from plunder.envs.core.testing import random_playout_states
 
 CONFIGS = [(2, {}), (3, {}), (4, {}), (3, {"rough_seas": True}),
            (4, {"meddlesome_monkey": [0, 2]}), (2, {"perfect_recall": True})]
-
-
-@pytest.mark.parametrize("n,options", CONFIGS)
-def test_random_play_states_round_trip(n, options):
-    game = AnchorsAweighGame(n, **options)
-    phases = set()
-    for seed, every in ((0, 1), (1, 4)):
-        for state in random_playout_states(game, seed, every=every):
-            text = state.to_json()
-            back = game.state_from_json(text)
-            assert back.to_json() == text
-            assert game.state_from_dict(json.loads(text)).to_json() == text
-            assert game.state_from_dict(state.to_dict()).to_json() == text
-            for p in range(n):
-                assert back.view(p) == state.view(p)
-            phases.add(state.phase)
-    assert {LOADING, DECIDE, ENCOUNTER, PLACE, OVER} <= phases
 
 
 _FOUND: dict = {}

@@ -15,7 +15,7 @@ from plunder.training.benchmark.run import RESULT_SCHEMA_PATH, RESULT_SCHEMA_VER
 from plunder.envs.core import InvalidArgumentError, ModelFileError
 from plunder.policies.pretrained import pretrained_path
 
-from tests.import_blocker import blocker
+from tests.support.import_blocker import blocker
 
 from .schema_check import validate
 

@@ -1,15 +1,13 @@
 """The compiled Scallywags encoder (envs/scallywags/_cencode.c) writes what the Python one
 writes, bit for bit, and rejects malformed views and outputs with a clear error.
 
-The Python encoder (observation.py) is the reference: every comparison encodes the same
-view with a game built under ``PLUNDER_PURE_PYTHON=1`` and with a game built with the
-compiled encoder on, over random games of every player count and variant.
+The Python encoder (observation.py) is the reference. Random play of every player count
+and variant, ``encode_into``, the switch and pickling: the shared suite
+(tests/core/test_compiled_equivalence.py); here, views with every field drawn at random
+and the malformed views and constants this encoder must refuse.
 """
 
 from __future__ import annotations
-
-import copy
-import pickle
 
 import numpy as np
 import pytest
@@ -22,14 +20,11 @@ from plunder.envs.scallywags import _cencode                       # noqa: E402
 from plunder.envs.scallywags.components import BLOW, YO_HO         # noqa: E402
 from plunder.envs.scallywags.engine import PHASES, ScallywagsGame  # noqa: E402
 from plunder.envs.scallywags.view import ScallywagsView            # noqa: E402
-from tests.compiled_encoders import (                          # noqa: E402
+from tests.support.compiled import (                          # noqa: E402
     compiled_game, python_game, same_bytes, uses_compiled,
 )
-from tests.obs_reference import VARIANTS                           # noqa: E402
 
 ENV_ID = "scallywags_v0"
-STATES = 5000            # states per player count and variant (every seat's view of each)
-
 
 
 @pytest.fixture(autouse=True)
@@ -48,43 +43,12 @@ def games(monkeypatch):
     return make
 
 
-
 def test_field_names_match_the_view_and_the_layout():
     assert _cencode.VIEW_FIELDS == ScallywagsView._fields
     # every layout field is written by the C code, each once
     for n in range(2, 7):
         names = ScallywagsGame(n).layout.names()
         assert sorted(_cencode.LAYOUT_FIELDS) == sorted(names)
-
-
-@pytest.mark.parametrize("n", range(ScallywagsGame.min_players, ScallywagsGame.max_players + 1))
-@pytest.mark.parametrize("opts", VARIANTS[ENV_ID], ids=str)
-def test_compiled_and_python_vectors_are_bit_identical(games, n, opts):
-    py, c = games(n, **opts)
-    rng = np.random.default_rng(1000 + n)
-    seen_phases, pending, states, old = set(), set(), 0, []
-    while states < STATES:
-        s = c.new_game(rng)
-        while True:
-            states += 1
-            seen_phases.add(s.phase)
-            pending.add((s.card, len(s.chosen)))
-            for p in rng.permutation(n).tolist():
-                view = s.view(p)
-                assert same_bytes(py.encode(view), c.encode(view)), (states, p, view)
-            if old and rng.random() < 0.1:                # an older state's view
-                past = old[int(rng.integers(len(old)))]
-                view = past.view(int(rng.integers(n)))
-                assert same_bytes(py.encode(view), c.encode(view)), (states, view)
-            if rng.random() < 0.05:
-                old.append(s.clone())
-            if s.is_terminal() or states >= STATES:
-                break
-            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
-                           for p in s.current_players()})
-    # every phase, and the cards whose targets mix coins and seats part-way
-    assert seen_phases == set(PHASES)
-    assert {(BLOW, 3), (YO_HO, 1)} <= pending
 
 
 def _random_view(game, rng) -> ScallywagsView:
@@ -124,28 +88,6 @@ def test_random_views_are_bit_identical(games, n):
     for _ in range(400):
         view = _random_view(c, rng)
         assert same_bytes(py.encode(view), c.encode(view)), view
-
-
-@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "python"])
-def test_encode_into_writes_what_encode_returns(pure, monkeypatch):
-    if pure:
-        monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-    game = ScallywagsGame(4)
-    assert uses_compiled(game) != pure
-    rng = np.random.default_rng(5)
-    s = game.new_game(rng)
-    rows = np.full((3, game.layout.size), 7.0, np.float32)
-    for _ in range(60):
-        for p in range(4):
-            view = s.view(p)
-            out = np.full(game.layout.size, 3.0, np.float32)
-            assert game.encode_into(view, out) is None
-            assert same_bytes(out, game.encode(view))
-            game.encode_into(view, rows[1])
-            assert rows[1].tobytes() == game.encode(view).tobytes()
-        p = s.current_players()[0]
-        s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
-    assert (rows[0] == 7.0).all() and (rows[2] == 7.0).all()
 
 
 def _view():
@@ -213,47 +155,6 @@ def test_a_view_of_the_wrong_shape_raises_a_clear_error():
             game.encode_into(bad, out)
     game.encode_into(tuple(view), out)                       # a plain tuple is fine
     assert same_bytes(out, game.encode(view))
-
-
-
-def test_the_switch_gives_the_python_encoder(monkeypatch):
-    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-    game = ScallywagsGame(3)
-    assert not uses_compiled(game)
-    game.encode(game.new_game(np.random.default_rng(0)).view(0))
-    assert "_encoder" in game.__dict__          # the memoising Python encoder, built on use
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
-    game = ScallywagsGame(3)
-    assert uses_compiled(game)
-    game.encode(game.new_game(np.random.default_rng(0)).view(0))
-    assert "_encoder" not in game.__dict__                   # its caches are never built
-
-
-def test_a_pickled_or_copied_compiled_game_encodes_identically():
-    game = ScallywagsGame(4)
-    rng = np.random.default_rng(9)
-    s = game.new_game(rng)
-    views = []
-    while not s.is_terminal():
-        views += [s.view(p) for p in range(4)]
-        p = s.current_players()[0]
-        s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
-    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
-        assert uses_compiled(twin)
-        for view in views:
-            assert same_bytes(twin.encode(view), game.encode(view))
-
-
-def test_a_game_pickled_with_the_python_encoder_unpickles_compiled(monkeypatch):
-    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-    game = ScallywagsGame(2)
-    view = game.new_game(np.random.default_rng(0)).view(0)
-    expected = game.encode(view)
-    data = pickle.dumps(game)
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
-    twin = pickle.loads(data)
-    assert uses_compiled(twin) and "_encoder" not in twin.__dict__
-    assert same_bytes(twin.encode(view), expected)
 
 
 def test_the_constructor_checks_its_constants():

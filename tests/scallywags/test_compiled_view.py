@@ -2,15 +2,14 @@
 ``ScallywagsState.python_view`` returns, strictly (same types all the way down), and
 rejects malformed states with a clear error, never a crash.
 
-The Python view is the reference: every comparison builds both views of the same state,
-over random games of every player count and variant, states sampled from views and
-states restored from JSON.
+The Python view is the reference. Random play of every player count and variant, sampled
+and reloaded states, the switch and pickling: the shared suite
+(tests/core/test_compiled_equivalence.py); here, the fields it reads and junk in each.
 """
 
 from __future__ import annotations
 
 import copy
-import pickle
 import sys
 
 import numpy as np
@@ -18,20 +17,17 @@ import pytest
 
 pytest.importorskip("plunder.envs.scallywags._cview")
 
-from plunder.envs import game_class                                     # noqa: E402
 from plunder.envs.core import compiled                                  # noqa: E402
 from plunder.envs.scallywags import _cview                              # noqa: E402
 from plunder.envs.scallywags.engine import (                            # noqa: E402
-    PHASES, ScallywagsGame, ScallywagsState, view_params,
+    ScallywagsGame, ScallywagsState, view_params,
 )
 from plunder.envs.scallywags.view import ScallywagsView                 # noqa: E402
-from tests.compiled_encoders import (                                   # noqa: E402
+from tests.support.compiled import (                                   # noqa: E402
     BAD_FIELD_VALUES, same_view, uses_compiled_view, view_difference,
 )
-from tests.obs_reference import VARIANTS                                # noqa: E402
 
 ENV_ID = "scallywags_v0"
-STATES = 1500            # states per player count and variant (every seat's view of each)
 ERRORS = (TypeError, ValueError, IndexError, KeyError)
 
 
@@ -77,59 +73,12 @@ def test_field_names_match_the_view_and_the_state():
     assert "values" not in _cview.STATE_FIELDS
 
 
-@pytest.mark.parametrize("n", range(ScallywagsGame.min_players, ScallywagsGame.max_players + 1))
-@pytest.mark.parametrize("opts", VARIANTS[ENV_ID], ids=str)
-def test_compiled_and_python_views_are_identical(n, opts):
-    game = game_class(ENV_ID)(n, **opts)
-    rng = np.random.default_rng(2000 + n)
-    phases, finished, sampled, loaded = set(), 0, 0, 0
-    for s in _random_states(game, rng, STATES):
-        phases.add(s.phase)
-        finished += s.is_terminal()
-        assert_same_views(s, f"state {s.turns}")
-        if rng.random() < 0.1:                        # a state dealt from one seat's view
-            p = int(rng.integers(n))
-            assert_same_views(game.sample_state(s.view(p), rng), "sampled")
-            sampled += 1
-        if rng.random() < 0.05 or s.is_terminal():    # a state saved and loaded again
-            assert_same_views(game.state_from_json(s.to_json()), "loaded")
-            loaded += 1
-    assert phases == set(PHASES) and finished >= 1 and sampled and loaded
-
-
 def test_a_player_is_passed_on_as_given():
     game = ScallywagsGame(4)
     s = game.new_game(np.random.default_rng(3))
     for player in (np.int64(2), True, 3):
         c, py = s.view(player), s.python_view(player)
         assert same_view(c, py) and c.player is player
-
-
-def test_the_binding_and_the_switch(monkeypatch):
-    game = ScallywagsGame(3)
-    assert uses_compiled_view(game)
-    assert "view_of" not in game.__getstate__()
-    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-    pure = ScallywagsGame(3)
-    assert not uses_compiled_view(pure) and "view_of" not in pure.__dict__
-    s = pure.new_game(np.random.default_rng(1))
-    assert same_view(s.view(0), s.python_view(0))
-
-
-def test_a_pickled_or_copied_game_rebinds_and_views_identically(monkeypatch):
-    game = ScallywagsGame(4)
-    states = [s.clone() for s in _random_states(game, np.random.default_rng(9), 150)]
-    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
-    pure_data = pickle.dumps(ScallywagsGame(4))       # pickled while switched off
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR)
-    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game),
-                 pickle.loads(pure_data)):
-        assert uses_compiled_view(twin)
-        for s in states:
-            t = s.clone()
-            t.game = twin
-            assert_same_views(t, "twin")
-            assert same_view(t.view(1), s.view(1))
 
 
 def _states_of_every_phase():

@@ -2,6 +2,8 @@
 encoder's vector bit for bit, reads the view's fields by the names it declares, rejects a
 malformed view or output buffer with a clear error, and is switched off by
 PLUNDER_PURE_PYTHON (the game then uses the Python encoder and builds no compiled object).
+Random play of every player count and variant, ``encode_into`` and pickling: the shared
+suite (tests/core/test_compiled_equivalence.py).
 """
 
 from __future__ import annotations
@@ -14,14 +16,11 @@ import pytest
 
 from plunder.envs.shipshape.engine import ShipShapeGame
 from plunder.envs.shipshape.view import PublicTable, ShipShapeView
-from tests.compiled_encoders import compiled_game, python_game, same_bytes, uses_compiled
-from tests.obs_reference import VARIANTS
+from tests.support.compiled import compiled_game, python_game, same_bytes, uses_compiled
 
 cencode = pytest.importorskip("plunder.envs.shipshape._cencode")
 
 COUNTS = range(ShipShapeGame.min_players, ShipShapeGame.max_players + 1)
-CASES = [(n, opts) for n in COUNTS for opts in VARIANTS["shipshape_v0"]]
-MIN_VIEWS = 6000          # views compared per case (every seat at every state, and more)
 
 
 def _pure_game(monkeypatch, n, opts):
@@ -34,7 +33,6 @@ def _compiled_game(monkeypatch, n, opts=None):
     game = compiled_game(monkeypatch, ShipShapeGame, n, **(opts or {}))
     assert uses_compiled(game)
     return game
-
 
 
 def _random_step(state, rng):
@@ -66,67 +64,6 @@ def test_field_names_are_the_views():
         assert names <= six and six - names <= {"other_stack", "other_stack_present"}
 
 
-@pytest.mark.parametrize("n,opts", CASES, ids=lambda x: str(x))
-def test_compiled_matches_python_bit_for_bit(monkeypatch, n, opts):
-    pure = _pure_game(monkeypatch, n, opts)
-    fast = _compiled_game(monkeypatch, n, opts)
-    rng = np.random.default_rng(1000 + n)
-    compared, states, phases = 0, 0, set()
-    old = []
-    while compared < MIN_VIEWS:
-        state = fast.new_initial_state(np.random.default_rng(int(rng.integers(2**31))))
-        while True:
-            for p in rng.permutation(fast.num_seats).tolist():   # the Cap'n's view too
-                view = state.view(p)
-                phases.add((view.table.voyage, view.table.turn, view.decision,
-                            view.table.done))
-                a, b = fast.encode(view), pure.encode(view)
-                assert same_bytes(a, b), (f"{n}p seat {p} ({view.decision or 'waiting'}): "
-                                     f"{_diff_fields(fast, a, b)} differ")
-                compared += 1
-            states += 1
-            if old and rng.random() < 0.1:      # a view of an older state
-                past = old[int(rng.integers(len(old)))]
-                view = past.view(int(rng.integers(fast.num_seats)))
-                assert same_bytes(fast.encode(view), pure.encode(view)), f"{n}p: an older state"
-                compared += 1
-            if rng.random() < 0.05:
-                old.append(state.clone())
-            if state.is_terminal():
-                break
-            _random_step(state, rng)
-    # every voyage and turn, bids, re-bids, placements and the end were seen
-    assert {(v, t) for v, t, _, _ in phases} >= {(v, t) for v in range(3) for t in range(3)}
-    assert {d for _, _, d, _ in phases} == {"bid", "place", ""}
-    assert any(done for *_, done in phases)
-    assert states >= 300
-
-
-def _diff_fields(game, a, b) -> list[str]:
-    diff = set(np.flatnonzero(a != b).tolist())
-    layout = game.layout
-    return [name for name in layout.names()
-            if diff & set(range(*layout.slice(name).indices(layout.size)))]
-
-
-@pytest.mark.parametrize("n", [2, 6])
-def test_encode_into_writes_what_encode_returns(monkeypatch, n):
-    fast = _compiled_game(monkeypatch, n)
-    pure = _pure_game(monkeypatch, n, {})
-    size = fast.layout.size
-    for seed in range(4):
-        view = _a_view(fast, seed, steps=seed * 3)
-        want = fast.encode(view)
-        for game in (fast, pure):
-            out = np.full(size, np.nan, np.float32)
-            assert game.encode_into(view, out) is None
-            assert same_bytes(out, want)
-            batch = np.full((3, size), 7.0, np.float32)
-            game.encode_into(view, batch[1])
-            assert same_bytes(batch[1], want)
-            assert (batch[0] == 7.0).all() and (batch[2] == 7.0).all()
-
-
 def test_pure_python_switch(monkeypatch):
     monkeypatch.setenv("PLUNDER_PURE_PYTHON", "1")
     game = ShipShapeGame(4)
@@ -145,16 +82,6 @@ def test_compiled_builds_no_python_cache(monkeypatch):
     game.encode(view)
     game.encode_into(view, np.empty(game.layout.size, np.float32))
     assert "_obs_tables" not in game.__dict__ and view.table.derived == {}
-
-
-def test_pickled_game_encodes_identically(monkeypatch):
-    game = _compiled_game(monkeypatch, 6)
-    views = [_a_view(game, seed, steps=seed) for seed in range(6)]
-    before = [game.encode(v) for v in views]
-    copy = pickle.loads(pickle.dumps(game))
-    assert uses_compiled(copy) and copy.encode_into.__self__ is not game.encode_into.__self__
-    for view, want in zip(views, before):
-        assert same_bytes(copy.encode(view), want)
 
 
 # -- the last table's cache ------------------------------------------------------------

@@ -15,7 +15,7 @@ from plunder.envs.shipshape.geometry import NUM_CODES, code_good, totals
 from plunder.policies.shipshape_heuristic import ShipShapeHeuristic, decode_tiles, measure
 
 from .helpers import random_joint
-from ..conftest import MaskedSamplingParallelEnv
+from tests.support.parallel import MaskedSamplingParallelEnv
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])

@@ -16,7 +16,7 @@ from plunder.envs.shipshape.observation import SCORE_SCALE
 from plunder.policies import make_bot
 from plunder.policies.shipshape_heuristic import ShipShapeHeuristic, decode_tiles
 from plunder.policies.shipshape_planner import ShipShapePlanner
-from tests.scripted import planner_win_share
+from tests.support.scripted import planner_win_share
 
 
 def _bid_steps(players: int, games: int, seed: int):

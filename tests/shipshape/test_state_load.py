@@ -1,5 +1,6 @@
-"""Loading saved ShipShape states: sound states round-trip, corrupted ones are refused
-with an InvalidStateError that names what is wrong."""
+"""Loading saved ShipShape states: corrupted ones are refused with an
+InvalidStateError that names what is wrong (sound states round-trip: the shared suite,
+tests/core/test_state_loading.py)."""
 
 from __future__ import annotations
 
@@ -11,25 +12,8 @@ import pytest
 from plunder.envs.core.errors import InvalidStateError
 from plunder.envs.shipshape.engine import ShipShapeGame
 
-from ..state_load import assert_refused, set_field
-from ..conftest import random_playout_states
-
-
-@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_random_play_states_round_trip(n):
-    game = ShipShapeGame(n)
-    kinds = set()
-    for seed in range(3):
-        for state in random_playout_states(game, seed):
-            text = state.to_json()
-            back = game.state_from_json(text)
-            assert back.to_json() == text
-            assert game.state_from_dict(json.loads(text)).to_json() == text
-            assert game.state_from_dict(state.to_dict()).to_json() == text
-            for p in range(n):
-                assert back.view(p) == state.view(p)
-            kinds.add((state.done, max(state.stage), any(state.placing)))
-    assert {(False, 1, False), (False, 2, True), (False, 2, False), (True, 2, False)} <= kinds
+from tests.support.state_load import assert_refused, set_field
+from plunder.envs.core.testing import random_playout_states
 
 
 _FOUND: dict = {}

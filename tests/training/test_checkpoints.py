@@ -93,6 +93,7 @@ def test_same_seed_same_run(toy, tmp_path):
     np.testing.assert_array_equal(probs[0], probs[1])
 
 
+@pytest.mark.slow                   # whole training runs, twice: in CI's full run
 def test_a_warm_start_on_both_cores_repeats_itself(tmp_path):
     """``pretrain.collect_parts`` plays the warm start's games in worker processes and
     ``pretrain.torch_threads`` fits on two threads: the same seed still gives the same bot."""
@@ -111,6 +112,7 @@ def test_a_warm_start_on_both_cores_repeats_itself(tmp_path):
     np.testing.assert_array_equal(probs[0], probs[1])
 
 
+@pytest.mark.slow                   # whole training runs, twice: in CI's full run
 def test_periodic_evaluations_change_nothing_in_the_run(tmp_path):
     """``eval.every`` only watches: the packaged configs switch it off to save time, and
     the bot must be the one a run with periodic evaluations gives (with the packaged

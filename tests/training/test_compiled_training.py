@@ -32,6 +32,7 @@ def _train(run, pure: bool):
     return res.stdout
 
 
+@pytest.mark.slow                   # a whole training run: in CI's full run
 def test_compiled_and_python_encoders_train_the_same_bot(tmp_path):
     probs = []
     for name, pure in (("python", True), ("compiled", False)):

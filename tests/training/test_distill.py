@@ -72,6 +72,7 @@ def test_a_recall_run_cannot_distill():
     config_from_dict({"game": "anchors_aweigh", "recall": True})
 
 
+@pytest.mark.slow                   # a whole training run: in CI's full run
 def test_a_run_distills_once_and_exports_the_distilled_network(tmp_path):
     from plunder.policies.onnx_policy import OnnxPolicy
 

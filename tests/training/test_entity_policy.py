@@ -100,6 +100,7 @@ def test_entity_snapshots_survive_the_pool_state_dict(scallywags_run):
         actor_from_arrays(dict(actor.to_arrays(), kind=np.array("transformer")))
 
 
+@pytest.mark.slow                   # a whole training run: in CI's full run
 def test_entity_run_resumes(tmp_path):
     args = ["train", "scallywags", "--run-dir", str(tmp_path / "run"),
             *set_args(TINY + ["policy.entity_dim=8"])]
@@ -146,6 +147,7 @@ def test_static_features_need_one_row_per_member():
         EntityGroup("m", 2, ("own",), static=((1.0,), (2.0, 3.0))).static_features()
 
 
+@pytest.mark.slow                   # a whole training run: in CI's full run
 def test_fixed_member_features_keep_torch_numpy_and_onnx_equal(tmp_path):
     """A battle entity network: its cards' fixed features are a per-member first-layer
     bias in the numpy and ONNX copies, which must give the torch policy's outputs."""

@@ -156,6 +156,7 @@ def test_selfplay_ppo_fills_the_buffer_like_maskable_ppo(toy):
     np.testing.assert_allclose(buf.log_probs.reshape(-1), lp.numpy(), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.slow                   # a whole training run: in CI's full run
 def test_async_rollouts_train_repeatably_and_resume(tmp_path):
     """Scallywags (the toy game is not registered in worker processes), 2 workers."""
     from plunder.policies.onnx_policy import OnnxPolicy

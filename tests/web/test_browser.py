@@ -16,6 +16,8 @@ from plunder.training.web import create_app  # noqa: E402
 
 from .browser import browser_or_skip, live_server  # noqa: E402
 
+#: (pytest-xdist's --dist loadfile runs them all in one worker: two installing Chromium at
+#: once would fight over the package manager's lock)
 pytestmark = pytest.mark.slow
 
 

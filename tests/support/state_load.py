@@ -41,14 +41,3 @@ def assert_refused(game, data, corrupt, words, rule=False):
         assert "breaks the rules" in str(info.value)
 
 
-def assert_round_trip(game, state):
-    """``state`` survives to_json -> state_from_json and to_dict -> state_from_dict, and
-    every seat's view of the loaded state is the original's."""
-    import json
-
-    text = state.to_json()
-    back = game.state_from_json(text)
-    assert back.to_json() == text
-    assert game.state_from_dict(json.loads(text)).to_json() == text
-    for p in range(game.num_players):
-        assert back.view(p) == state.view(p)

@@ -8,9 +8,9 @@ also re-encodes a view of an *older* state of the same game (caches must not ass
 views only move forward). Everything goes into one SHA-256 per case, with a digest per
 game so that a failure names the first game that differs.
 
-``python -m tests.obs_reference`` rewrites ``tests/data/obs_reference.json`` (run it on
+``python -m tests.support.obs_reference`` rewrites ``tests/data/obs_reference.json`` (run it on
 the commit whose observations are the reference, never to make a failing test pass);
-``python -m tests.obs_reference ENV_ID ...`` rewrites only those games' cases, after a
+``python -m tests.support.obs_reference ENV_ID ...`` rewrites only those games' cases, after a
 deliberate change of their observation (a new field, say), and keeps the others.
 """
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from plunder.envs import specs
 
-REFERENCE = Path(__file__).parent / "data" / "obs_reference.json"
+REFERENCE = Path(__file__).parent.parent / "data" / "obs_reference.json"
 
 #: (env id, variant options) per case, every supported player count of each: the variant
 #: sets the games' specs declare (``GameSpec.test_variants``)

@@ -1,0 +1,29 @@
+"""Helpers for the compiled-code tests (tests/test_compiled.py, tests/core/ and each game's
+compiled-code tests): the comparisons of ``plunder.envs.core.testing``, and games built with
+the compiled code on or off through pytest's ``monkeypatch``."""
+
+from __future__ import annotations
+
+from plunder.envs.core.compiled import PURE_PYTHON_VAR
+from plunder.envs.core.testing import (  # noqa: F401 - re-exported for the tests
+    BAD_FIELD_VALUES, memory_growth, same_bytes, same_view, uses_compiled,
+    uses_compiled_mask, uses_compiled_view, view_difference,
+)
+
+
+def python_game(monkeypatch, cls, n, **opts):
+    """A game of ``cls`` built with the Python encoder (``PLUNDER_PURE_PYTHON=1``)."""
+    with monkeypatch.context() as m:
+        m.setenv(PURE_PYTHON_VAR, "1")
+        game = cls(n, **opts)
+    assert not uses_compiled(game)
+    return game
+
+
+def compiled_game(monkeypatch, cls, n, **opts):
+    """A game of ``cls`` built with its compiled encoder (also in a test run under
+    ``PLUNDER_PURE_PYTHON=1``)."""
+    monkeypatch.delenv(PURE_PYTHON_VAR, raising=False)
+    game = cls(n, **opts)
+    assert uses_compiled(game)
+    return game
