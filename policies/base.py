@@ -11,6 +11,7 @@ from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
 from plunder.envs.core.registry import SpecTable
 from plunder.envs.core.spec import resolve
+from plunder.envs.core.strict import whole_number
 
 #: env id -> "module:Class" of its heuristic bot (read from the games' specs; read-only)
 HEURISTICS = SpecTable(lambda s: s.heuristic)
@@ -157,10 +158,8 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         return scripted_class(env_id, kind)(game, seed=seed)
     if kind == "search":
         from .search import SearchPolicy
-        if arg and not (arg.isdigit() and int(arg) > 0):
-            raise InvalidArgumentError(f"search:SAMPLES needs a positive whole number of "
-                                       f"samples, got {spec!r}")
-        samples = int(arg) if arg else 6
+        samples = whole_number(arg, f"{spec!r}: search:SAMPLES (a positive number of "
+                               "samples)", low=1) if arg else 6
         return SearchPolicy(game, seed=seed, samples=samples)
     if kind == "pretrained":
         from .onnx_policy import OnnxPolicy
@@ -196,14 +195,28 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
     raise InvalidArgumentError(f"unknown bot {spec!r}; use one of {', '.join(BOT_SPECS)}")
 
 
+def spec_file(spec: str) -> str | None:
+    """The bot file a spec names (``trained:PATH``, ``sampled:PATH``, ``onnx:PATH``,
+    ``netsearch:PATH[...]``) as written, or None for a spec that names none (the shipped
+    bots included); read without opening anything, so that a caller can check the path
+    first. A malformed ``netsearch`` argument raises as ``make_bot`` would."""
+    kind, _, arg = spec.partition(":")
+    if kind in TRAINED_KINDS:
+        return arg or None
+    if kind == "netsearch":
+        from .netsearch import spec_settings
+        path, _ = _path_and_count(spec, spec_settings(spec, arg)[0])
+        return None if path == "pretrained" else path
+    return None
+
+
 def _path_and_count(spec: str, arg: str) -> tuple[str, int | None]:
     """``PATH.onnx`` or ``PATH.onnx:N`` -> (path, N or None); N must be a positive int."""
     if not arg:
         raise InvalidArgumentError(f"{spec!r} needs a path: "
                                    "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]")
     head, sep, tail = arg.rpartition(":")
-    if not sep or not tail.isdigit():
+    # a numeric last part is the sample count, read strictly ("²" is refused, not a path)
+    if not sep or not tail.isnumeric():
         return arg, None
-    if int(tail) < 1:
-        raise InvalidArgumentError(f"{spec!r}: SAMPLES must be a positive whole number")
-    return head, int(tail)
+    return head, whole_number(tail, f"{spec!r}: SAMPLES (a positive whole number)", low=1)

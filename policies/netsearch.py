@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -75,6 +76,7 @@ from plunder.envs.core import InvalidArgumentError, ModelFileError
 from plunder.envs.core.registry import SpecTable
 from plunder.envs.core.rewards import final_rewards
 from plunder.envs.core.spec import SearchDefaults, resolve
+from plunder.envs.core.strict import is_decimal_number, is_whole_number
 
 from .base import check_mask
 
@@ -187,14 +189,16 @@ def spec_settings(spec: str, arg: str) -> tuple[str, dict]:
             elif kind == "name":
                 settings[key] = text
             elif kind.startswith("int"):
-                if not text.isdigit():
+                if not is_whole_number(text):
                     raise ValueError(text)
                 settings[key] = int(text)
             else:
+                if not is_decimal_number(text):
+                    raise ValueError(text)
                 settings[key] = float(text)
         except ValueError:
-            raise InvalidArgumentError(f"{spec!r}: {key} must be {kind}, got {text!r}") \
-                from None
+            raise InvalidArgumentError(f"{spec!r}: {key} must be {kind} (written with the "
+                                       f"digits 0-9), got {text!r}") from None
     return ":".join(parts), settings
 
 
@@ -252,6 +256,10 @@ class NetSearchPolicy:
         self.confidence, self.greedy_rollouts = confidence, greedy_rollouts
         self.min_gain = float(min_gain)
         self.max_seconds = max_seconds
+        #: asked after each sampled state but the last (None: never; then the states are
+        #: searched in one batch): True ends the search with the samples so far (a
+        #: caller's deadline); it may also raise to abandon the move
+        self.stop_early: Callable[[], bool] | None = None
         # rounds per rollout: 200 by default with a horizon; rollouts to the end of the
         # game are bounded by the game's turn limit unless max_rounds is given
         self.max_rounds = max_rounds if max_rounds is not None or horizon is None else 200
@@ -286,7 +294,7 @@ class NetSearchPolicy:
         seat = view.player
         values = []       # one row per determinization: each candidate's leaf value
         start = time.perf_counter()
-        chunk = self.samples if self.max_seconds is None else 1
+        chunk = self.samples if self.max_seconds is None and self.stop_early is None else 1
         done = 0
         while done < self.samples:
             n = min(chunk, self.samples - done)
@@ -298,6 +306,8 @@ class NetSearchPolicy:
             values.append(self._rollouts(states, seat, firsts).reshape(n, -1))
             done += n
             if self.max_seconds is not None and time.perf_counter() - start >= self.max_seconds:
+                break
+            if done < self.samples and self.stop_early is not None and self.stop_early():
                 break
         return int(candidates[self._choose(np.concatenate(values))])
 

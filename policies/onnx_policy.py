@@ -102,6 +102,33 @@ class OnnxPolicy:
         self.name = f"trained:{self.path}"
         #: whether the file has the critic's ``value`` output (format plunder-bot/2)
         self.has_value = BOT_FORMATS[self.meta["format"]]
+        self._probe()
+
+    def _probe(self) -> None:
+        """Run the network once on a blank observation with every action allowed: a
+        graph that does not take and give the sizes its metadata names (another game's
+        network under copied metadata) or whose outputs are not finite numbers (NaN
+        weights) is refused now, not in the middle of a game."""
+        size, actions = self.meta["obs_size"], self.meta["num_actions"]
+        outputs = ["action", "action_probs"] + (["value"] if self.has_value else [])
+        try:
+            result = self.session.run(outputs, {
+                "observation": np.zeros((1, size), np.float32),
+                "action_mask": np.ones((1, actions), np.int8)})
+        except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own exception types
+            raise ModelFileError(
+                f"{self.path}: the network does not run on the {size} observation values "
+                f"and {actions} actions its metadata names (trained for another game?): "
+                f"{str(exc).strip().splitlines()[0][:300]}") from None
+        action, probs = np.asarray(result[0]), np.asarray(result[1])
+        if action.shape != (1,) or probs.shape != (1, actions):
+            raise ModelFileError(
+                f"{self.path}: the network answers {probs.shape[-1] if probs.ndim else '?'} "
+                f"action probabilities, but its metadata names {actions} actions (trained "
+                "for another game?)")
+        if not all(np.isfinite(np.asarray(r, np.float64)).all() for r in result[1:]):
+            raise ModelFileError(f"{self.path}: the network's outputs are not finite numbers "
+                                 "(NaN or infinite weights?)")
 
     def _check(self, cls, game):
         """Refuse a file for another game, version, player count, variant or layout;
@@ -170,6 +197,7 @@ class OnnxPolicy:
         masks = np.asarray(action_masks).astype(np.int8, copy=False)
         probs, values = self.session.run(["action_probs", "value"],
                                          {"observation": obs, "action_mask": masks})
+        self._check_finite(probs, values)
         return probs, values
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
@@ -210,7 +238,15 @@ class OnnxPolicy:
         masks = np.asarray(masks).astype(np.int8, copy=False)
         action, probs = self.session.run(["action", "action_probs"],
                                          {"observation": obs, "action_mask": masks})
+        self._check_finite(probs)
         return action, probs
+
+    def _check_finite(self, *outputs) -> None:
+        """Refuse outputs that are not finite numbers (a network that gives NaN for some
+        observations would otherwise pick an arbitrary move)."""
+        if not all(np.isfinite(out).all() for out in outputs):
+            raise ModelFileError(f"{self.path}: the network's outputs are not finite "
+                                 "numbers (NaN) for this observation")
 
 
 def _jsonable(value):

@@ -13,6 +13,8 @@ Because it needs the view rather than the observation vector, it sets
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from plunder.envs.core.rewards import final_rewards
@@ -34,6 +36,10 @@ class SearchPolicy:
         self.max_rollout_steps = max_rollout_steps
         self.reward_mode = reward_mode
         self.rng = np.random.default_rng(seed)
+        #: asked after each sampled state but the last (None: never): True ends the
+        #: search with the samples so far (a caller's deadline); it may also raise to
+        #: abandon the move
+        self.stop_early: Callable[[], bool] | None = None
 
     def reset(self) -> None:
         """No memory between games."""
@@ -49,11 +55,13 @@ class SearchPolicy:
             return int(legal[0])
         seat = view.player if self.seat is None else self.seat
         totals = np.zeros(len(legal))
-        for _ in range(self.samples):
+        for done in range(1, self.samples + 1):
             base = self.game.sample_state(view, self.rng)
             for i, action in enumerate(legal):
                 state = base.clone()
                 totals[i] += self._rollout(state, seat, int(action))
+            if done < self.samples and self.stop_early is not None and self.stop_early():
+                break
         best = np.flatnonzero(totals == totals.max())
         return int(legal[self.rng.choice(best)])
 

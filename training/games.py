@@ -9,11 +9,12 @@ files and run folders are named by it).
 from __future__ import annotations
 
 from plunder.envs.core.registry import resolve_env_id
+from plunder.envs.core.strict import is_whole_number
 
 __all__ = ["game_name", "resolve_env_id"]
 
 
 def game_name(game: str) -> str:
     """``scallywags_v0`` -> ``scallywags`` (the config file stem)."""
-    return game.rsplit("_v", 1)[0] if "_v" in game and game.rsplit("_v", 1)[1].isdigit() \
-        else game
+    return game.rsplit("_v", 1)[0] \
+        if "_v" in game and is_whole_number(game.rsplit("_v", 1)[1]) else game

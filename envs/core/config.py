@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from .checks import CONFIG
 from .errors import ConfigError
+from .strict import is_whole_number
 
 T = TypeVar("T")
 
@@ -31,7 +32,7 @@ def parse_toml(text: str, where: str) -> dict:
 def _int_keys(value: Any) -> Any:
     """``value`` with every digit-only mapping key turned into an int."""
     if isinstance(value, dict):
-        return {int(k) if k.isdigit() else k: _int_keys(v) for k, v in value.items()}
+        return {int(k) if is_whole_number(k) else k: _int_keys(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_int_keys(v) for v in value]
     return value

@@ -30,6 +30,7 @@ from .errors import (
 from .actions import ActionRanges
 from .layout import EntityGroup, ObservationLayout
 from .state_io import MAX_INT
+from .strict import MAX_JSON_DEPTH, load_json, nesting_depth
 
 
 class Game(ABC):
@@ -229,6 +230,8 @@ class Game(ABC):
         where = f"{self.env_id()} state"
         if not isinstance(data, Mapping):
             raise InvalidStateError(f"{where}: expected an object, got {type(data).__name__}")
+        if nesting_depth(data) > MAX_JSON_DEPTH:     # the loaders' copies would recurse
+            raise InvalidStateError(f"{where}: nested deeper than {MAX_JSON_DEPTH} levels")
         try:
             state = self._load_state(data)
         except InvalidStateError:
@@ -273,7 +276,7 @@ class Game(ABC):
     def state_from_json(self, text: str) -> "GameState":
         """Rebuild a state from ``GameState.to_json()`` (checked as ``state_from_dict``)."""
         try:
-            data = json.loads(text)
+            data = load_json(text)      # nesting bounded: no RecursionError
         except (TypeError, ValueError, RecursionError) as exc:
             raise InvalidStateError(f"{self.env_id()} state: not JSON text ({exc})") from None
         return self.state_from_dict(data)

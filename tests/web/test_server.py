@@ -35,6 +35,8 @@ SETUPS = {
     "all_hands_battle_v0": (2, 0, ["random"]),
     "all_hands_crew_v0": (3, 2, ["heuristic", "random"]),
 }
+#: the header of a JSON body sent as raw bytes (the server refuses a POST without it)
+JSON = {"content-type": "application/json"}
 #: the parts of a response that show the table
 TABLE_KEYS = ("text", "view", "board", "acting", "legal")
 #: the move log a response carries
@@ -49,7 +51,7 @@ PUBLIC_KEYS = ("id", "mode", "env_id", "num_players", "options", "max_turns", "s
 @pytest.fixture
 def app(tmp_path):
     """A fresh server app (its own games) that offers the bots under tmp_path."""
-    return create_app(models_dir=tmp_path)
+    return create_app(bot_dir=tmp_path)
 
 
 @pytest.fixture
@@ -350,7 +352,8 @@ def refused(response, status, *words):
     ({"game": "scallywags", "bots": ["pirate"]}, 400, ["unknown bot", "heuristic"]),
     ({"game": "scallywags", "bots": [""]}, 400, ["'bots'"]),
     ({"game": "scallywags", "bots": ["search:0"]}, 400, ["positive"]),
-    ({"game": "scallywags", "bots": ["trained:/no/such/bot.onnx"]}, 400, ["no bot file"]),
+    ({"game": "scallywags", "bots": ["trained:/no/such/bot.onnx"]}, 400,
+     ["/no/such/bot.onnx", "outside the bot folder"]),
     ({"game": "scallywags", "seed": -1}, 400, ["'seed'"]),
     ({"game": "scallywags", "max_turns": 0}, 400, ["'max_turns'"]),
     ({"game": "scallywags", "options": {"wind": 3}}, 400, ["unknown option"]),
@@ -369,7 +372,8 @@ def test_bad_new_games_are_refused(client, app, body, status, words):
 
 
 def test_malformed_and_unknown_requests_are_refused(client):
-    refused(client.post("/api/games", content=b"{not json"), 400, "malformed JSON")
+    refused(client.post("/api/games", content=b"{not json", headers=JSON), 400,
+            "malformed JSON")
     refused(client.get("/api/games/nope"), 404, "no game 'nope'")
     refused(client.post("/api/games/nope/move", json={"action": 0, "version": 0}), 404)
     refused(client.get("/api/nothing"), 404)
@@ -381,8 +385,9 @@ def test_a_body_too_large_is_refused(client, app, monkeypatch):
 
     monkeypatch.setattr(web_app, "MAX_BODY", 2**20)
     body = json.dumps({"game": "scallywags", "pad": "x" * 2**20}).encode()
-    refused(client.post("/api/games", content=body), 413, "over 1 MB")
-    refused(client.post("/api/games", content=iter([body[:2**19], body[2**19:]])), 413)
+    refused(client.post("/api/games", content=body, headers=JSON), 413, "over 1 MB")
+    refused(client.post("/api/games", content=iter([body[:2**19], body[2**19:]]),
+                        headers=JSON), 413)
     assert len(app.state.store) == 0
 
 
@@ -516,7 +521,8 @@ def test_the_same_move_sent_at_once_is_applied_once(client):
 
 
 def test_the_server_sweeps_idle_games_without_a_request(tmp_path):
-    app = create_app(models_dir=tmp_path, idle_minutes=0.01)      # 0.6 s idle
+    # 0.6 s idle; bot_dir by its former name, which still works
+    app = create_app(models_dir=tmp_path, idle_minutes=0.01)
     with TestClient(app) as client:
         new_game(client, "shipshape_v0", mode="watch", bots=["random"])
         assert len(app.state.store) == 1
@@ -527,7 +533,7 @@ def test_the_server_sweeps_idle_games_without_a_request(tmp_path):
 
 
 def test_a_full_server_refuses_new_games(tmp_path):
-    with TestClient(create_app(models_dir=tmp_path, max_games=2)) as client:
+    with TestClient(create_app(bot_dir=tmp_path, max_games=2)) as client:
         for _ in range(2):
             new_game(client, "shipshape_v0", mode="watch", bots=["random"])
         refused(client.post("/api/games", json={"game": "shipshape", "mode": "watch"}), 503,
@@ -535,7 +541,7 @@ def test_a_full_server_refuses_new_games(tmp_path):
 
 
 def test_only_loopback_host_names_are_answered_when_asked(tmp_path):
-    app = create_app(models_dir=tmp_path, trusted_hosts=["127.0.0.1", "testserver"])
+    app = create_app(bot_dir=tmp_path, trusted_hosts=["127.0.0.1", "testserver"])
     with TestClient(app) as client:
         assert client.get("/api/catalog").status_code == 200
         assert client.get("/api/catalog", headers={"host": "evil.example"}).status_code == 400
@@ -613,7 +619,7 @@ def test_plunder_serve_runs_the_server(tmp_path):
 
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli.commands", "serve",
-                             "--port", str(port), "--models", str(tmp_path)],
+                             "--port", str(port), "--bot-dir", str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:

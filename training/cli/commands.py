@@ -160,16 +160,20 @@ def export(run, out, checkpoint):
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (the default is this machine only; another "
-                   "address lets others on the network play, and load bot files by path).")
+                   "address lets others on the network play, with the bots of --bot-dir).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
               help="TCP port.")
-@click.option("--models", "models_dir", type=click.Path(file_okay=False), default="runs",
-              show_default=True, help="Folder searched for trained bots (*.onnx) to offer.")
+@click.option("--bot-dir", type=click.Path(file_okay=False), default=None,
+              help="Folder of trained bots (*.onnx, searched recursively) the page offers; "
+                   "the only place it may open bot files from (default: none, the shipped "
+                   "bots only).")
+@click.option("--models", "models_dir", type=click.Path(file_okay=False), default=None,
+              help="Deprecated: the former name of --bot-dir.")
 @click.option("--max-games", type=click.IntRange(1), default=32, show_default=True,
               help="Games the server holds at once.")
 @click.option("--idle-minutes", type=click.FloatRange(min=0, min_open=True), default=30.0,
               show_default=True, help="A game left alone this long is closed.")
-def serve(host, port, models_dir, max_games, idle_minutes):
+def serve(host, port, bot_dir, models_dir, max_games, idle_minutes):
     """Play, watch and replay the games in a browser (a local web server; docs/web.md)."""
     try:
         from plunder.training.web import serve as run_server
@@ -178,7 +182,10 @@ def serve(host, port, models_dir, max_games, idle_minutes):
                                    f"(pip install 'plunder[web]'): {exc}") from None
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"plunder serve: open http://{shown}:{port}/ in a browser (Ctrl+C stops)")
-    run_server(host=host, port=port, models_dir=models_dir, max_games=max_games,
+    if models_dir is not None and bot_dir is None:
+        click.echo("plunder serve: --models is deprecated; use --bot-dir", err=True)
+        bot_dir = models_dir
+    run_server(host=host, port=port, bot_dir=bot_dir, max_games=max_games,
                idle_minutes=idle_minutes)
 
 def _add_benchmark() -> None:

@@ -17,6 +17,7 @@ import numpy as np
 from plunder.envs import game_class, make
 from plunder.envs.core import InvalidArgumentError
 from plunder.envs.core.movelog import describe_step, format_breakdown
+from plunder.envs.core.strict import is_whole_number
 from plunder.policies import choose_action, make_bot
 
 #: the text is kept readable in a terminal of this many columns
@@ -28,7 +29,7 @@ def parse_choice(text: str, legal: list[int], names: dict[int, str]) -> int | No
     text = text.strip().lower()
     if not text:
         return None
-    if text.isdigit() and int(text) in legal:
+    if is_whole_number(text) and int(text) in legal:
         return int(text)
     exact = [a for a in legal if names[a].lower() == text]
     if len(exact) == 1:

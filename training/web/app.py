@@ -2,14 +2,20 @@
 
 Every answer is JSON; a refused request gets ``{"error": "..."}`` with its status: 400 a
 malformed or invalid request (bad JSON, an illegal move, a bad setting), 403 a view the
-requester may not have (another seat of a game you play), 404 an unknown game or id, 409 a
-stale move or one out of turn, 413 a body over ``MAX_BODY``, 503 a full server. A refused
-request changes nothing.
+requester may not have (another seat of a game you play) or a change asked by another
+web site, 404 an unknown game or id, 409 a stale move or one out of turn, 413 a body over
+``MAX_BODY`` (``MAX_REPLAY_BODY`` for a replay), 415 a change not sent as JSON, 500 a bot
+that failed, 503 a full server. A refused request changes nothing.
+
+A request that changes something (POST, DELETE) is answered only when it comes from the
+page itself: an ``Origin`` header, when there is one, must name this server's own
+address, and a POST body must be ``application/json`` (a form or a ``text/plain`` fetch,
+which another site can send without asking the browser first, is refused).
 
 =======  ===============================  ===================================================
 GET      /                                the page (static/index.html)
 GET      /api/catalog                     games, player counts, variant options, bot kinds,
-                                          the trained bots found under ``--models``
+                                          the trained bots found under ``--bot-dir``
 POST     /api/games                       a new game: {game, mode: play|watch, players,
                                           seat, bots, options, seed, max_turns}
 GET      /api/games/{id}?seat=K           the table from seat K (``omniscient``: all of it,
@@ -28,9 +34,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +53,7 @@ from starlette.staticfiles import StaticFiles
 from plunder.envs import specs
 from plunder.envs.core import PlunderError
 from plunder.envs.core.registry import SpecTable
+from plunder.envs.core.strict import MAX_JSON_DEPTH, is_whole_number, load_json
 from plunder.policies import base as policy_base
 
 from .replays import open_replay
@@ -55,8 +62,12 @@ from .sessions import (
 )
 
 STATIC = Path(__file__).parent / "static"
-#: the largest request body read (a long replay file is a few MB)
-MAX_BODY = 64 * 1024 * 1024
+#: the largest request body read (a game's settings, a move)
+MAX_BODY = 1024 * 1024
+#: the largest replay file opened (a long game's replay is a few MB)
+MAX_REPLAY_BODY = 32 * 1024 * 1024
+#: methods that change something: only from the page's own origin
+CHANGING_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 #: host names a server bound to a loopback address answers to (DNS-rebinding guard)
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 #: the games' display names (read from their specs)
@@ -72,6 +83,8 @@ def api(handler):
     async def wrapped(request: Request) -> Response:
         """The handler's answer, or its refusal as JSON."""
         try:
+            if request.method in CHANGING_METHODS:
+                check_own_origin(request)
             return await handler(request)
         except RequestError as exc:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
@@ -84,22 +97,74 @@ def api(handler):
     return wrapped
 
 
-async def read_json(request: Request) -> Any:
-    """The request's JSON body (400 if it is not JSON, 413 if it is too large)."""
+def check_own_origin(request: Request) -> None:
+    """Refuse a change another web site asks for: 403 when the ``Origin`` header (sent by
+    browsers with every cross-site POST) or ``Sec-Fetch-Site`` names another site, 415
+    when a POST body is not declared JSON (a form or ``text/plain`` request needs no
+    permission from the browser; a JSON one from another site does, and is not given)."""
+    origin = request.headers.get("origin")
+    host = request.headers.get("host", "")
+    if origin is not None:
+        own = f"{request.url.scheme}://{host}".lower()
+        if origin.lower().rstrip("/") != own:
+            raise RequestError(403, f"refused: the request comes from {origin!r}, not from "
+                                    f"this server's page ({own})")
+    fetch_site = request.headers.get("sec-fetch-site")
+    if fetch_site is not None and fetch_site not in ("same-origin", "none"):
+        raise RequestError(403, f"refused: a {fetch_site} request; only this server's own "
+                                "page may change games")
+    if request.method == "POST":
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise RequestError(415, f"a request that changes something must send JSON "
+                                    f"(Content-Type: application/json), got "
+                                    f"{kind or 'no Content-Type'!r}")
+
+
+async def read_json(request: Request, limit: int | None = None) -> Any:
+    """The request's JSON body: 413 if it is over ``limit`` bytes (``MAX_BODY``; told by
+    Content-Length before anything is read, else while reading), 400 if it is not JSON
+    or nests deeper than ``MAX_JSON_DEPTH`` levels."""
+    limit = MAX_BODY if limit is None else limit
+    size = f"{limit / 2**20:g} MB" if limit >= 2**20 else f"{limit / 2**10:g} KB"
+    too_large = RequestError(413, f"request body over {size}")
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise RequestError(413, f"request body over {MAX_BODY // 2**20} MB")
-    body = b""
+    if length is not None:
+        if not is_whole_number(length):
+            raise bad_request(f"malformed Content-Length {length!r}")
+        if int(length) > limit:
+            raise too_large
+    body = bytearray()          # grows in place: no copy of what was read per chunk
     async for chunk in request.stream():
+        if len(body) + len(chunk) > limit:
+            raise too_large
         body += chunk
-        if len(body) > MAX_BODY:
-            raise RequestError(413, f"request body over {MAX_BODY // 2**20} MB")
     try:
-        return json.loads(body)
+        return await run_in_threadpool(load_json, body, MAX_JSON_DEPTH)
     except (UnicodeDecodeError, ValueError) as exc:
         raise bad_request(f"malformed JSON in the request body ({exc})") from None
 
 
+#: how often a request whose bots think checks that its client is still there (seconds)
+DISCONNECT_POLL_SECONDS = 0.25
+
+
+async def while_connected(request: Request, work) -> Any:
+    """``work(gone)`` in a worker thread; ``gone`` (an event) is set if the client
+    disconnects meanwhile, so that the game's bots stop and the request changes nothing
+    (nobody would see the result)."""
+    gone = threading.Event()
+    task = asyncio.ensure_future(run_in_threadpool(work, gone))
+    while not task.done():
+        await asyncio.wait({task}, timeout=DISCONNECT_POLL_SECONDS)
+        if not task.done() and await request.is_disconnected():
+            gone.set()
+    return task.result()
+
+
+#: the catalogue's note when the server has no bot folder
+NO_BOT_DIR = ("trained bots: none on this server (start plunder serve with --bot-dir DIR to "
+              "offer the .onnx files in DIR)")
 #: the catalogue's note when trained bots cannot be read
 NO_ONNXRUNTIME = "trained bots need onnxruntime (pip install 'plunder[onnx]')"
 
@@ -114,7 +179,10 @@ def find_models(root: Path | None, limit: int = 200) -> tuple[list[dict], str]:
     except ImportError:
         return [], NO_ONNXRUNTIME
     models = []
+    inside = root.resolve()
     for path in sorted(root.rglob("*.onnx"))[:limit]:
+        if not path.resolve().is_relative_to(inside):
+            continue        # a link out of the folder: the server would refuse it
         try:
             meta = read_metadata(path)
         except ImportError:
@@ -171,6 +239,11 @@ def catalog(models_dir: Path | None) -> dict:
                       "simultaneous": spec.simultaneous,
                       "rules": f"docs/rules/{spec.name}.md"})
     models, note = find_models(models_dir)
+    if models_dir is None:
+        note = NO_BOT_DIR
+    elif not note and not models:
+        note = f"no trained bots (.onnx files) under {models_dir}, the only folder this " \
+               "server opens bot files from"
     return {"games": games, "bot_kinds": [bot_kind(spec) for spec in policy_base.BOT_SPECS],
             "models": models, "models_dir": str(models_dir) if models_dir else None,
             "models_note": note}
@@ -184,20 +257,26 @@ def parse_seat(request: Request, session) -> int | None:
         return session.you if session.mode == PLAY else None
     if raw == "omniscient":
         return session.check_seat(None)
-    if not raw.isdigit():
-        raise bad_request(f"seat must be a seat number or 'omniscient', got {raw!r}")
+    if not is_whole_number(raw):
+        raise bad_request(f"seat must be a seat number (digits 0-9) or 'omniscient', "
+                          f"got {raw!r}")
     return session.check_seat(int(raw))
 
 
-def create_app(models_dir: str | Path | None = None, max_games: int = 32,
-               idle_minutes: float = 30.0, trusted_hosts: list[str] | None = None) -> Starlette:
+def create_app(bot_dir: str | Path | None = None, max_games: int = 32,
+               idle_minutes: float = 30.0, trusted_hosts: list[str] | None = None,
+               models_dir: str | Path | None = None) -> Starlette:
     """The web app: the page and the JSON API over a fresh :class:`SessionStore`.
 
-    ``models_dir``: where to look for trained bots to offer (``*.onnx``); ``max_games``
-    and ``idle_minutes``: how many games the server holds and when an idle one is dropped;
+    ``bot_dir``: the folder of trained bots (``*.onnx``, searched recursively) the page
+    offers, and the only place a request may name a bot file in (None: the shipped bots
+    only); ``models_dir``: its former name (deprecated); ``max_games`` and
+    ``idle_minutes``: how many games the server holds and when an idle one is dropped;
     ``trusted_hosts``: the Host names answered (None: any)."""
     store = SessionStore(max_games=max_games, idle_seconds=idle_minutes * 60.0)
-    models_root = Path(models_dir) if models_dir is not None else None
+    if bot_dir is None:
+        bot_dir = models_dir
+    models_root = Path(bot_dir) if bot_dir is not None else None
 
     async def index(request: Request) -> Response:
         """The page."""
@@ -212,7 +291,7 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
     async def create_game(request: Request) -> Response:
         """Start a played or watched game."""
         body = await read_json(request)
-        settings = await run_in_threadpool(check_new_game, body)  # loads bot files
+        settings = await run_in_threadpool(check_new_game, body, models_root)  # loads bots
 
         def start():
             """Create and keep the session; its first snapshot."""
@@ -244,12 +323,12 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
         if not isinstance(body, dict) or set(body) != {"action", "version"}:
             raise bad_request("a move is {\"action\": N, \"version\": V}")
 
-        def play():
+        def play(gone: threading.Event):
             """Apply the move under the game's lock."""
-            with session.lock:
+            with session.lock, session.for_client(gone):
                 session.move(body["action"], body["version"])
                 return session.snapshot(session.you)
-        return JSONResponse(await run_in_threadpool(play))
+        return JSONResponse(await while_connected(request, play))
 
     @api
     async def seek(request: Request) -> Response:
@@ -262,12 +341,12 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
         if not isinstance(body, dict) or set(body) != {"to", "version"}:
             raise bad_request("a seek is {\"to\": STEP, \"version\": V}")
 
-        def go():
+        def go(gone: threading.Event):
             """Move the cursor under the game's lock."""
-            with session.lock:
+            with session.lock, session.for_client(gone):
                 session.seek(body["to"], body["version"])
                 return session.snapshot(seat)
-        return JSONResponse(await run_in_threadpool(go))
+        return JSONResponse(await while_connected(request, go))
 
     @api
     async def get_replay(request: Request) -> Response:
@@ -292,7 +371,7 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
     @api
     async def load_replay(request: Request) -> Response:
         """Open a replay file as a replay session."""
-        data = await read_json(request)
+        data = await read_json(request, MAX_REPLAY_BODY)
 
         def start():
             """Create and keep the session; its first snapshot."""
@@ -321,6 +400,7 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
             yield
         finally:
             task.cancel()
+            store.close_all()
 
     routes = [
         Route("/", index),
@@ -342,15 +422,33 @@ def create_app(models_dir: str | Path | None = None, max_games: int = 32,
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, models_dir: str | None = "runs",
-          max_games: int = 32, idle_minutes: float = 30.0) -> None:
+#: seconds a stopping server waits for the requests in progress
+SHUTDOWN_SECONDS = 5
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, bot_dir: str | None = None,
+          max_games: int = 32, idle_minutes: float = 30.0,
+          models_dir: str | None = None) -> None:
     """Run the server until interrupted (uvicorn). Bound to a loopback address it answers
-    only to loopback host names (a guard against DNS rebinding)."""
+    only to loopback host names (a guard against DNS rebinding). ``bot_dir``: see
+    :func:`create_app` (``models_dir``: its former name). On SIGINT/SIGTERM every game is
+    closed at once, so bots thinking in a request stop at their next sample."""
     import uvicorn
 
     loopback = host in ("127.0.0.1", "localhost", "::1") or host.startswith("127.")
     hosts = LOOPBACK_HOSTS + [host] if loopback else None
-    app = create_app(models_dir=models_dir, max_games=max_games, idle_minutes=idle_minutes,
-                     trusted_hosts=hosts)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    app = create_app(bot_dir=bot_dir if bot_dir is not None else models_dir,
+                     max_games=max_games, idle_minutes=idle_minutes, trusted_hosts=hosts)
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, closing the games as soon as it is asked to stop."""
+
+        def handle_exit(self, sig, frame) -> None:
+            """Stop the bots' work, then stop as uvicorn does."""
+            app.state.store.close_all()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            timeout_graceful_shutdown=SHUTDOWN_SECONDS)
+    Server(config).run()
 

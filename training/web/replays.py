@@ -14,7 +14,8 @@ one when none is asked for). Opening one checks everything: each state through
 seats asked to act, and applying ``moves[i]`` to ``states[i]`` gives ``states[i + 1]``
 (the engine is deterministic: a state holds its generator). A file that fails any check
 is refused with the step and the reason, so an opened replay is a game that was really
-played.
+played. The states are read one by one as the moves are checked, so a file that goes wrong
+early is refused early (the server refuses a file over its size limit before reading it).
 """
 
 from __future__ import annotations
@@ -78,12 +79,16 @@ def _load(data: Any) -> ReplaySession:
         raise bad_request("replay bots: expected a bot name or null per seat")
     raw_states = check_list(data["states"], "replay states", min_len=1)
     moves = check_list(data["moves"], "replay moves", len(raw_states) - 1)
-    states = []
-    for i, raw in enumerate(raw_states):
+
+    def read_state(i: int):
+        """State ``i`` of the file, checked (read only when its turn comes, so that a
+        file with a bad early step costs little)."""
         try:
-            states.append(game.state_from_dict(raw))
+            return game.state_from_dict(raw_states[i])
         except PlunderError as exc:
             raise bad_request(f"replay state {i}: {exc}") from None
+
+    states = [read_state(0)]
     if states[0].to_dict() != game.new_game(np.random.default_rng(seed)).to_dict():
         raise bad_request(f"replay state 0 is not the game seed {seed} deals: the file was "
                           "changed or belongs to another engine version")
@@ -98,6 +103,7 @@ def _load(data: Any) -> ReplaySession:
             if seat in joint:
                 raise bad_request(f"{where}: seat {seat} moves twice")
             joint[seat] = action
+        states.append(read_state(i + 1))
         state = states[i].clone()
         if state.turns >= max_turns and not state.is_terminal():
             raise bad_request(f"{where}: the game had reached its turn limit ({max_turns})")

@@ -16,24 +16,37 @@ What a seat sees is built by :func:`seat_table` from ``state.view(seat)`` alone 
 public ``current_players``), so it cannot depend on a hidden fact; only the omniscient
 watch and the replay file read the whole state. A :class:`SessionStore` keeps the games
 apart (each has its own env, bots and generators) and drops those left idle.
+
+The bots are the ones the page offers (``check_bot_spec``: the kinds of ``BOT_SPECS``,
+files inside the server's bot folder, searches of at most ``MAX_SEARCH_SAMPLES`` states a
+move) and think within a deadline (``BOT_MOVE_SECONDS`` a move, ``BOT_GAME_SECONDS`` a
+game), stopped when the game is closed. A request's steps are a transaction: a bot that
+raises or answers an illegal move puts the game back as it was before the request (the
+record, the env and the bots' generators and memories) and the request fails naming it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import dataclasses
+import logging
+import re
 import secrets
 import threading
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from plunder.envs import env_ids, game_class, make
-from plunder.envs.core import InvalidArgumentError, PlunderError, UnknownEnvError
+from plunder.envs.core import Game, GameState, InvalidArgumentError, PlunderError, UnknownEnvError
 from plunder.envs.core.movelog import TIE_BREAK, default_lines, describe_step
 from plunder.envs.core.rewards import winners
 from plunder.policies import choose_action, make_bot
+from plunder.policies.base import BOT_SPECS, spec_file
 from plunder.training.games import resolve_env_id as resolve_game
 
 from . import boards
@@ -44,8 +57,21 @@ LOG_WINDOW = 400
 MAX_STEPS_PER_REQUEST = 2000
 #: the largest seed a game or a replay may name (numpy seeds take 128 bits of entropy)
 MAX_SEED = 2**128 - 1
+#: most states a search bot from the page samples per move (``search:N``, netsearch's
+#: samples): a larger count is refused, not lowered
+MAX_SEARCH_SAMPLES = 256
+#: most seconds a bot thinks about one move: a search bot then plays the best move of the
+#: states it has searched (after at least one)
+BOT_MOVE_SECONDS = 10.0
+#: most seconds the bots of one game think in all; then its bot moves are refused
+BOT_GAME_SECONDS = 30 * 60.0
+#: a watch request stops playing the bots forward after this many seconds (at a whole
+#: joint move) and shows where it got to
+WATCH_REQUEST_SECONDS = 20.0
 #: kinds of session
 PLAY, WATCH, REPLAY = "play", "watch", "replay"
+
+log = logging.getLogger("plunder.web")
 
 
 class RequestError(Exception):
@@ -143,6 +169,32 @@ def result(game, state, truncated: bool) -> dict:
     }
 
 
+def _env_state(raw) -> dict:
+    """A copy of an env's attributes that a step changes (its state, masks, rewards,
+    agents, pending choices), to put back with ``vars(raw).update``."""
+    saved = {}
+    for key, value in vars(raw).items():
+        if isinstance(value, GameState):
+            saved[key] = value.clone()
+        elif isinstance(value, (dict, list, set, np.random.Generator)):
+            saved[key] = copy.deepcopy(value)
+        else:
+            saved[key] = value
+    return saved
+
+
+def _collect_shared(obj: Any, shared: dict[int, Any], depth: int) -> None:
+    """Add the parts of a bot that play does not change and copying must not duplicate
+    (games, onnxruntime sessions) to ``shared``, a deepcopy memo."""
+    for value in list(vars(obj).values()) if hasattr(obj, "__dict__") else []:
+        if id(value) in shared:
+            continue
+        if isinstance(value, Game) or type(value).__module__.startswith("onnxruntime"):
+            shared[id(value)] = value
+        elif depth > 1 and hasattr(value, "__dict__") and not isinstance(value, type):
+            _collect_shared(value, shared, depth - 1)
+
+
 class Session:
     """One game on the server: its states and moves, the cursor, per-seat move logs."""
 
@@ -168,6 +220,8 @@ class Session:
         self.lock = threading.Lock()
         self.last_used = time.monotonic()
         self._logs: dict[int | None, list[list[str]]] = {}
+        #: set when the client of the request in progress leaves (``for_client``)
+        self._client_gone: threading.Event | None = None
 
     # -- the record ---------------------------------------------------------------------
     def truncated_at(self, index: int) -> bool:
@@ -260,6 +314,19 @@ class Session:
         from .replays import replay_data
         return replay_data(self)
 
+    def close(self) -> None:
+        """Stop the game's work (a replay has none)."""
+
+    @contextlib.contextmanager
+    def for_client(self, gone: threading.Event):
+        """While a request works on the game: ``gone`` set (its client left) stops the
+        bots as closing the game does, and the request changes nothing."""
+        self._client_gone = gone
+        try:
+            yield
+        finally:
+            self._client_gone = None
+
 
 class LiveSession(Session):
     """A game being played out now: a PettingZoo env (raw) and a bot per bot seat."""
@@ -277,6 +344,14 @@ class LiveSession(Session):
             **self.options) for s, spec in enumerate(bots) if spec is not None}
         self.states = [self.env.unwrapped.game_state.clone()]
         self._pending: dict[int, int] = {}
+        #: set when the game is closed or swept (or the server stops): bot work stops
+        self.closed = threading.Event()
+        #: seconds the bots of this game have thought, in all
+        self.bot_seconds = 0.0
+        self._deadline = float("inf")
+        for bot in self.players.values():
+            if hasattr(bot, "stop_early"):      # the search bots: a deadline per move
+                bot.stop_early = self._stop_early
 
     def live_over(self) -> bool:
         """Whether the env's game has ended (rules or turn limit)."""
@@ -294,15 +369,98 @@ class LiveSession(Session):
             self._pending = {}
             self.states.append(self.env.unwrapped.game_state.clone())
 
+    def close(self) -> None:
+        """Stop the game's bot work (a search in progress ends at its next sample)."""
+        self.closed.set()
+
+    def _check_open(self) -> None:
+        """409 once the game is closed, or the request's client has left."""
+        if self.closed.is_set():
+            raise conflict("the game was closed while its bots were thinking")
+        if self._client_gone is not None and self._client_gone.is_set():
+            raise conflict("the request was given up by its client")
+
+    def _stop_early(self) -> bool:
+        """A search bot's question after each sample: stop now? (raises once closed)"""
+        self._check_open()
+        return time.monotonic() >= self._deadline
+
+    def _bot_failed(self, seat: int, why: str) -> RequestError:
+        """500 naming the bot that failed; the caller's transaction undoes the step."""
+        return RequestError(500, f"the bot of {self.game.seat_name(seat)} "
+                                 f"({self.bots[seat]}) failed: {why}; the game is as it was "
+                                 "before this request")
+
     def _bot_decides(self) -> None:
-        """The selected agent (a bot) decides."""
+        """The selected agent (a bot) decides, within its time (per move and per game);
+        a move that raises or is not legal is refused (``_bot_failed``)."""
+        self._check_open()
         agent = self.env.agent_selection
+        seat = self.env.unwrapped.agent_name_mapping[agent]
+        left = BOT_GAME_SECONDS - self.bot_seconds
+        if left <= 0:
+            raise conflict(f"the bots of this game have thought for {BOT_GAME_SECONDS / 60:g} "
+                           "minutes, the most this server gives a game; start a new one")
+        start = time.monotonic()
+        self._deadline = start + min(BOT_MOVE_SECONDS, left)
         obs = self.env.observe(agent)
         try:
             action = choose_action(self.players[agent], self.env, agent, obs)
-        except PlunderError as exc:
-            raise RequestError(500, f"the bot of {agent} failed: {exc}") from None
+        except RequestError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure of a bot is the bot's
+            log.warning("bot %s of game %s failed", self.bots[seat], self.id, exc_info=True)
+            raise self._bot_failed(seat, f"{type(exc).__name__}: {exc}") from None
+        finally:
+            self.bot_seconds += time.monotonic() - start
+        self._check_open()
+        mask = obs["action_mask"]
+        if not is_int(action) or not 0 <= action < len(mask) or not mask[action]:
+            raise self._bot_failed(seat, f"it chose move {action!r}, which is not legal now")
         self._decide(agent, action)
+
+    # -- all of a request's steps or none -----------------------------------------------
+    def _checkpoint(self) -> tuple:
+        """What a failed request must restore: the record, the env, the bots."""
+        return (len(self.states), len(self.moves), dict(self._pending), self.cursor,
+                _env_state(self.env.unwrapped), self._bot_copies())
+
+    def _restore(self, saved: tuple) -> None:
+        """Put the game back as it was at ``saved`` (``_checkpoint``)."""
+        n_states, n_moves, pending, cursor, env_state, bots = saved
+        del self.states[n_states:]
+        del self.moves[n_moves:]
+        for lines in self._logs.values():
+            del lines[n_moves:]
+        self._pending, self.cursor = pending, cursor
+        raw = self.env.unwrapped
+        vars(raw).clear()
+        vars(raw).update(env_state)
+        if bots is not None:
+            self.players = bots
+
+    def _bot_copies(self) -> dict | None:
+        """Copies of the bots (their generators, memories, beliefs), sharing what does not
+        change in play (the game, a network's runtime session); None when a bot cannot be
+        copied (its state is then not restored)."""
+        shared: dict[int, Any] = {id(self): self}
+        for bot in self.players.values():
+            _collect_shared(bot, shared, depth=3)
+        try:
+            return copy.deepcopy(self.players, shared)
+        except Exception:  # noqa: BLE001 - a bot holding something uncopyable still plays
+            log.warning("the bots of game %s cannot be copied", self.id, exc_info=True)
+            return None
+
+    def _transaction(self, work) -> None:
+        """Run ``work`` (steps of this game): on any failure the game is put back as it
+        was before and the failure raised."""
+        saved = self._checkpoint()
+        try:
+            work()
+        except BaseException:
+            self._restore(saved)
+            raise
 
 
 class PlaySession(LiveSession):
@@ -368,8 +526,12 @@ class PlaySession(LiveSession):
             shown = self.game.action_name(action) if 0 <= action < self.game.num_actions \
                 else "outside the action space"
             raise bad_request(f"illegal move {action} ({shown}); legal now: {names}")
-        self._decide(self.me, action)
-        self._run_bots()
+
+        def step():
+            """The person's move and the bots' answers: all or nothing."""
+            self._decide(self.me, action)
+            self._run_bots()
+        self._transaction(step)
         self.version += 1
 
     def replay(self) -> dict:
@@ -395,8 +557,17 @@ class WatchSession(LiveSession):
             raise bad_request(f"at most {MAX_STEPS_PER_REQUEST} steps forward per request")
         if to > len(self.states) - 1 and self.live_over():
             raise conflict(f"the game is over at step {len(self.states) - 1}")
-        while len(self.states) - 1 < to and not self.live_over():
-            self._bot_decides()
+        stop = time.monotonic() + WATCH_REQUEST_SECONDS
+
+        def forward():
+            """Play the bots forward to ``to`` (or as far as the request's time allows,
+            always to a whole joint move): all or nothing."""
+            while len(self.states) - 1 < to and not self.live_over():
+                if not self._pending and len(self.states) - 1 > self.cursor \
+                        and time.monotonic() >= stop:
+                    break
+                self._bot_decides()
+        self._transaction(forward)
         self.cursor = min(to, len(self.states) - 1)
         self.version += 1
 
@@ -416,11 +587,65 @@ class ReplaySession(Session):
         self.version += 1
 
 
-def check_new_game(body: Any) -> dict:
+#: the bot kinds the page offers (``BOT_SPECS``); a request may name no other
+OFFERED_KINDS = tuple(re.split(r"[:\[]", spec, maxsplit=1)[0] for spec in BOT_SPECS)
+
+
+def check_bot_file(path: str, bot_dir: Path | None) -> None:
+    """Refuse (400) a bot file a request names unless it is an ``.onnx`` file inside
+    ``bot_dir`` (after following every symlink); None: no file may be named."""
+    if bot_dir is None:
+        raise bad_request(f"bot file {path!r}: this server takes no bot files (start it with "
+                          "--bot-dir DIR to offer the bots in DIR); the shipped bots need "
+                          "none: pretrained, netsearch:pretrained")
+    if not path.lower().endswith(".onnx"):
+        raise bad_request(f"bot file {path!r}: not an .onnx file")
+    if not bot_dir.is_dir():
+        raise bad_request(f"bot file {path!r}: the server's bot folder {str(bot_dir)!r} is "
+                          "not there")
+    try:
+        root = bot_dir.resolve(strict=True)
+        target = Path(path).resolve()
+    except (OSError, RuntimeError, ValueError) as exc:
+        raise bad_request(f"bot file {path!r}: cannot be read ({exc})") from None
+    if not target.is_relative_to(root):
+        raise bad_request(f"bot file {path!r} is outside the bot folder {str(bot_dir)!r} "
+                          "(symlinks followed): this server opens bot files there only")
+    if target.suffix.lower() != ".onnx" or not target.is_file():
+        raise bad_request(f"bot file {path!r}: no .onnx file there")
+
+
+def check_bot_spec(spec: str, env_id: str, n: int, options: dict,
+                   bot_dir: Path | None) -> None:
+    """Refuse (400) a bot spec the page would not offer: an unlisted kind, a file outside
+    ``bot_dir``, a search over ``MAX_SEARCH_SAMPLES`` states a move; or one that does not
+    load (a bad argument; a damaged, foreign or broken network)."""
+    kind = spec.partition(":")[0]
+    if kind not in OFFERED_KINDS:
+        raise bad_request(f"bot {spec!r}: unknown bot kind {kind!r}; this server offers "
+                          f"{', '.join(BOT_SPECS)}")
+    try:
+        path = spec_file(spec)
+        if path is not None:
+            check_bot_file(path, bot_dir)
+        bot = make_bot(spec, env_id, n, seed=0, **options)
+    except PlunderError as exc:
+        raise bad_request(f"bot {spec!r}: {exc}") from None
+    except ImportError as exc:      # onnxruntime, for the trained kinds
+        raise bad_request(f"bot {spec!r} needs a package that is not installed "
+                          f"(pip install 'plunder[onnx]'): {exc}") from None
+    samples = getattr(bot, "samples", None)
+    if is_int(samples) and samples > MAX_SEARCH_SAMPLES:
+        raise bad_request(f"bot {spec!r}: {samples} sampled states a move is more than the "
+                          f"{MAX_SEARCH_SAMPLES} this server searches; ask for fewer")
+
+
+def check_new_game(body: Any, bot_dir: Path | None = None) -> dict:
     """The settings of a game a request asks for, checked (400/404 with the reason):
     ``game``, ``mode`` (play/watch), ``players``, ``seat`` (play), ``bots`` (one spec per
     bot seat, or one for all), ``options``, ``seed`` (drawn here when not given, so that
-    every replay can show its deal), ``max_turns``."""
+    every replay can show its deal), ``max_turns``. Bot files must lie in ``bot_dir``
+    (``check_bot_spec``)."""
     if not isinstance(body, Mapping):
         raise bad_request("expected a JSON object with the game's settings")
     known = {"game", "mode", "players", "seat", "bots", "options", "seed", "max_turns"}
@@ -475,13 +700,7 @@ def check_new_game(body: Any) -> dict:
         raise bad_request(f"{len(bot_seats)} bot seats need {len(bot_seats)} bots (or one "
                           f"for all) in 'bots', got {len(specs)}")
     for spec in sorted(set(specs)):
-        try:
-            make_bot(spec, env_id, n, seed=0, **options)   # unknown kinds, missing files
-        except PlunderError as exc:
-            raise bad_request(f"bot {spec!r}: {exc}") from None
-        except ImportError as exc:      # onnxruntime, for the trained kinds
-            raise bad_request(f"bot {spec!r} needs a package that is not installed "
-                              f"(pip install 'plunder[onnx]'): {exc}") from None
+        check_bot_spec(spec, env_id, n, options, bot_dir)
     bots: list[str | None] = [None] * n
     for s, spec in zip(bot_seats, specs):
         bots[s] = spec
@@ -509,7 +728,7 @@ class SessionStore:
     def __init__(self, max_games: int = 32, idle_seconds: float = 1800.0):
         if max_games < 1:
             raise InvalidArgumentError(f"max_games must be 1 or more, got {max_games}")
-        if idle_seconds <= 0:
+        if not idle_seconds > 0:        # NaN too
             raise InvalidArgumentError(f"idle time must be positive, got {idle_seconds}")
         self.max_games = max_games
         self.idle_seconds = idle_seconds
@@ -526,7 +745,7 @@ class SessionStore:
             gone = [k for k, s in self._sessions.items()
                     if now - s.last_used > self.idle_seconds and not s.lock.locked()]
             for key in gone:
-                del self._sessions[key]
+                self._sessions.pop(key).close()
         return gone
 
     def add(self, session: Session) -> Session:
@@ -554,5 +773,14 @@ class SessionStore:
     def remove(self, key: str) -> None:
         """Close a game (404 if there is none)."""
         with self._lock:
-            if self._sessions.pop(key, None) is None:
-                raise RequestError(404, f"no game {key!r} on this server")
+            session = self._sessions.pop(key, None)
+        if session is None:
+            raise RequestError(404, f"no game {key!r} on this server")
+        session.close()
+
+    def close_all(self) -> None:
+        """Close every game (the server is stopping): their bot work stops."""
+        with self._lock:
+            sessions, self._sessions = list(self._sessions.values()), {}
+        for session in sessions:
+            session.close()
