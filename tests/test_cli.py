@@ -63,7 +63,7 @@ def test_play_command_stops_cleanly_without_input():
      "3 players need 2 bots"),
     (["scallywags", "--bots", "pirate"], "unknown bot 'pirate'"),
     (["scallywags", "--bots", "random,"], "--bots has an empty entry"),
-    (["scallywags", "--bots", "search:lots"], "search:SAMPLES needs a positive"),
+    (["scallywags", "--bots", "search:lots"], "search:SAMPLES (a positive number of samples) must be a whole number"),
     (["scallywags", "--bots", "trained:no/such/bot.onnx"], "no bot file at no/such/bot.onnx"),
     (["scallywags", "--seed", "-1"], "--seed must be 0 or more"),
 ])
