@@ -990,6 +990,10 @@ static int read_rng(PyObject *data, pcg64 *r)
             || read_int(has, "rng.has_uint32", 0, 1, &h) < 0
             || read_int(u, "rng.uinteger", 0, UINT32_MAX, &ui) < 0)
         return -1;
+    /* numpy's increments are odd: with an even one the generator can stick at a fixed
+     * point, where a rejection loop would never end */
+    if (!(r->inc & 1))
+        return bad_state("the increment must be odd", "rng.state.inc");
     r->has_uint32 = (int)h;
     r->uinteger = (uint32_t)ui;
     return 0;
@@ -1806,6 +1810,7 @@ typedef struct {
     Engine *engine;
     long n_tables, max_turns, reward_mode;
     sw_state *states;
+    sw_state *ended;               /* each table's last finished (or cut) game */
     pcg64 *tables;                 /* each table's generator (new games come from it) */
     uint64_t *generation;          /* games started on each table */
     /* the caller's arrays, held for the batch's life */
@@ -1833,6 +1838,7 @@ static void Batch_dealloc(Batch *b)
 {
     Batch_release(b);
     PyMem_Free(b->states);
+    PyMem_Free(b->ended);
     PyMem_Free(b->tables);
     PyMem_Free(b->generation);
     PyMem_Free(b->kept);
@@ -2008,12 +2014,14 @@ static int Batch_init(Batch *b, PyObject *args, PyObject *kwds)
     }
     b->have_buffers = 1;
     PyMem_Free(b->states);
+    PyMem_Free(b->ended);
     PyMem_Free(b->tables);
     PyMem_Free(b->generation);
     b->states = PyMem_Calloc((size_t)n, sizeof(sw_state));
+    b->ended = PyMem_Calloc((size_t)n, sizeof(sw_state));
     b->tables = PyMem_Calloc((size_t)n, sizeof(pcg64));
     b->generation = PyMem_Calloc((size_t)n, sizeof(uint64_t));
-    if (!b->states || !b->tables || !b->generation) {
+    if (!b->states || !b->ended || !b->tables || !b->generation) {
         PyErr_NoMemory();
         return -1;
     }
@@ -2054,6 +2062,13 @@ static PyObject *Batch_reset(Batch *b, PyObject *words)
         return NULL;
     }
     const uint64_t *x = w.buf;
+    for (long i = 0; i < b->n_tables; i++)
+        if (!(x[4 * i + 3] & 1)) {
+            PyBuffer_Release(&w);
+            PyErr_SetString(InvalidArgumentError, "reset: every increment must be odd (as "
+                            "numpy's PCG64 states are)");
+            return NULL;
+        }
     for (long i = 0; i < b->n_tables; i++) {
         pcg64 *r = &b->tables[i];
         r->state = ((u128)x[4 * i] << 64) | x[4 * i + 1];
@@ -2111,6 +2126,7 @@ static PyObject *Batch_step(Batch *b, PyObject *actions)
                 trunc[i] = 1;
             if (term[i] || trunc[i]) {
                 final_rewards(b, s, rewards + i * g->n);
+                b->ended[i] = *s;
                 new_table_game(b, i);
             }
             write_decision(b, i);
@@ -2121,8 +2137,8 @@ static PyObject *Batch_step(Batch *b, PyObject *actions)
     return PyLong_FromLong(bad);
 }
 
-/* state(i): a copy of table i's game as a State */
-static PyObject *Batch_state(Batch *b, PyObject *index)
+/* state(i) / ended(i): a copy of table i's game, or of its last finished one */
+static PyObject *table_state(Batch *b, PyObject *index, int ended)
 {
     if (!batch_ready(b))
         return NULL;
@@ -2135,8 +2151,18 @@ static PyObject *Batch_state(Batch *b, PyObject *index)
     }
     State *st = new_state(b->engine);
     if (st != NULL)
-        st->s = b->states[i];
+        st->s = ended ? b->ended[i] : b->states[i];
     return (PyObject *)st;
+}
+
+static PyObject *Batch_state(Batch *b, PyObject *index)
+{
+    return table_state(b, index, 0);
+}
+
+static PyObject *Batch_ended(Batch *b, PyObject *index)
+{
+    return table_state(b, index, 1);
 }
 
 /* generation(i): how many games table i has started (a new one after each end) */
@@ -2162,6 +2188,8 @@ static PyMethodDef Batch_methods[] = {
      "step(actions): one int64 action per table; -1, or the first table whose action is "
      "illegal (then nothing is applied)."},
     {"state", (PyCFunction)Batch_state, METH_O, "state(i): a copy of table i's game."},
+    {"ended", (PyCFunction)Batch_ended, METH_O,
+     "ended(i): a copy of table i's last finished (or cut) game, as it ended."},
     {"generation", (PyCFunction)Batch_generation, METH_O,
      "generation(i): games started on table i."},
     {NULL, NULL, 0, NULL},
