@@ -154,7 +154,12 @@ def free_observation_env(make_env):
 def free_observation_batch(batch):
     """A :class:`~plunder.envs.core.batch.GameBatch` whose games all have a free
     observation (:func:`free_observation`); the views are still built, as an encoder
-    writing many games' observations at once would still read them."""
+    writing many games' observations at once would still read them. Only for a batch
+    whose games run in Python (``compiled=False``): a compiled engine encodes in C."""
+    if getattr(batch, "compiled", False):
+        from plunder.envs.core.errors import InvalidArgumentError
+        raise InvalidArgumentError("free_observation_batch needs a GameBatch built with "
+                                   "compiled=False")
     for game in batch.games:
         free_observation(game)
     return batch
@@ -344,7 +349,7 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
                             if engine_module(game_class(key[0])) is not None}
         if observation_cost:
             free_batches = {key: free_observation_batch(
-                GameBatch(game_class(key[0]), key[1], BATCH_GAMES, seed=0))
+                GameBatch(game_class(key[0]), key[1], BATCH_GAMES, seed=0, compiled=False))
                 for key in batches}
     rules = {}
     if observation_cost:
