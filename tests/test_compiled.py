@@ -123,6 +123,7 @@ def test_every_encoder_is_built_where_required():
     assert all(compiled.status().values()), compiled.status()
     assert all(compiled.status("view").values()), compiled.status("view")
     assert compiled.status("mask") == {g: g == "anchors_aweigh" for g in compiled.VIEW_PACKAGES}
+    assert all(compiled.status("engine").values()), compiled.status("engine")
     for env_id in ENV_IDS:
         assert uses_compiled(game_class(env_id)(2)), env_id
     for env_id in VIEW_ENV_IDS:

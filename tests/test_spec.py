@@ -144,7 +144,7 @@ def test_register_and_unregister():
 
 @pytest.mark.parametrize("changes,match", [
     ({"min_players": 3, "max_players": 2}, "not a range"),
-    ({"compiled": ("engine",)}, "unknown compiled parts"),
+    ({"compiled": ("turbo",)}, "unknown compiled parts"),
     ({"compiled": ("mask",)}, "declare 'view'"),
     ({"name": "two words"}, "identifier"),
     ({"heuristic": object}, "import string"),

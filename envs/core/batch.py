@@ -18,6 +18,12 @@ describes the rows), as the env's do.
 
 :func:`observe_into` is the one place that turns (game, state, seat) requests into
 those arrays; the self-play trainer's rollout loop uses it for its batched decisions.
+
+Where a game's compiled engine is built (the ``engine`` part of its spec,
+``envs/<game>/_engine.c``), ``GameBatch`` keeps its games there (:class:`CompiledBatch`):
+the rules, views, observations and masks of all tables are stepped in C with the GIL
+released, with the same results as the Python engine (the same games from the same seed,
+tests/test_compiled_engine.py). ``compiled=False`` keeps the games in Python.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from . import compiled as compiled_parts
 from .errors import IllegalActionError, InvalidArgumentError
 from .game import Game, GameState
 from .rewards import REWARD_MODES, final_rewards
@@ -48,12 +55,18 @@ class GameBatch:
     stay warm only if one game's states go through them) and its own generator, spawned
     from ``seed`` (a new game on a table comes from ``Game.new_game`` of that generator,
     as in the env). ``decisions()`` is computed once per step and kept until ``step``.
+
+    ``compiled``: None (the default) steps the games in the game's compiled engine where
+    it is built, True requires it (InvalidArgumentError if it is not built), False keeps
+    them in Python. Compiled, the tables share one game object, and ``states`` gives
+    Python copies of the compiled games (rebuilt from their saved form when read: for
+    inspection, not for speed).
     """
 
     def __init__(self, game_cls: type[Game], num_players: int, n: int,
                  options: dict[str, Any] | None = None, reward_mode: str = "rank",
                  max_turns: int | None = None, seed: int | None = None,
-                 derived_features: bool = True):
+                 derived_features: bool = True, compiled: bool | None = None):
         if reward_mode not in REWARD_MODES:
             raise InvalidArgumentError(f"reward_mode must be one of {REWARD_MODES}, "
                                        f"got {reward_mode!r}")
@@ -64,7 +77,16 @@ class GameBatch:
             raise InvalidArgumentError(
                 f"derived_features must be True (the full observation) or False (the "
                 f"information state alone), got {derived_features!r}")
-        self.games = [game_cls(num_players, **(options or {})) for _ in range(int(n))]
+        if compiled not in (None, True, False):
+            raise InvalidArgumentError(f"compiled must be None, True or False, got {compiled!r}")
+        module = None if compiled is False else engine_module(game_cls)
+        if compiled and module is None:
+            raise InvalidArgumentError(f"{game_cls.env_id()} has no compiled engine built "
+                                       "in this process")
+        if module is not None:
+            self.games = [game_cls(num_players, **(options or {}))] * int(n)
+        else:
+            self.games = [game_cls(num_players, **(options or {})) for _ in range(int(n))]
         self.game = self.games[0]
         self.n = int(n)
         self.num_players = self.game.num_players
@@ -77,20 +99,50 @@ class GameBatch:
         self.obs_size = self.layout.size
         self.reward_mode = reward_mode
         self.max_turns = int(max_turns or game_cls.default_max_turns)
-        self.states: list[GameState] = []
+        self._compiled = None if module is None else CompiledBatch(
+            self.game, module, self.n, reward_mode, self.max_turns, self._kept)
+        self._states: list[GameState] = []
         self._pending = None
         self.reset(seed)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the games are stepped in the game's compiled engine."""
+        return self._compiled is not None
+
+    @property
+    def states(self) -> list[GameState]:
+        """The game on each table (compiled: Python copies, the same object per table
+        while its game goes on, brought up to date when read)."""
+        if self._compiled is not None:
+            self._states = self._compiled.python_states(self._states)
+        return self._states
+
+    @states.setter
+    def states(self, states: list[GameState]) -> None:
+        if self._compiled is not None:
+            raise InvalidArgumentError("the games of a compiled batch are set by reset() "
+                                       "and step() only")
+        self._states = states
 
     def reset(self, seed: int | None = None) -> None:
         """New games on every table, with generators spawned from ``seed``."""
         children = np.random.SeedSequence(seed).spawn(self.n)
-        self.rngs = [np.random.default_rng(c) for c in children]
-        self.states = [g.new_game(r) for g, r in zip(self.games, self.rngs)]
         self._pending = None
+        if self._compiled is not None:
+            self._compiled.reset(children)
+            self._states = []
+            return
+        self.rngs = [np.random.default_rng(c) for c in children]
+        self._states = [g.new_game(r) for g, r in zip(self.games, self.rngs)]
 
     def decisions(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(tables, seats, observations, masks) of every pending decision, tables in order
         and the deciders of a table in seat order."""
+        if self._pending is None and self._compiled is not None:
+            c = self._compiled
+            self._pending = (np.arange(self.n, dtype=np.int64), c.seats.copy(), c.obs.copy(),
+                             c.masks.copy())
         if self._pending is None:
             requests, tables, seats = [], [], []
             for i, (game, state) in enumerate(zip(self.games, self.states)):
@@ -127,6 +179,10 @@ class GameBatch:
             raise IllegalActionError(int(actions[k]), np.flatnonzero(masks[k]).tolist(),
                                      player=int(seats[k]), describe=self.game.action_name)
         self._pending = None
+        if self._compiled is not None:
+            c = self._compiled
+            c.step(actions)
+            return c.rewards.copy(), c.terminated.copy(), c.truncated.copy()
         rewards = np.zeros((self.n, self.num_players), np.float32)
         terminated = np.zeros(self.n, bool)
         truncated = np.zeros(self.n, bool)
@@ -151,3 +207,91 @@ class GameBatch:
                                        self.num_players)
             self.states[i] = self.games[i].new_game(self.rngs[i])
         return rewards, terminated, truncated
+
+
+def engine_module(game_cls: type[Game]):
+    """The compiled engine module of ``game_cls`` (its spec's ``engine`` part), or None
+    when it is not built, compiled code is switched off or the game has none."""
+    package = game_cls.__module__.split(".")[-2]
+    return compiled_parts.load(package, "engine")
+
+
+class CompiledBatch:
+    """N games held and stepped in a game's compiled engine (``module.Batch``).
+
+    The engine writes every pending decision (one per table: the compiled games are
+    sequential) into this object's arrays: ``obs`` (float32, one row per table),
+    ``masks`` (int8), ``seats`` (int64, the acting seat), and after each step
+    ``rewards`` (float32, ``(n, num_players)``, non-zero only on tables whose game ended
+    in that step), ``terminated`` and ``truncated``. A table whose game ended starts a new
+    one at once, from its own generator (spawned from the batch seed, as GameBatch's).
+    The arrays are rewritten in place by every step; copy what must outlive it.
+    ``kept``: the columns of the full observation row to keep (None: all).
+    """
+
+    def __init__(self, game: Game, module, n: int, reward_mode: str = "rank",
+                 max_turns: int | None = None, kept: np.ndarray | None = None):
+        self.game = game
+        self.n = int(n)
+        self.engine = module.Engine(*game.compiled_engine_params(module))
+        width = game.layout.size if kept is None else len(kept)
+        self.obs = np.zeros((self.n, width), np.float32)
+        self.masks = np.zeros((self.n, game.num_actions), np.int8)
+        self.seats = np.zeros(self.n, np.int64)
+        self.rewards = np.zeros((self.n, game.num_players), np.float32)
+        self.terminated = np.zeros(self.n, bool)
+        self.truncated = np.zeros(self.n, bool)
+        self._batch = module.Batch(
+            self.engine, self.n, self.obs, self.masks, self.seats, self.rewards,
+            self.terminated, self.truncated, int(max_turns or game.default_max_turns),
+            reward_mode, None if kept is None else [int(k) for k in kept])
+
+    def reset(self, seed=None) -> None:
+        """New games on every table; ``seed``: an int, None, or the tables' spawned
+        ``SeedSequence`` children."""
+        children = (seed if isinstance(seed, list)
+                    else np.random.SeedSequence(seed).spawn(self.n))
+        words = np.empty((self.n, 4), np.uint64)
+        mask = (1 << 64) - 1
+        for i, child in enumerate(children):
+            st = np.random.PCG64(child).state["state"]
+            words[i] = (st["state"] >> 64, st["state"] & mask, st["inc"] >> 64,
+                        st["inc"] & mask)
+        self._batch.reset(words)
+
+    def step(self, actions) -> None:
+        """Apply one action per table (in table order); IllegalActionError, with nothing
+        applied, if a mask forbids one."""
+        actions = np.ascontiguousarray(actions, np.int64)
+        bad = self._batch.step(actions)
+        if bad >= 0:
+            raise IllegalActionError(int(actions[bad]),
+                                     np.flatnonzero(self.masks[bad]).tolist(),
+                                     player=int(self.seats[bad]),
+                                     describe=self.game.action_name)
+
+    def state(self, i: int):
+        """A copy of table ``i``'s game in the compiled engine's ``State`` form."""
+        return self._batch.state(i)
+
+    def python_states(self, old: list[GameState]) -> list[GameState]:
+        """The games as Python states: ``old``'s objects, brought up to date in place, for
+        tables still playing the game they held; new ones where a game began since (the
+        old object then shows the table's last game as it ended, as GameBatch's Python
+        states do)."""
+        out = []
+        for i in range(self.n):
+            fresh = self._python_state(self._batch.state(i), self._batch.generation(i))
+            prev = old[i] if i < len(old) else None
+            if prev is not None and getattr(prev, "_table_game", None) == fresh._table_game:
+                prev.__dict__.update(fresh.__dict__)
+                fresh = prev
+            elif prev is not None:
+                prev.__dict__.update(self._python_state(self._batch.ended(i), -1).__dict__)
+            out.append(fresh)
+        return out
+
+    def _python_state(self, state, table_game: int) -> GameState:
+        python = self.game.state_from_dict(state.to_dict())
+        python._table_game = table_game      # which of its table's games it is
+        return python

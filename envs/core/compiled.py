@@ -18,6 +18,13 @@ tests run against the one the game uses. Anchors Aweigh!'s builder also writes t
 legal-action mask (``mask_into``, bound as ``Game.mask_into``; tests/anchors_aweigh/
 test_compiled_mask.py).
 
+A game whose spec declares the ``engine`` part ships ``envs/<game>/_engine.c``
+(``plunder.envs.<game>._engine``): the whole game compiled (state, rules, view, encoder,
+JSON round trip) with a ``Batch`` of games stepped in C, for which the Python engine is
+the specification (tests/test_compiled_engine.py compares them).
+``envs.core.batch.GameBatch`` steps its games through it where it is built
+(``CompiledBatch``).
+
 ``Game.bind_compiled`` binds what is built. Set the environment variable
 ``PLUNDER_PURE_PYTHON=1`` before a game is built to use the Python code only (for
 debugging, or to compare speeds).
@@ -39,12 +46,13 @@ def enabled() -> bool:
 
 
 #: the compiled parts: module name and the class it must define
-PARTS = {"encoder": ("_cencode", "Encoder"), "view": ("_cview", "ViewBuilder")}
+PARTS = {"encoder": ("_cencode", "Encoder"), "view": ("_cview", "ViewBuilder"),
+         "engine": ("_engine", "Engine")}
 
 
 def packages(part: str = "encoder") -> tuple[str, ...]:
     """The game packages (``scallywags``) whose spec declares the compiled ``part``
-    (``"encoder"``, ``"view"`` or ``"mask"``), in registration order."""
+    (``"encoder"``, ``"view"``, ``"mask"`` or ``"engine"``), in registration order."""
     from .registry import specs
 
     return tuple(s.package_name for s in specs() if part in s.compiled)
@@ -72,7 +80,7 @@ def _package_path(game_package: str, part: str) -> str | None:
 
 def load(game_package: str, part: str = "encoder") -> ModuleType | None:
     """The compiled module of a game package (``"scallywags"``) for ``part``
-    (``"encoder"`` or ``"view"``), or None when it was not built or compiled code is
+    (``"encoder"``, ``"view"`` or ``"engine"``), or None when it was not built or compiled code is
     switched off."""
     if not enabled():
         return None

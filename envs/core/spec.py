@@ -20,8 +20,9 @@ from typing import Any
 from .errors import InvalidArgumentError
 
 #: the compiled parts a game may ship (envs/core/compiled.py): ``encoder`` (``_cencode.c``),
-#: ``view`` (``_cview.c``) and ``mask`` (a legal-action mask written by the view builder)
-COMPILED_PARTS = ("encoder", "view", "mask")
+#: ``view`` (``_cview.c``), ``mask`` (a legal-action mask written by the view builder) and
+#: ``engine`` (``_engine.c``: the whole game, stepped in batches)
+COMPILED_PARTS = ("encoder", "view", "mask", "engine")
 
 
 def resolve(path: str) -> Any:

@@ -11,7 +11,7 @@ SPEC = GameSpec(
     description="Grab, steal and swap hidden coins with action cards.",
     min_players=2,
     max_players=6,
-    compiled=("encoder", "view"),
+    compiled=("encoder", "view", "engine"),
     heuristic="plunder.policies.scallywags_heuristic:ScallywagsHeuristic",
     board="plunder.envs.scallywags.render:board",
 )

@@ -88,6 +88,14 @@ class ScallywagsGame(Game):
         """The compiled view builder's constants (view_params)."""
         return view_params(self)
 
+    def compiled_engine_params(self, module) -> tuple:
+        """The compiled engine's constants (``_engine.Engine(*params)``, in its order)."""
+        from . import observation
+        comp = self.components
+        return (self.num_players, self.take_limit, comp.coin_values, comp.card_copies,
+                comp.hand_size, comp.face_up_probability, self.num_actions,
+                observation.compiled_params(self, module), ScallywagsView, PHASES)
+
     # -- spaces -------------------------------------------------------------------------
     @property
     def layout(self):

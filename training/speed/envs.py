@@ -128,6 +128,9 @@ def encoder_summary() -> str:
     masks = [g for g, on in compiled.status("mask").items() if on]
     lines.append("legal-action masks: compiled for " + (", ".join(masks) or "no game")
                  + "; Python for the rest")
+    engines = [g for g, on in compiled.status("engine").items() if on]
+    lines.append("engines (the batched path): compiled for " + (", ".join(engines) or "no game")
+                 + "; Python for the rest")
     return "\n".join(lines)
 
 
@@ -151,7 +154,12 @@ def free_observation_env(make_env):
 def free_observation_batch(batch):
     """A :class:`~plunder.envs.core.batch.GameBatch` whose games all have a free
     observation (:func:`free_observation`); the views are still built, as an encoder
-    writing many games' observations at once would still read them."""
+    writing many games' observations at once would still read them. Only for a batch
+    whose games run in Python (``compiled=False``): a compiled engine encodes in C."""
+    if getattr(batch, "compiled", False):
+        from plunder.envs.core.errors import InvalidArgumentError
+        raise InvalidArgumentError("free_observation_batch needs a GameBatch built with "
+                                   "compiled=False")
     for game in batch.games:
         free_observation(game)
     return batch
@@ -294,7 +302,9 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
 
     PettingZoo envs are measured through ``env()`` (with PettingZoo's wrappers, as users
     run them) and through ``raw_env()``; plunder's games also through the batched path
-    (``GameBatch``, unless ``batched`` is false) and, with ``observation_cost``, through
+    (``GameBatch`` with the games in Python, unless ``batched`` is false; a game with a
+    compiled engine built gets a row of its own for ``GameBatch`` stepping it) and, with
+    ``observation_cost``, through
     ``env()`` and the batched path with the encoding left out (:func:`free_observation`:
     how much of a step building the observation takes) and the rules alone
     (:class:`RulesOnly`: no view either). Each measurement gets ``seconds`` in
@@ -326,15 +336,20 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
         else:
             hearts = BenchResult("openspiel:hearts", 4, 0, 0, 0.0)
     totals = {(name, n): BenchResult(name, n, 0, 0, 0.0) for name, n, _, _ in entries}
-    batches, free_batches = {}, {}
+    batches, free_batches, compiled_batches = {}, {}, {}
     if batched:
-        from plunder.envs.core.batch import GameBatch
+        from plunder.envs.core.batch import GameBatch, engine_module
 
-        batches = {(name, n): GameBatch(game_class(name), n, BATCH_GAMES, seed=0)
+        batches = {(name, n): GameBatch(game_class(name), n, BATCH_GAMES, seed=0,
+                                        compiled=False)
                    for name, n, _, _ in entries if name in ENV_IDS}
+        # the same through the game's compiled engine, where built: a row of its own
+        compiled_batches = {key: GameBatch(game_class(key[0]), key[1], BATCH_GAMES, seed=0)
+                            for key in batches
+                            if engine_module(game_class(key[0])) is not None}
         if observation_cost:
             free_batches = {key: free_observation_batch(
-                GameBatch(game_class(key[0]), key[1], BATCH_GAMES, seed=0))
+                GameBatch(game_class(key[0]), key[1], BATCH_GAMES, seed=0, compiled=False))
                 for key in batches}
     rules = {}
     if observation_cost:
@@ -354,6 +369,12 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
                 part = bench_batch(batches[name, n], seconds / rounds)
                 total.batch_steps += part.steps
                 total.batch_seconds += part.seconds
+            if (name, n) in compiled_batches:
+                part = bench_batch(compiled_batches[name, n], seconds / rounds)
+                row = totals.setdefault((f"{name} (compiled engine)", n),
+                                        BenchResult(f"{name} (compiled engine)", n, 0, 0, 0.0))
+                row.batch_steps += part.steps
+                row.batch_seconds += part.seconds
             if (name, n) in free_batches:
                 part = bench_batch(free_batches[name, n], seconds / rounds)
                 total.free_batch_steps += part.steps
@@ -374,7 +395,7 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
             hearts.seconds += part.seconds
     results = list(totals.values()) + ([hearts] if hearts is not None else [])
     for res in results:
-        if not res.name.startswith(("texas", "leduc", "openspiel")):
+        if res.seconds and not res.name.startswith(("texas", "leduc", "openspiel")):
             res.state_bytes = max_state_bytes(res.name, res.players)
     return results
 
@@ -397,6 +418,12 @@ def format_table(results: list[BenchResult]) -> str:
             "|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if free else "")
             + ("---|---|" if free_batch else "") + ("---|---|" if rules_only else "")]
     for r in results:
+        if not r.seconds:        # a row of the batched path alone (the compiled engine)
+            rows.append(f"| {r.name} | {r.players} | - | - | - | - |"
+                        f"{_rate_cells(r.batch_steps_per_s, base)} - | - |"
+                        + (" - | - | - |" if free else "") + (" - | - |" if free_batch else "")
+                        + (" - | - |" if rules_only else ""))
+            continue
         ratio = f"{r.steps_per_s / base.steps_per_s:.1f}x" if base else "-"
         raw = r.raw_steps_per_s
         raw_text = f"{raw:,.0f}" if raw else "-"

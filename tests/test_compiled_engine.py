@@ -1,0 +1,391 @@
+"""The compiled engines (envs/<game>/_engine.c) against the Python engines, their
+specification: the same trajectories, masks, views, observations, scores and rank keys
+over random games (the same seeds give the same games: numpy's draws are reproduced),
+over sampled (``sample_state``) and JSON-loaded states, and through the batched path
+(GameBatch compiled and in Python); junk in a saved state, an action or a buffer is
+refused with the project's errors.
+
+Every game whose spec declares the ``engine`` part runs here; a new one joins by
+declaring it (its ``State`` offers to_dict, current_players, is_terminal, mask, apply,
+view, encode_into, scores, rank_keys, clone and turns, as Scallywags' does).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+
+from plunder.envs import ENV_IDS, game_class
+from plunder.envs.core import compiled
+from plunder.envs.core.batch import GameBatch, engine_module
+from plunder.envs.core.errors import (
+    IllegalActionError, InvalidArgumentError, InvalidStateError,
+)
+
+ENGINE_GAMES = [e for e in ENV_IDS if game_class(e).__module__.split(".")[-2]
+                in compiled.packages("engine")]
+GAMES = 2000             # random games per player count in the default run
+SLOW_GAMES = 100_000     # in the slow suite
+
+
+@pytest.fixture(autouse=True)
+def compiled_on(monkeypatch):
+    """The compiled code is on here, also in a run under PLUNDER_PURE_PYTHON=1."""
+    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
+
+
+def _engine(env_id, n):
+    cls = game_class(env_id)
+    module = engine_module(cls)
+    if module is None:
+        pytest.skip(f"{env_id}: the compiled engine is not built")
+    game = cls(n)
+    return game, module.Engine(*game.compiled_engine_params(module))
+
+
+def _counts(env_id):
+    cls = game_class(env_id)
+    return range(cls.min_players, cls.max_players + 1)
+
+
+def _params():
+    return [(e, n) for e in ENGINE_GAMES for n in _counts(e)]
+
+
+def _same_state(game, py, c, where=""):
+    """Every comparison of one position: saved form, acting seats, every seat's mask,
+    view and observation, scores and rank keys."""
+    assert py.to_dict() == c.to_dict(), where
+    _same_decision(game, py, c, where, every_seat=True)
+
+
+def _same_decision(game, py, c, where="", every_seat=False, rng=None):
+    acting = py.current_players()
+    assert c.current_players() == acting and c.is_terminal() == py.is_terminal(), where
+    assert c.turns == py.turns, where
+    seats = range(game.num_players) if every_seat else acting
+    out = np.empty(game.layout.size, np.float32)
+    for p in seats:
+        assert np.frombuffer(c.mask(p), np.int8).tobytes() == \
+            py.legal_actions_mask(p).tobytes(), (where, p)
+        view = py.view(p)
+        assert c.view(p) == view, (where, p)
+        c.encode_into(p, out)
+        assert out.tobytes() == game.encode(view).tobytes(), (where, p)
+    assert c.scores() == py.scores() and c.rank_keys() == py.rank_keys(), where
+
+
+def _play(game, engine, seed, rng, uniform, check_every=20):
+    """One random game from ``seed`` in both engines, compared step by step: the masks
+    of the acting seat every step, everything every ``check_every`` steps and at the end.
+    Returns the number of decisions."""
+    py = game.new_initial_state(np.random.default_rng(seed))
+    c = engine.new_game(seed)
+    _same_state(game, py, c, (seed, 0))
+    steps = 0
+    u = int(rng.integers(len(uniform)))
+    while not py.is_terminal() and py.turns < game.default_max_turns:
+        (p,) = py.current_players()
+        mask = py.legal_actions_mask(p)
+        assert c.mask(p) == mask.tobytes(), (seed, steps)
+        legal = mask.nonzero()[0]
+        u = (u + 1) % len(uniform)
+        action = int(legal[int(uniform[u] * len(legal))])
+        py.apply_checked({p: action})
+        c.apply(action)
+        steps += 1
+        if steps % check_every == 0:
+            _same_state(game, py, c, (seed, steps))
+    _same_state(game, py, c, (seed, steps))
+    return steps
+
+
+def _random_games(env_id, n, games):
+    game, engine = _engine(env_id, n)
+    rng = np.random.default_rng(100 + n)
+    uniform = rng.random(1 << 12)
+    ended = 0
+    for _ in range(games):
+        seed = int(rng.integers(2**63 - 1))
+        _play(game, engine, seed, rng, uniform)
+        ended += 1
+    assert ended == games
+
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_default_rng_is_numpys(env_id):
+    """The engine seeds PCG64 through numpy's SeedSequence for any int seed."""
+    _, engine = _engine(env_id, game_class(env_id).min_players)
+    rng = np.random.default_rng(0)
+    seeds = [0, 1, 2**32 - 1, 2**32, 2**63 - 2, 2**64 - 1]
+    seeds += [int(x) for x in rng.integers(0, 2**63 - 1, 50)]
+    for seed in seeds:
+        assert engine.rng_state(seed) == np.random.default_rng(seed).bit_generator.state
+    for bad in (-1, 2**64, 1.0, "3", None, True):
+        with pytest.raises(InvalidArgumentError):
+            engine.rng_state(bad)
+
+
+@pytest.mark.parametrize("env_id, n", _params())
+def test_random_games_are_identical(env_id, n):
+    _random_games(env_id, n, GAMES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id, n", _params())
+def test_random_games_are_identical_slow(env_id, n):
+    _random_games(env_id, n, SLOW_GAMES)
+
+
+@pytest.mark.parametrize("env_id, n", _params())
+def test_json_loaded_and_sampled_states_play_on_identically(env_id, n):
+    """States saved to JSON and loaded into the compiled engine, and states dealt by
+    ``sample_state`` from a player's view, then played on in both engines."""
+    game, engine = _engine(env_id, n)
+    rng = np.random.default_rng(7 + n)
+    uniform = rng.random(1 << 10)
+    loaded = 0
+    for g in range(40):
+        py = game.new_game(rng)
+        while not py.is_terminal():
+            if rng.random() < 0.1:
+                text = py.to_json()
+                c = engine.from_dict(json.loads(text))
+                _same_state(game, py, c, ("json", g, py.turns))
+                _play_on(game, py.clone(), c, rng, uniform)
+                view = py.view(int(rng.integers(n)))
+                sampled = game.sample_state(view, rng)
+                c = engine.from_dict(sampled.to_dict())
+                _same_state(game, sampled, c, ("sampled", g, py.turns))
+                _play_on(game, sampled, c, rng, uniform)
+                loaded += 1
+            (p,) = py.current_players()
+            py.apply_action(int(rng.choice(np.flatnonzero(py.legal_actions_mask(p)))))
+    assert loaded > 100
+
+
+def _play_on(game, py, c, rng, uniform, steps=30):
+    for k in range(steps):
+        if py.is_terminal():
+            break
+        (p,) = py.current_players()
+        legal = np.flatnonzero(py.legal_actions_mask(p))
+        action = int(legal[int(uniform[int(rng.integers(len(uniform)))] * len(legal))])
+        py.apply_checked({p: action})
+        c.apply(action)
+        _same_decision(game, py, c, ("on", k))
+    _same_state(game, py, c, "played on")
+    copy_ = c.clone()
+    assert copy_.to_dict() == c.to_dict()
+
+
+# -- junk -------------------------------------------------------------------------------
+
+_JUNK = [None, True, 1.5, "x", -1, 10**30, [], {}, [0], [[0]], [None], [-5], [10**6]]
+
+
+def _mutations(data):
+    """Saved states with one thing wrong (or just odd): each field replaced by junk, one
+    item of a list replaced, a list cut or lengthened, a key missing or added."""
+    for key in data:
+        for junk in _JUNK:
+            bad = copy.deepcopy(data)
+            bad[key] = junk
+            yield bad
+        value = data[key]
+        if isinstance(value, list) and value:
+            for junk in _JUNK[:8]:
+                for i in (0, len(value) - 1):
+                    bad = copy.deepcopy(data)
+                    bad[key][i] = junk
+                    yield bad
+            bad = copy.deepcopy(data)
+            bad[key] = value[:-1]
+            yield bad
+            bad = copy.deepcopy(data)
+            bad[key] = value + value[-1:]
+            yield bad
+            if isinstance(value[0], list) and value[0]:
+                bad = copy.deepcopy(data)
+                bad[key][0] = value[0][:-1]
+                yield bad
+                bad = copy.deepcopy(data)
+                bad[key][0][0] = (value[0][0] + 1) if isinstance(value[0][0], int) else 0
+                yield bad
+            elif isinstance(value[0], int) and not isinstance(value[0], bool):
+                for delta in (1, -1):
+                    bad = copy.deepcopy(data)
+                    bad[key][0] = value[0] + delta
+                    yield bad
+        elif isinstance(value, int) and not isinstance(value, bool):
+            for delta in (1, -1, 2):
+                bad = copy.deepcopy(data)
+                bad[key] = value + delta
+                yield bad
+    for key in data:
+        bad = copy.deepcopy(data)
+        del bad[key]
+        yield bad
+    bad = copy.deepcopy(data)
+    bad["extra"] = 1
+    yield bad
+    for rng_junk in ({"bit_generator": "MT19937"}, {"bit_generator": "PCG64"},
+                     {**data["rng"], "state": {"state": -1, "inc": 1}},
+                     {**data["rng"], "state": {"state": 2**128, "inc": 1}},
+                     {**data["rng"], "state": {"state": 0, "inc": 0}},
+                     {**data["rng"], "has_uint32": 5}, {**data["rng"], "uinteger": -3}):
+        bad = copy.deepcopy(data)
+        bad["rng"] = rng_junk
+        yield bad
+
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_junk_states_are_refused_or_load_as_python_loads_them(env_id):
+    """A saved state with junk in it: the compiled engine refuses it with
+    InvalidStateError whenever the Python engine does (and never crashes); where the
+    Python engine loads it, the compiled one loads the same position or refuses it."""
+    cls = game_class(env_id)
+    rng = np.random.default_rng(3)
+    tried = refused = 0
+    for n in (cls.min_players, cls.max_players):
+        game, engine = _engine(env_id, n)
+        states = []
+        for _ in range(4):
+            s = game.new_game(rng)
+            while not s.is_terminal():
+                if rng.random() < 0.03 or s.phase != "choose" and rng.random() < 0.2:
+                    states.append(s.to_dict())
+                (p,) = s.current_players()
+                s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
+        for data in states[::3]:
+            for bad in _mutations(data):
+                tried += 1
+                try:
+                    py = game.state_from_dict(bad)
+                except InvalidStateError:
+                    py = None
+                try:
+                    c = engine.from_dict(bad)
+                except InvalidStateError:
+                    refused += 1
+                    continue
+                assert py is not None, ("the compiled engine loaded what Python refuses", bad)
+                _same_state(game, py, c, "junk that loads")
+    assert tried > 1000 and refused > tried // 2
+    for junk in (None, [], "{}", 3):
+        with pytest.raises(InvalidStateError):
+            engine.from_dict(junk)
+
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_junk_actions_players_and_buffers_are_refused(env_id):
+    cls = game_class(env_id)
+    game, engine = _engine(env_id, cls.min_players)
+    state = engine.new_game(5)
+    (p,) = state.current_players()
+    mask = np.frombuffer(state.mask(p), np.int8)
+    before = state.to_dict()
+    for bad in (-1, game.num_actions, int(mask.argmin()), 2**70, 1.0, "0", None, True):
+        with pytest.raises(IllegalActionError):
+            state.apply(bad)
+    assert state.to_dict() == before
+    for bad in (-1, game.num_players, 2**70, 0.0, None, False):
+        with pytest.raises(InvalidArgumentError):
+            state.view(bad)
+        with pytest.raises(InvalidArgumentError):
+            state.mask(bad)
+    size = game.layout.size
+    read_only = np.zeros(size, np.float32)
+    read_only.flags.writeable = False
+    for out in (np.zeros(size, np.float64), np.zeros(size - 1, np.float32),
+                np.zeros((size, 2), np.float32)[:, 0], read_only, None, [0.0] * size):
+        with pytest.raises((ValueError, TypeError, BufferError)):
+            state.encode_into(p, out)
+    # a finished game takes no action
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        (p,) = state.current_players()
+        state.apply(int(rng.choice(np.flatnonzero(np.frombuffer(state.mask(p), np.int8)))))
+    with pytest.raises(InvalidArgumentError):
+        state.apply(0)
+    assert state.current_players() == ()
+    # the batch's arrays: each of the wrong kind in turn
+    module = engine_module(cls)
+    n, P, A = 3, game.num_players, game.num_actions
+    good = dict(obs=np.zeros((n, size), np.float32), masks=np.zeros((n, A), np.int8),
+                seats=np.zeros(n, np.int64), rewards=np.zeros((n, P), np.float32),
+                terminated=np.zeros(n, bool), truncated=np.zeros(n, bool))
+    wrong = dict(obs=np.zeros((n, size), np.float64), masks=np.zeros((n, A + 1), np.int8),
+                 seats=np.zeros(n, np.int32), rewards=np.zeros((n, P + 1), np.float32),
+                 terminated=np.zeros(n, np.int64), truncated=np.zeros(n - 1, bool))
+    for key in good:
+        arrays = {**good, key: wrong[key]}
+        with pytest.raises(InvalidArgumentError):
+            module.Batch(engine, n, arrays["obs"], arrays["masks"], arrays["seats"],
+                         arrays["rewards"], arrays["terminated"], arrays["truncated"],
+                         100, "rank", None)
+    batch = module.Batch(engine, n, *good.values(), 100, "rank", None)
+    for bad_words in (np.zeros((n, 3), np.uint64), np.ones((n, 4), np.float64),
+                      np.zeros((n, 4), np.uint64)):      # an even increment
+        with pytest.raises(InvalidArgumentError):
+            batch.reset(bad_words)
+    batch.reset(np.ones((n, 4), np.uint64))
+    for bad_actions in (np.zeros(n + 1, np.int64), np.zeros(n, np.int32),
+                        np.zeros(n, np.float64)):
+        with pytest.raises(InvalidArgumentError):
+            batch.step(bad_actions)
+    assert batch.step(np.full(n, -1, np.int64)) == 0      # the first illegal table
+    for bad in (None, [], 7, "ranked"):
+        with pytest.raises((InvalidArgumentError, TypeError)):
+            module.Batch(engine, n, *good.values(), 100, bad, None)
+
+
+# -- the batched path -------------------------------------------------------------------
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+@pytest.mark.parametrize("options", [
+    dict(), dict(derived_features=False), dict(max_turns=7), dict(reward_mode="win"),
+    dict(reward_mode="score"),
+], ids=str)
+def test_the_compiled_batch_steps_the_python_batchs_games(env_id, options):
+    """GameBatch compiled and in Python, from one seed and fed the same actions: the same
+    decisions (tables, seats, observations, masks) and outcomes every step."""
+    cls = game_class(env_id)
+    rng = np.random.default_rng(11)
+    for n in (cls.min_players, cls.max_players):
+        c = GameBatch(cls, n, 6, seed=21, compiled=True, **options)
+        py = GameBatch(cls, n, 6, seed=21, compiled=False, **options)
+        assert c.compiled and not py.compiled and c.obs_size == py.obs_size
+        ended = 0
+        for step in range(400):
+            dc, dp = c.decisions(), py.decisions()
+            for a, b in zip(dc, dp):
+                assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), step
+            actions = (rng.random(dp[3].shape) * dp[3]).argmax(1)
+            outcome = py.step(actions)
+            for a, b in zip(c.step(actions), outcome):
+                assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), step
+            ended += int(outcome[1].sum() + outcome[2].sum())
+        for sc, sp in zip(c.states, py.states):
+            assert sc.to_dict() == sp.to_dict()
+        assert ended > 0
+
+
+def test_the_compiled_batch_is_used_where_built():
+    for env_id in ENGINE_GAMES:
+        batch = GameBatch(game_class(env_id), 2, 2, seed=0)
+        assert batch.compiled
+    other = [e for e in ENV_IDS if e not in ENGINE_GAMES]
+    for env_id in other[:1]:
+        assert not GameBatch(game_class(env_id), game_class(env_id).min_players, 1).compiled
+        with pytest.raises(InvalidArgumentError):
+            GameBatch(game_class(env_id), game_class(env_id).min_players, 1, compiled=True)
+
+
+def test_compiled_code_switched_off_keeps_the_batch_in_python(monkeypatch):
+    monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
+    for env_id in ENGINE_GAMES:
+        assert not GameBatch(game_class(env_id), 2, 2, seed=0).compiled
