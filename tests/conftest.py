@@ -19,6 +19,9 @@ pytest.register_assert_rewrite("tests.support.state_load", "tests.all_hands_crew
 
 from plunder.envs import spec, specs  # noqa: E402
 
+# the compiled-code fixtures (compiled_on, games), for every test module
+pytest_plugins = ("tests.support.compiled",)
+
 
 def player_counts(env_id: str) -> list[int]:
     """Every supported player count of ``env_id`` (its spec's)."""

@@ -17,16 +17,14 @@ import pytest
 
 pytest.importorskip("plunder.envs.all_hands_battle._cencode")
 
-from plunder.envs import game_class                                        # noqa: E402
 from plunder.envs.all_hands_battle import _cencode                         # noqa: E402
 from plunder.envs.all_hands_battle.engine import (                         # noqa: E402
     CLAIM, DECISIONS, AllHandsBattleGame,
 )
 from plunder.envs.all_hands_battle.observation import PHASES              # noqa: E402
 from plunder.envs.all_hands_battle.view import AllHandsBattleView, ShipView  # noqa: E402
-from plunder.envs.core import compiled                                     # noqa: E402
 from tests.support.compiled import (                          # noqa: E402
-    compiled_game, python_game, same_bytes, uses_compiled,
+    same_bytes, uses_compiled,
 )
 from tests.support.obs_reference import VARIANTS                                   # noqa: E402
 
@@ -34,20 +32,7 @@ ENV_ID = "all_hands_battle_v0"
 COUNTS = range(AllHandsBattleGame.min_players, AllHandsBattleGame.max_players + 1)
 
 
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    """Games built here use the compiled encoder unless a test switches it off, also in a
-    run under PLUNDER_PURE_PYTHON=1."""
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
-
-
-@pytest.fixture
-def games(monkeypatch):
-    """``make(n, **opts)`` -> (Python game, compiled game)."""
-    def make(n, **opts):
-        return (python_game(monkeypatch, game_class(ENV_ID), n, **opts),
-                compiled_game(monkeypatch, game_class(ENV_ID), n, **opts))
-    return make
+pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
 def test_field_names_match_the_views_and_the_layout():

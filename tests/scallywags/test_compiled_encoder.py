@@ -14,33 +14,18 @@ import pytest
 
 pytest.importorskip("plunder.envs.scallywags._cencode")
 
-from plunder.envs import game_class                               # noqa: E402
-from plunder.envs.core import compiled                             # noqa: E402
 from plunder.envs.scallywags import _cencode                       # noqa: E402
 from plunder.envs.scallywags.components import BLOW, YO_HO         # noqa: E402
 from plunder.envs.scallywags.engine import PHASES, ScallywagsGame  # noqa: E402
 from plunder.envs.scallywags.view import ScallywagsView            # noqa: E402
 from tests.support.compiled import (                          # noqa: E402
-    compiled_game, python_game, same_bytes, uses_compiled,
+    same_bytes, uses_compiled,
 )
 
 ENV_ID = "scallywags_v0"
 
 
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    """Games built here use the compiled encoder unless a test switches it off, also in a
-    run under PLUNDER_PURE_PYTHON=1."""
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
-
-
-@pytest.fixture
-def games(monkeypatch):
-    """``make(n, **opts)`` -> (Python game, compiled game)."""
-    def make(n, **opts):
-        return (python_game(monkeypatch, game_class(ENV_ID), n, **opts),
-                compiled_game(monkeypatch, game_class(ENV_ID), n, **opts))
-    return make
+pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
 def test_field_names_match_the_view_and_the_layout():

@@ -17,7 +17,6 @@ import pytest
 
 pytest.importorskip("plunder.envs.scallywags._cview")
 
-from plunder.envs.core import compiled                                  # noqa: E402
 from plunder.envs.scallywags import _cview                              # noqa: E402
 from plunder.envs.scallywags.engine import (                            # noqa: E402
     ScallywagsGame, ScallywagsState, view_params,
@@ -31,11 +30,7 @@ ENV_ID = "scallywags_v0"
 ERRORS = (TypeError, ValueError, IndexError, KeyError)
 
 
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    """Games built here use the compiled view unless a test switches it off, also in a
-    run under PLUNDER_PURE_PYTHON=1."""
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
+pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
 def assert_same_views(state, where=""):
