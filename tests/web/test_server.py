@@ -15,11 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-pytest.importorskip("starlette", reason="plunder serve needs the web extra")
-try:
-    from starlette.testclient import TestClient
-except RuntimeError as exc:     # neither httpx2 nor httpx is installed
-    pytest.skip(f"Starlette's TestClient: {exc}", allow_module_level=True)
+from tests.support.web import (
+    JSON, SETUPS, new_game, play_setup, refused, web_test_client,
+)
+
+TestClient = web_test_client()
 
 from plunder.envs import ENV_IDS, game_class  # noqa: E402
 from plunder.envs.core.movelog import describe_step  # noqa: E402
@@ -27,16 +27,6 @@ from plunder.policies import base as policy_base  # noqa: E402
 from plunder.training.web import create_app  # noqa: E402
 from plunder.training.web.sessions import LOG_WINDOW, seat_table  # noqa: E402
 
-#: (players, seat of the person, bots) per game: short games with every kind of seat
-SETUPS = {
-    "scallywags_v0": (3, 1, ["heuristic", "random"]),
-    "shipshape_v0": (2, 0, ["heuristic"]),        # 2 players: the Cap'n is a scoring seat
-    "anchors_aweigh_v0": (2, 1, ["random"]),
-    "all_hands_battle_v0": (2, 0, ["random"]),
-    "all_hands_crew_v0": (3, 2, ["heuristic", "random"]),
-}
-#: the header of a JSON body sent as raw bytes (the server refuses a POST without it)
-JSON = {"content-type": "application/json"}
 #: the parts of a response that show the table
 TABLE_KEYS = ("text", "view", "board", "acting", "legal")
 #: the move log a response carries
@@ -46,32 +36,6 @@ LOG_KEYS = ("log", "log_total")
 PUBLIC_KEYS = ("id", "mode", "env_id", "num_players", "options", "max_turns", "seat_names",
                "bots", "you", "seat", "version", "step", "steps", "over", "your_turn",
                "result")
-
-
-@pytest.fixture
-def app(tmp_path):
-    """A fresh server app (its own games) that offers the bots under tmp_path."""
-    return create_app(bot_dir=tmp_path)
-
-
-@pytest.fixture
-def client(app):
-    """A test client of ``app`` (the lifespan runs, as under uvicorn)."""
-    with TestClient(app) as test_client:
-        yield test_client
-
-
-def new_game(client, env_id, mode="play", **settings):
-    """Create a game; returns the first snapshot (asserting it was created)."""
-    response = client.post("/api/games", json={"game": env_id, "mode": mode, **settings})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def play_setup(env_id, seed=3, **extra):
-    """The request body of a played game of ``env_id`` (see SETUPS)."""
-    n, seat, bots = SETUPS[env_id]
-    return dict(players=n, seat=seat, bots=bots, seed=seed, **extra)
 
 
 def play_to_end(client, game, seed=0, check=None):
@@ -330,14 +294,6 @@ def test_a_watched_seat_sees_only_its_view(app, client, env_id):
 
 
 # -- refusals ----------------------------------------------------------------------------------
-def refused(response, status, *words):
-    """Assert a JSON refusal with ``status`` whose message holds every one of ``words``."""
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    for word in words:
-        assert word in message, message
-    return message
-
 
 @pytest.mark.parametrize("body, status, words", [
     ({"game": "treasure_island"}, 404, ["unknown game", "scallywags_v0"]),
@@ -586,15 +542,15 @@ def write_tiny_bot(path, env_id, num_players):
     return path
 
 
-def test_trained_bots_are_offered_checked_and_play(tmp_path, client):
-    bot = write_tiny_bot(tmp_path / "sw" / "bot.onnx", "scallywags_v0", 2)
-    other = write_tiny_bot(tmp_path / "ss" / "bot.onnx", "shipshape_v0", 2)
-    (tmp_path / "junk.onnx").write_bytes(b"not a model")
+def test_trained_bots_are_offered_checked_and_play(bot_dir, client):
+    bot = write_tiny_bot(bot_dir / "sw" / "bot.onnx", "scallywags_v0", 2)
+    other = write_tiny_bot(bot_dir / "ss" / "bot.onnx", "shipshape_v0", 2)
+    (bot_dir / "junk.onnx").write_bytes(b"not a model")
     models = {m["path"]: m for m in client.get("/api/catalog").json()["models"]}
     assert models[str(bot)]["env_id"] == "scallywags_v0"
     assert models[str(bot)]["num_players"] == 2
     assert models[str(other)]["env_id"] == "shipshape_v0"
-    assert "not a loadable ONNX model" in models[str(tmp_path / "junk.onnx")]["error"]
+    assert "not a loadable ONNX model" in models[str(bot_dir / "junk.onnx")]["error"]
     refused(client.post("/api/games", json={"game": "scallywags", "bots": [f"trained:{other}"]}),
             400, "shipshape_v0", "not for 'scallywags_v0'")
     refused(client.post("/api/games", json={"game": "scallywags", "players": 3,

@@ -17,11 +17,11 @@ import time
 import numpy as np
 import pytest
 
-pytest.importorskip("starlette", reason="plunder serve needs the web extra")
-try:
-    from starlette.testclient import TestClient
-except RuntimeError as exc:     # neither httpx2 nor httpx is installed
-    pytest.skip(f"Starlette's TestClient: {exc}", allow_module_level=True)
+from tests.support.web import (
+    JSON, new_game, play_setup, refused, web_test_client,
+)
+
+TestClient = web_test_client()
 
 from plunder.envs import ENV_IDS, game_class  # noqa: E402
 from plunder.envs.core import InvalidArgumentError, InvalidStateError  # noqa: E402
@@ -29,31 +29,9 @@ from plunder.envs.core.strict import json_depth, load_json, whole_number  # noqa
 from plunder.training.web import app as web_app  # noqa: E402
 from plunder.training.web import create_app, sessions  # noqa: E402
 
-from .test_server import JSON, new_game, play_setup, refused  # noqa: E402
 
 #: a body nested far deeper than the server reads (and than Python's parser recurses)
 DEEP = b"[" * 100_000 + b"]" * 100_000
-
-
-@pytest.fixture
-def bot_dir(tmp_path):
-    """The server's bot folder."""
-    folder = tmp_path / "bots"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
-def app(bot_dir):
-    """A fresh server app whose bot folder is ``bot_dir``."""
-    return create_app(bot_dir=bot_dir)
-
-
-@pytest.fixture
-def client(app):
-    """A test client of ``app``."""
-    with TestClient(app) as test_client:
-        yield test_client
 
 
 def session_of(app, game):
