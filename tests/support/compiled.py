@@ -5,6 +5,7 @@ the compiled code on or off through pytest's ``monkeypatch``, and the fixtures
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from plunder.envs import game_class
@@ -50,3 +51,15 @@ def games(request, monkeypatch):
         return (python_game(monkeypatch, cls, n, **opts),
                 compiled_game(monkeypatch, cls, n, **opts))
     return make
+
+
+def assert_view_shape_checked(game, view):
+    """``game``'s compiled ``encode_into`` refuses with a TypeError what is not a view of
+    the right length (a list, a tuple a field short or long, None, a number, a dict) and
+    encodes the plain tuple of the namedtuple ``view`` as ``view`` itself."""
+    out = np.zeros(game.layout.size, np.float32)
+    for bad in (list(view), tuple(view)[:-1], tuple(view) + (0,), None, 3, {"player": 0}):
+        with pytest.raises(TypeError):
+            game.encode_into(bad, out)
+    game.encode_into(tuple(view), out)                       # a plain tuple is fine
+    assert same_bytes(out, game.encode(view))

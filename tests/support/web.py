@@ -1,9 +1,14 @@
 """Helpers of the web server's tests (tests/web/test_server*.py): Starlette's test client
 (skipping the test module where the web extra is missing), the fixtures ``bot_dir``,
 ``app`` and ``client`` (offered to tests/web by its conftest), and the requests and checks
-both files make."""
+both files make, and ``plunder serve`` run as a command."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.error
 
 import pytest
 
@@ -72,3 +77,27 @@ def refused(response, status, *words):
     for word in words:
         assert word in message, message
     return message
+
+
+def start_server(bot_dir):
+    """``plunder serve`` on a free port in a process of its own, offering the bots under
+    ``bot_dir``: (its address, its port, the process; its output piped as text)."""
+    from tests.web.browser import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli.commands", "serve",
+                             "--port", str(port), "--bot-dir", str(bot_dir)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return f"http://127.0.0.1:{port}", port, proc
+
+
+def first_answer(proc, request, seconds=60):
+    """What ``request()`` returns once the server of ``proc`` answers: retried while it
+    starts (asserting that its process still runs, for ``seconds`` at most)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return request()
+        except (urllib.error.URLError, ConnectionError):
+            assert proc.poll() is None and time.monotonic() < deadline, "no server"
+            time.sleep(0.2)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tests.support.web import (
-    JSON, SETUPS, new_game, play_setup, refused, web_test_client,
+    JSON, SETUPS, first_answer, new_game, play_setup, refused, start_server, web_test_client,
 )
 
 TestClient = web_test_client()
@@ -566,28 +566,16 @@ def test_trained_bots_are_offered_checked_and_play(bot_dir, client):
 
 # -- the command -------------------------------------------------------------------------------
 def test_plunder_serve_runs_the_server(tmp_path):
-    import subprocess
-    import sys
     import urllib.error
     import urllib.request
 
-    from .browser import free_port
+    def catalog():
+        with urllib.request.urlopen(f"{url}/api/catalog", timeout=5) as response:
+            return json.load(response)
 
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli.commands", "serve",
-                             "--port", str(port), "--bot-dir", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
+    url, port, proc = start_server(tmp_path)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/catalog", timeout=5) as response:
-                    catalog = json.load(response)
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert proc.poll() is None and time.monotonic() < deadline, "no server"
-                time.sleep(0.2)
+        catalog = first_answer(proc, catalog)
         assert [g["env_id"] for g in catalog["games"]] == list(ENV_IDS)
         for name in ("evil.example", "testserver"):    # the test client's name is no exception
             foreign = urllib.request.Request(f"{url}/api/catalog", headers={"Host": name})

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from tests.support.web import (
-    JSON, new_game, play_setup, refused, web_test_client,
+    JSON, first_answer, new_game, play_setup, refused, start_server, web_test_client,
 )
 
 TestClient = web_test_client()
@@ -433,28 +433,11 @@ def post(url, body, timeout=60):
 def served(tmp_path):
     """``plunder serve`` on a free port, with a watched game of 4 search bots that think
     as long as they are allowed: (the server's address, its process, the game)."""
-    import subprocess
-    import sys
-    import urllib.error
-
-    from .browser import free_port
-
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli.commands", "serve",
-                             "--port", str(port), "--bot-dir", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
+    url, _, proc = start_server(tmp_path)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                game = post(f"{url}/api/games", {
-                    "game": "scallywags", "mode": "watch", "players": 4, "seed": 1,
-                    "bots": [f"search:{sessions.MAX_SEARCH_SAMPLES}"]}, timeout=5)
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert proc.poll() is None and time.monotonic() < deadline, "no server"
-                time.sleep(0.2)
+        game = first_answer(proc, lambda: post(f"{url}/api/games", {
+            "game": "scallywags", "mode": "watch", "players": 4, "seed": 1,
+            "bots": [f"search:{sessions.MAX_SEARCH_SAMPLES}"]}, timeout=5))
         yield url, proc, game
     finally:
         if proc.poll() is None:
