@@ -63,3 +63,13 @@ def assert_view_shape_checked(game, view):
             game.encode_into(bad, out)
     game.encode_into(tuple(view), out)                       # a plain tuple is fine
     assert same_bytes(out, game.encode(view))
+
+
+def assert_view_refused(game, view):
+    """``game``'s compiled encoder refuses the malformed ``view`` with a TypeError or
+    ValueError, through ``encode_into`` and ``encode`` alike."""
+    out = np.zeros(game.layout.size, np.float32)
+    with pytest.raises((TypeError, ValueError)):
+        game.encode_into(view, out)
+    with pytest.raises((TypeError, ValueError)):
+        game.encode(view)

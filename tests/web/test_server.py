@@ -17,6 +17,7 @@ import pytest
 
 from tests.support.web import (
     JSON, SETUPS, first_answer, new_game, play_setup, refused, start_server, web_test_client,
+    write_network,
 )
 
 TestClient = web_test_client()
@@ -504,47 +505,9 @@ def test_only_loopback_host_names_are_answered_when_asked(tmp_path):
 
 
 # -- trained bots --------------------------------------------------------------------------------
-def write_tiny_bot(path, env_id, num_players):
-    """A minimal exported bot (first legal move; value 0) with plunder's metadata."""
-    onnx = pytest.importorskip("onnx")
-    pytest.importorskip("onnxruntime")
-    from onnx import TensorProto, helper, numpy_helper
-
-    cls = game_class(env_id)
-    game = cls(num_players)
-    size, actions = game.layout.size, game.num_actions
-    nodes = [
-        helper.make_node("Cast", ["action_mask"], ["mask"], to=TensorProto.FLOAT),
-        helper.make_node("ReduceSum", ["mask", "axes"], ["total"], keepdims=1),
-        helper.make_node("Div", ["mask", "total"], ["action_probs"]),
-        helper.make_node("ArgMax", ["action_probs"], ["action"], axis=1, keepdims=0),
-        helper.make_node("ReduceSum", ["observation", "axes"], ["sum"], keepdims=0),
-        helper.make_node("Mul", ["sum", "zero"], ["value"]),
-    ]
-    graph = helper.make_graph(
-        nodes, "tiny",
-        [helper.make_tensor_value_info("observation", TensorProto.FLOAT, [None, size]),
-         helper.make_tensor_value_info("action_mask", TensorProto.INT8, [None, actions])],
-        [helper.make_tensor_value_info("action", TensorProto.INT64, [None]),
-         helper.make_tensor_value_info("action_probs", TensorProto.FLOAT, [None, actions]),
-         helper.make_tensor_value_info("value", TensorProto.FLOAT, [None])],
-        [numpy_helper.from_array(np.array([1], np.int64), "axes"),
-         numpy_helper.from_array(np.array(0.0, np.float32), "zero")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    meta = {"format": "plunder-bot/2", "env_id": env_id, "game": cls.name,
-            "version": cls.version, "num_players": num_players,
-            "options": game.option_values, "obs_size": size, "num_actions": actions,
-            "layout": [[f.name, f.size] for f in game.layout.fields]}
-    helper.set_model_props(model, {"plunder": json.dumps(meta)})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    onnx.save(model, str(path))
-    return path
-
-
 def test_trained_bots_are_offered_checked_and_play(bot_dir, client):
-    bot = write_tiny_bot(bot_dir / "sw" / "bot.onnx", "scallywags_v0", 2)
-    other = write_tiny_bot(bot_dir / "ss" / "bot.onnx", "shipshape_v0", 2)
+    bot = write_network(bot_dir / "sw" / "bot.onnx", "scallywags_v0", 2)
+    other = write_network(bot_dir / "ss" / "bot.onnx", "shipshape_v0", 2)
     (bot_dir / "junk.onnx").write_bytes(b"not a model")
     models = {m["path"]: m for m in client.get("/api/catalog").json()["models"]}
     assert models[str(bot)]["env_id"] == "scallywags_v0"
