@@ -15,9 +15,12 @@ import pytest
 
 # the test helpers' asserts are rewritten like the tests' own, so they still check under
 # python -O (CI runs the state-loading and replay tests that way)
-pytest.register_assert_rewrite("tests.support.state_load", "tests.all_hands_crew.helpers")
+pytest.register_assert_rewrite("tests.support", "tests.all_hands_crew.helpers")
 
 from plunder.envs import spec, specs  # noqa: E402
+
+# the compiled-code fixtures (compiled_on, games), for every test module
+pytest_plugins = ("tests.support.compiled",)
 
 
 def player_counts(env_id: str) -> list[int]:

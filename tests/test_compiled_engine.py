@@ -31,10 +31,7 @@ GAMES = 2000             # random games per player count in the default run
 SLOW_GAMES = 100_000     # in the slow suite
 
 
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    """The compiled code is on here, also in a run under PLUNDER_PURE_PYTHON=1."""
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
+pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
 def _engine(env_id, n):

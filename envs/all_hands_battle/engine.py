@@ -78,15 +78,6 @@ class AllHandsBattleGame(Game):
     #: the Python encoder's lookup tables and memos (observation._tables), unused compiled
     python_encoder_attrs = ("_obs_tables",)
 
-    def compiled_encoder_params(self, module) -> tuple:
-        """The compiled encoder's constants (observation.compiled_params)."""
-        from . import observation
-        return observation.compiled_params(self, module)
-
-    def compiled_view_params(self) -> tuple:
-        """The compiled view builder's constants (view_params)."""
-        return view_params(self)
-
     def __getstate__(self) -> dict:
         """Pickled without the compiled code and without the Python encoder's memo tables
         (a cache of up to ~700 observation blocks, rebuilt as it is used)."""
@@ -107,11 +98,6 @@ class AllHandsBattleGame(Game):
     def card_name(self, card: int) -> str:
         """Name of a card id."""
         return self.cards[card].name
-
-    @property
-    def layout(self):
-        """Named observation layout (see plunder.envs.all_hands_battle.observation)."""
-        return self._layout
 
     def encode(self, view: AllHandsBattleView) -> np.ndarray:
         """Observation vector of a view (the Python encoder; ``bind_compiled`` puts the
@@ -647,9 +633,9 @@ class AllHandsBattleState(Battles, GameState):
         rules = g.rules
         comp = g.components
         n = g.num_players
-        C = g.num_cards
         crew_size = comp.crew_per_ship
-        require(self.all_cards() == list(range(C)), "a card was created, lost or duplicated")
+        require(self.all_cards() == list(range(g.num_cards)),
+                "a card was created, lost or duplicated")
         for name in ("totals", "hands", "reserved", "known_with", "ships", "plunder",
                      "passed"):
             require(len(getattr(self, name)) == n, f"{name} is not per seat")

@@ -45,7 +45,7 @@ from plunder.envs.core.state_io import (
 )
 
 from .components import NO_CARDS, NUM_CREW, NUM_KINDS, TARGETED, default_components, partitioner
-from .observation import Encoder, build_layout, compiled_params, encode_view
+from .observation import Encoder, build_layout, encode_view
 from .codes import PHASES, Phase, action_ranges
 from .rounds import RoundPhases
 from .view import AllHandsCrewView
@@ -114,14 +114,6 @@ class AllHandsCrewGame(Game):
         elif self.__dict__.get("enc") is None:
             self.enc = Encoder(self)
 
-    def compiled_encoder_params(self, module) -> tuple:
-        """The compiled encoder's constants (observation.compiled_params)."""
-        return compiled_params(self, module)
-
-    def compiled_view_params(self) -> tuple:
-        """The compiled view builder's constants (view_params)."""
-        return view_params(self)
-
     # -- pickling (SuperSuit's vector envs, copy.deepcopy) -------------------------------
     def __getstate__(self) -> dict:
         """The game without its process-wide objects (relinked on loading: the packaged
@@ -145,10 +137,6 @@ class AllHandsCrewGame(Game):
         self.bind_compiled()
 
     # -- spaces -------------------------------------------------------------------------
-    @property
-    def layout(self):
-        return self._layout
-
     def encode(self, view: AllHandsCrewView) -> np.ndarray:
         return encode_view(self, view)
 

@@ -161,15 +161,6 @@ class AnchorsAweighGame(Game):
         if "encode_into" in self.__dict__:
             self._cencoder = self.encode_into.__self__
 
-    def compiled_encoder_params(self, module) -> tuple:
-        """The compiled encoder's constants (observation.compiled_params)."""
-        from .observation import compiled_params
-        return compiled_params(self, module)
-
-    def compiled_view_params(self) -> tuple:
-        """The compiled view builder's constants (view_params)."""
-        return view_params(self)
-
     @classmethod
     def components(cls) -> Components:
         """The packaged components (loaded and validated once per process)."""
@@ -220,13 +211,6 @@ class AnchorsAweighGame(Game):
                 # the round's unrevealed cards: 13 slots filled in card-id order, so a slot
                 # names no particular card; read as a set (its members' mean code)
                 EntityGroup("cards", 13, ("round_cards",)))
-
-    @property
-    def layout(self):
-        if self._layout is None:
-            from .observation import build_layout
-            self._layout = build_layout(self)
-        return self._layout
 
     def encode(self, view: AnchorsAweighView) -> np.ndarray:
         """The observation vector of ``view`` (the Python encoder; with the compiled one

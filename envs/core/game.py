@@ -17,7 +17,7 @@ import copy
 import importlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any, ClassVar, Protocol
 
@@ -117,9 +117,14 @@ class Game(ABC):
         return self.actions.action_name(action)
 
     @property
-    @abstractmethod
     def layout(self) -> ObservationLayout:
-        """The observation vector's named layout."""
+        """The observation vector's named layout: the ``_layout`` the game built, or else
+        built on first use by ``build_layout(game)`` of the game package's
+        ``observation``."""
+        if getattr(self, "_layout", None) is None:
+            self._layout = self._package_function("observation", "build_layout",
+                                                  "observation layout")(self)
+        return self._layout
 
     @abstractmethod
     def encode(self, view: Any) -> np.ndarray:
@@ -165,12 +170,30 @@ class Game(ABC):
                 self.mask_into = views.mask_into
 
     def compiled_encoder_params(self, module: Any) -> tuple:
-        """The compiled encoder's constructor arguments (``module.Encoder(*params)``)."""
-        raise NotImplementedError(f"{type(self).__name__} has no compiled encoder")
+        """The compiled encoder's constructor arguments (``module.Encoder(*params)``): by
+        default ``compiled_params(game, module)`` of the game package's ``observation``."""
+        return self._package_function("observation", "compiled_params",
+                                      "compiled encoder")(self, module)
 
     def compiled_view_params(self) -> tuple:
-        """The compiled view builder's constructor arguments (``ViewBuilder(*params)``)."""
-        raise NotImplementedError(f"{type(self).__name__} has no compiled view builder")
+        """The compiled view builder's constructor arguments (``ViewBuilder(*params)``): by
+        default ``view_params(game)`` of the module that defines the game's class."""
+        return self._package_function(None, "view_params", "compiled view builder")(self)
+
+    def _package_function(self, module_name: str | None, name: str, what: str) -> Callable:
+        """The function ``name`` of the game package's module ``module_name`` (None: the
+        game class's own module); NotImplementedError naming ``what`` where there is none."""
+        target = type(self).__module__
+        if module_name is not None:
+            target = f"{target.rpartition('.')[0]}.{module_name}"
+        try:
+            return getattr(importlib.import_module(target), name)
+        except ModuleNotFoundError as exc:
+            if exc.name != target:
+                raise
+        except AttributeError:
+            pass
+        raise NotImplementedError(f"{type(self).__name__} has no {what} ({target}.{name})")
 
     def __getstate__(self) -> dict:
         """Pickled without the compiled code (C objects do not pickle)."""

@@ -432,27 +432,31 @@ def _refused(load: Callable, what: str, words: str = "") -> None:
 def check_malformed_states_refused(game: Any, num_players: int,
                                    options: Mapping | None = None, *, seed: int = 0) -> None:
     """Saved states that are not states raise ``InvalidStateError`` (never another error,
-    never a state): text that is not JSON, JSON that is not an object, a state with a
-    field missing (each field in turn) or an unknown field, a field of the wrong type
-    (each field set to None in turn), a broken generator, and a state of another player
-    count."""
+    never a state) whose message says what is wrong: text that is not JSON, JSON that is
+    not an object, a state with a field missing (each field in turn, named) or an unknown
+    field (named), a field of the wrong type (each field set to None in turn), a broken
+    generator, and a state of another player count."""
     g = make_game(game, num_players, options)
     states = random_playout_states(g, seed)
     data = json.loads(states[len(states) // 2].to_json())
     g.state_from_dict(copy.deepcopy(data))                  # sound before the changes
     for text in ("{", "plunder", ""):
         _refused(lambda: g.state_from_json(text), f"state_from_json({text!r})", "not JSON")
-    _refused(lambda: g.state_from_json("42"), "state_from_json('42')")
-    _refused(lambda: g.state_from_dict([data]), "a list of states")
+    for text in ("42", "[1, 2]"):
+        _refused(lambda: g.state_from_json(text), f"state_from_json({text!r})",
+                 "expected an object")
+    _refused(lambda: g.state_from_dict([data]), "a list of states", "expected an object")
     for name in sorted(data):
         broken = copy.deepcopy(data)
         del broken[name]
-        _refused(lambda: g.state_from_dict(broken), f"without {name!r}", name)
+        _refused(lambda: g.state_from_dict(broken), f"without {name!r}",
+                 f"missing field(s) [{name!r}]")
         broken = copy.deepcopy(data)
         broken[name] = None
         _refused(lambda: g.state_from_dict(broken), f"{name!r} set to None", name)
     broken = dict(copy.deepcopy(data), not_a_field=1)
-    _refused(lambda: g.state_from_dict(broken), "an unknown field", "not_a_field")
+    _refused(lambda: g.state_from_dict(broken), "an unknown field",
+             "unknown field(s) ['not_a_field']")
     if "rng" in data:
         broken = dict(copy.deepcopy(data), rng={"bit_generator": "nope"})
         _refused(lambda: g.state_from_dict(broken), "a broken generator", "rng")

@@ -79,15 +79,6 @@ class ScallywagsGame(Game):
     #: the memoising Python encoder (observation.encoder), unused when compiled
     python_encoder_attrs = ("_encoder",)
 
-    def compiled_encoder_params(self, module) -> tuple:
-        """The compiled encoder's constants (observation.compiled_params)."""
-        from . import observation
-        return observation.compiled_params(self, module)
-
-    def compiled_view_params(self) -> tuple:
-        """The compiled view builder's constants (view_params)."""
-        return view_params(self)
-
     def compiled_engine_params(self, module) -> tuple:
         """The compiled engine's constants (``_engine.Engine(*params)``, in its order)."""
         from . import observation
@@ -97,11 +88,6 @@ class ScallywagsGame(Game):
                 observation.compiled_params(self, module), ScallywagsView, PHASES)
 
     # -- spaces -------------------------------------------------------------------------
-    @property
-    def layout(self):
-        """Named observation layout (see plunder.envs.scallywags.observation)."""
-        return self._layout
-
     @property
     def entity_groups(self) -> tuple[EntityGroup, ...]:
         """The coins: their ids are arbitrary labels, so a policy may share weights."""

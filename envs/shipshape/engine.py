@@ -85,11 +85,6 @@ class ShipShapeGame(Game):
     #: the Python encoder's tables (observation._tables), unused when compiled
     python_encoder_attrs = ("_obs_tables",)
 
-    def compiled_encoder_params(self, module) -> tuple:
-        """The compiled encoder's constants (observation.compiled_params)."""
-        from .observation import compiled_params
-        return compiled_params(self, module)
-
     def __setstate__(self, state: dict) -> None:
         """Restored, with the compiled code bound again (``Game.__setstate__``)."""
         state.setdefault("_oriented_holes", {})     # pickled before it existed
@@ -137,13 +132,6 @@ class ShipShapeGame(Game):
         cards = EntityGroup("cards", NUM_CARDS, ("my_hand",), (BID0,), ("seat_hand",),
                             tuple((c / NUM_CARDS,) for c in range(1, NUM_CARDS + 1)))
         return (orientations, cards)
-
-    @property
-    def layout(self):
-        if self._layout is None:
-            from .observation import build_layout
-            self._layout = build_layout(self)
-        return self._layout
 
     def encode(self, view: ShipShapeView) -> np.ndarray:
         """The observation vector of ``view`` (the Python encoder; ``bind_compiled`` puts

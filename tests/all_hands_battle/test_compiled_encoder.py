@@ -17,16 +17,14 @@ import pytest
 
 pytest.importorskip("plunder.envs.all_hands_battle._cencode")
 
-from plunder.envs import game_class                                        # noqa: E402
 from plunder.envs.all_hands_battle import _cencode                         # noqa: E402
 from plunder.envs.all_hands_battle.engine import (                         # noqa: E402
     CLAIM, DECISIONS, AllHandsBattleGame,
 )
 from plunder.envs.all_hands_battle.observation import PHASES              # noqa: E402
 from plunder.envs.all_hands_battle.view import AllHandsBattleView, ShipView  # noqa: E402
-from plunder.envs.core import compiled                                     # noqa: E402
 from tests.support.compiled import (                          # noqa: E402
-    compiled_game, python_game, same_bytes, uses_compiled,
+    assert_view_refused, assert_view_shape_checked, same_bytes, uses_compiled,
 )
 from tests.support.obs_reference import VARIANTS                                   # noqa: E402
 
@@ -34,20 +32,7 @@ ENV_ID = "all_hands_battle_v0"
 COUNTS = range(AllHandsBattleGame.min_players, AllHandsBattleGame.max_players + 1)
 
 
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    """Games built here use the compiled encoder unless a test switches it off, also in a
-    run under PLUNDER_PURE_PYTHON=1."""
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
-
-
-@pytest.fixture
-def games(monkeypatch):
-    """``make(n, **opts)`` -> (Python game, compiled game)."""
-    def make(n, **opts):
-        return (python_game(monkeypatch, game_class(ENV_ID), n, **opts),
-                compiled_game(monkeypatch, game_class(ENV_ID), n, **opts))
-    return make
+pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
 def test_field_names_match_the_views_and_the_layout():
@@ -207,25 +192,15 @@ def _bad_changes(view, C, S):
 def test_a_malformed_view_raises_a_clear_error():
     game, view = _view()
     assert uses_compiled(game)
-    out = np.zeros(game.layout.size, np.float32)
     claim = view._replace(decision=CLAIM, actor=view.player)
     for change in _bad_changes(view, game.num_cards, game.components.ships_per_fleet):
         for v in (view, claim):
-            with pytest.raises((TypeError, ValueError)):
-                game.encode_into(v._replace(**change), out)
-            with pytest.raises((TypeError, ValueError)):
-                game.encode(v._replace(**change))
+            assert_view_refused(game, v._replace(**change))
     assert same_bytes(game.encode(view), game.encode(view))      # still fine afterwards
 
 
 def test_a_view_of_the_wrong_shape_raises_a_clear_error():
-    game, view = _view()
-    out = np.zeros(game.layout.size, np.float32)
-    for bad in (list(view), tuple(view)[:-1], tuple(view) + (0,), None, 3, {"player": 0}):
-        with pytest.raises(TypeError):
-            game.encode_into(bad, out)
-    game.encode_into(tuple(view), out)                       # a plain tuple is fine
-    assert same_bytes(out, game.encode(view))
+    assert_view_shape_checked(*_view())
 
 
 def test_bad_constants_raise_a_clear_error():

@@ -25,7 +25,6 @@ from plunder.envs.all_hands_battle.engine import (                         # noq
     DECISIONS, AllHandsBattleGame, AllHandsBattleState, view_params,
 )
 from plunder.envs.all_hands_battle.view import AllHandsBattleView, ShipView  # noqa: E402
-from plunder.envs.core import compiled                                     # noqa: E402
 from tests.support.compiled import (                                      # noqa: E402
     BAD_FIELD_VALUES, same_view, uses_compiled_view, view_difference,
 )
@@ -37,11 +36,7 @@ STATES = 1200            # states per player count and variant (every seat's vie
 ERRORS = (TypeError, ValueError, IndexError, KeyError)
 
 
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    """Games built here use the compiled view unless a test switches it off, also in a run
-    under PLUNDER_PURE_PYTHON=1."""
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
+pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
 def _builder(game):

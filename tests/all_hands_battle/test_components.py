@@ -11,7 +11,7 @@ from plunder.envs.all_hands_battle import AllHandsBattleGame
 from plunder.envs.all_hands_battle.components import (
     KIND_NAMES, SUIT_NAMES, default_components, parse_components,
 )
-from plunder.envs.core import ConfigError
+from tests.support.components import assert_config_error
 from plunder.envs.core.config import load_game_data
 
 
@@ -70,10 +70,7 @@ def test_committed_deck_is_the_74_cards_of_the_completion():
     (lambda d: d.update(cards="lots"), "expected list"),
 ])
 def test_bad_data_raises_config_errors(mutate, message):
-    data = raw()
-    mutate(data)
-    with pytest.raises(ConfigError, match=message):
-        parse_components(data)
+    assert_config_error(parse_components, raw(), mutate, message)
 
 
 def test_game_uses_given_components():

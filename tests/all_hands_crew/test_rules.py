@@ -10,10 +10,11 @@ import pytest
 from plunder.envs.all_hands_crew.components import (
     NUM_KINDS, Partitioner, load_components, parse_components)
 from plunder.envs.core.config import load_game_data
-from plunder.envs.core.errors import (ConfigError, IllegalActionError,
+from plunder.envs.core.errors import (IllegalActionError,
                                       InvalidArgumentError)
 from plunder.envs.core.rewards import rank_rewards
 from plunder.envs.all_hands_crew_v0 import Game, raw_env
+from tests.support.components import assert_config_error
 
 from .helpers import (ANCHOR, BOSUN, CARPENTER, COOK, CUTLASS, GUNNER, KRAKEN, LOOKOUT,
                       NAVIGATOR, act, crew, lay_index, make_state, pass_all_lays,
@@ -141,10 +142,7 @@ def _data():
     (lambda d: d["crew"][1].update(name="Cook"), "unique"),
 ])
 def test_config_errors_are_clear(mutate, match):
-    data = _data()
-    mutate(data)
-    with pytest.raises(ConfigError, match=match):
-        parse_components(data)
+    assert_config_error(parse_components, _data(), mutate, match)
 
 
 # -- phase 1: looking for candidates ----------------------------------------------------

@@ -14,33 +14,18 @@ import pytest
 
 pytest.importorskip("plunder.envs.scallywags._cencode")
 
-from plunder.envs import game_class                               # noqa: E402
-from plunder.envs.core import compiled                             # noqa: E402
 from plunder.envs.scallywags import _cencode                       # noqa: E402
 from plunder.envs.scallywags.components import BLOW, YO_HO         # noqa: E402
 from plunder.envs.scallywags.engine import PHASES, ScallywagsGame  # noqa: E402
 from plunder.envs.scallywags.view import ScallywagsView            # noqa: E402
 from tests.support.compiled import (                          # noqa: E402
-    compiled_game, python_game, same_bytes, uses_compiled,
+    assert_view_refused, assert_view_shape_checked, same_bytes, uses_compiled,
 )
 
 ENV_ID = "scallywags_v0"
 
 
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    """Games built here use the compiled encoder unless a test switches it off, also in a
-    run under PLUNDER_PURE_PYTHON=1."""
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
-
-
-@pytest.fixture
-def games(monkeypatch):
-    """``make(n, **opts)`` -> (Python game, compiled game)."""
-    def make(n, **opts):
-        return (python_game(monkeypatch, game_class(ENV_ID), n, **opts),
-                compiled_game(monkeypatch, game_class(ENV_ID), n, **opts))
-    return make
+pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
 def test_field_names_match_the_view_and_the_layout():
@@ -120,11 +105,7 @@ def _view():
 def test_a_malformed_view_raises_a_clear_error(change):
     game, view = _view()
     assert uses_compiled(game)
-    out = np.zeros(game.layout.size, np.float32)
-    with pytest.raises((TypeError, ValueError)):
-        game.encode_into(view._replace(**change), out)
-    with pytest.raises((TypeError, ValueError)):
-        game.encode(view._replace(**change))
+    assert_view_refused(game, view._replace(**change))
     assert same_bytes(game.encode(view), game.encode(view))      # still fine afterwards
 
 
@@ -148,13 +129,7 @@ def test_ints_of_any_kind_and_equal_strs_encode_as_plain_ones():
 
 
 def test_a_view_of_the_wrong_shape_raises_a_clear_error():
-    game, view = _view()
-    out = np.zeros(game.layout.size, np.float32)
-    for bad in (list(view), tuple(view)[:-1], tuple(view) + (0,), None, 3, {"player": 0}):
-        with pytest.raises(TypeError):
-            game.encode_into(bad, out)
-    game.encode_into(tuple(view), out)                       # a plain tuple is fine
-    assert same_bytes(out, game.encode(view))
+    assert_view_shape_checked(*_view())
 
 
 def test_the_constructor_checks_its_constants():

@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("plunder.envs.scallywags._cview")
 
-from plunder.envs.core import compiled                                  # noqa: E402
+from plunder.envs.core.testing import random_states                     # noqa: E402
 from plunder.envs.scallywags import _cview                              # noqa: E402
 from plunder.envs.scallywags.engine import (                            # noqa: E402
     ScallywagsGame, ScallywagsState, view_params,
@@ -31,11 +31,7 @@ ENV_ID = "scallywags_v0"
 ERRORS = (TypeError, ValueError, IndexError, KeyError)
 
 
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    """Games built here use the compiled view unless a test switches it off, also in a
-    run under PLUNDER_PURE_PYTHON=1."""
-    monkeypatch.delenv(compiled.PURE_PYTHON_VAR, raising=False)
+pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
 def assert_same_views(state, where=""):
@@ -44,20 +40,6 @@ def assert_same_views(state, where=""):
     for p in range(state.game.num_players):
         c, py = state.view(p), state.python_view(p)
         assert same_view(c, py), f"{where} seat {p}: {view_difference(c, py)}"
-
-
-def _random_states(game, rng, count):
-    """States along random games (every state of each, terminal ones included)."""
-    states = 0
-    while states < count:
-        s = game.new_game(rng)
-        while True:
-            states += 1
-            yield s
-            if s.is_terminal() or states >= count:
-                break
-            s.apply_joint({p: int(rng.choice(np.flatnonzero(s.legal_actions_mask(p))))
-                           for p in s.current_players()})
 
 
 def test_field_names_match_the_view_and_the_state():
@@ -87,7 +69,7 @@ def _states_of_every_phase():
     for n in (2, 4):
         found = {}
         game = ScallywagsGame(n)
-        for s in _random_states(game, np.random.default_rng(40 + n), 3000):
+        for s in random_states(game, np.random.default_rng(40 + n), 3000):
             key = "finished" if s.is_terminal() else s.phase
             if key not in found:
                 found[key] = s.clone()

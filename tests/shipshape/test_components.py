@@ -8,6 +8,7 @@ import pytest
 
 from plunder.envs.core.config import load_game_data
 from plunder.envs.core.errors import ConfigError
+from tests.support.components import assert_config_error
 from plunder.envs.shipshape.components import (
     components_from_dict, crate_stats, design_rule_problems, load_components)
 
@@ -66,10 +67,7 @@ def _data():
     (lambda d: d["crates"].update({3: [". . .", 5, ". . ."]}), "crate 3, row 2"),
 ])
 def test_bad_data_raises_clear_config_errors(change, message):
-    data = _data()
-    change(data)
-    with pytest.raises(ConfigError, match=message):
-        components_from_dict(data)
+    assert_config_error(components_from_dict, _data(), change, message)
 
 
 def test_top_level_must_be_a_mapping():

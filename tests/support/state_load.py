@@ -1,5 +1,8 @@
 """Shared pieces of the per-game state-loading tests (tests/<game>/test_state_load.py):
-corruptions of a saved state's dict, and the check that a corrupted state is refused."""
+corruptions of a saved state's dict, the check that a corrupted state is refused, and the
+test of a table of corruptions built from it. What every game refuses alike (a missing or
+unknown field, a broken generator, what is not an object): the shared suite,
+``plunder.envs.core.testing.check_malformed_states_refused``."""
 
 from __future__ import annotations
 
@@ -41,3 +44,16 @@ def assert_refused(game, data, corrupt, words, rule=False):
         assert "breaks the rules" in str(info.value)
 
 
+
+
+def refusal_test(cases, state, rule=False):
+    """A test of every corruption in ``cases`` (name -> (*where, corrupt, words)),
+    parametrised by name: the data of ``state(*where)`` (a (game, data) pair) loads, and
+    once corrupted is refused with ``words`` (:func:`assert_refused`). A test module binds
+    it to its test's name (``test_corrupted_field_is_named = refusal_test(...)``)."""
+    @pytest.mark.parametrize("name", sorted(cases))
+    def test(name):
+        *where, corrupt, words = cases[name]
+        game, data = state(*where)
+        assert_refused(game, data, corrupt, words, rule=rule)
+    return test

@@ -15,11 +15,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-pytest.importorskip("starlette", reason="plunder serve needs the web extra")
-try:
-    from starlette.testclient import TestClient
-except RuntimeError as exc:     # neither httpx2 nor httpx is installed
-    pytest.skip(f"Starlette's TestClient: {exc}", allow_module_level=True)
+from tests.support.web import (
+    JSON, SETUPS, first_answer, new_game, play_setup, refused, start_server, web_test_client,
+    write_network,
+)
+
+TestClient = web_test_client()
 
 from plunder.envs import ENV_IDS, game_class  # noqa: E402
 from plunder.envs.core.movelog import describe_step  # noqa: E402
@@ -27,16 +28,6 @@ from plunder.policies import base as policy_base  # noqa: E402
 from plunder.training.web import create_app  # noqa: E402
 from plunder.training.web.sessions import LOG_WINDOW, seat_table  # noqa: E402
 
-#: (players, seat of the person, bots) per game: short games with every kind of seat
-SETUPS = {
-    "scallywags_v0": (3, 1, ["heuristic", "random"]),
-    "shipshape_v0": (2, 0, ["heuristic"]),        # 2 players: the Cap'n is a scoring seat
-    "anchors_aweigh_v0": (2, 1, ["random"]),
-    "all_hands_battle_v0": (2, 0, ["random"]),
-    "all_hands_crew_v0": (3, 2, ["heuristic", "random"]),
-}
-#: the header of a JSON body sent as raw bytes (the server refuses a POST without it)
-JSON = {"content-type": "application/json"}
 #: the parts of a response that show the table
 TABLE_KEYS = ("text", "view", "board", "acting", "legal")
 #: the move log a response carries
@@ -46,32 +37,6 @@ LOG_KEYS = ("log", "log_total")
 PUBLIC_KEYS = ("id", "mode", "env_id", "num_players", "options", "max_turns", "seat_names",
                "bots", "you", "seat", "version", "step", "steps", "over", "your_turn",
                "result")
-
-
-@pytest.fixture
-def app(tmp_path):
-    """A fresh server app (its own games) that offers the bots under tmp_path."""
-    return create_app(bot_dir=tmp_path)
-
-
-@pytest.fixture
-def client(app):
-    """A test client of ``app`` (the lifespan runs, as under uvicorn)."""
-    with TestClient(app) as test_client:
-        yield test_client
-
-
-def new_game(client, env_id, mode="play", **settings):
-    """Create a game; returns the first snapshot (asserting it was created)."""
-    response = client.post("/api/games", json={"game": env_id, "mode": mode, **settings})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def play_setup(env_id, seed=3, **extra):
-    """The request body of a played game of ``env_id`` (see SETUPS)."""
-    n, seat, bots = SETUPS[env_id]
-    return dict(players=n, seat=seat, bots=bots, seed=seed, **extra)
 
 
 def play_to_end(client, game, seed=0, check=None):
@@ -330,14 +295,6 @@ def test_a_watched_seat_sees_only_its_view(app, client, env_id):
 
 
 # -- refusals ----------------------------------------------------------------------------------
-def refused(response, status, *words):
-    """Assert a JSON refusal with ``status`` whose message holds every one of ``words``."""
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    for word in words:
-        assert word in message, message
-    return message
-
 
 @pytest.mark.parametrize("body, status, words", [
     ({"game": "treasure_island"}, 404, ["unknown game", "scallywags_v0"]),
@@ -548,53 +505,15 @@ def test_only_loopback_host_names_are_answered_when_asked(tmp_path):
 
 
 # -- trained bots --------------------------------------------------------------------------------
-def write_tiny_bot(path, env_id, num_players):
-    """A minimal exported bot (first legal move; value 0) with plunder's metadata."""
-    onnx = pytest.importorskip("onnx")
-    pytest.importorskip("onnxruntime")
-    from onnx import TensorProto, helper, numpy_helper
-
-    cls = game_class(env_id)
-    game = cls(num_players)
-    size, actions = game.layout.size, game.num_actions
-    nodes = [
-        helper.make_node("Cast", ["action_mask"], ["mask"], to=TensorProto.FLOAT),
-        helper.make_node("ReduceSum", ["mask", "axes"], ["total"], keepdims=1),
-        helper.make_node("Div", ["mask", "total"], ["action_probs"]),
-        helper.make_node("ArgMax", ["action_probs"], ["action"], axis=1, keepdims=0),
-        helper.make_node("ReduceSum", ["observation", "axes"], ["sum"], keepdims=0),
-        helper.make_node("Mul", ["sum", "zero"], ["value"]),
-    ]
-    graph = helper.make_graph(
-        nodes, "tiny",
-        [helper.make_tensor_value_info("observation", TensorProto.FLOAT, [None, size]),
-         helper.make_tensor_value_info("action_mask", TensorProto.INT8, [None, actions])],
-        [helper.make_tensor_value_info("action", TensorProto.INT64, [None]),
-         helper.make_tensor_value_info("action_probs", TensorProto.FLOAT, [None, actions]),
-         helper.make_tensor_value_info("value", TensorProto.FLOAT, [None])],
-        [numpy_helper.from_array(np.array([1], np.int64), "axes"),
-         numpy_helper.from_array(np.array(0.0, np.float32), "zero")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    meta = {"format": "plunder-bot/2", "env_id": env_id, "game": cls.name,
-            "version": cls.version, "num_players": num_players,
-            "options": game.option_values, "obs_size": size, "num_actions": actions,
-            "layout": [[f.name, f.size] for f in game.layout.fields]}
-    helper.set_model_props(model, {"plunder": json.dumps(meta)})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    onnx.save(model, str(path))
-    return path
-
-
-def test_trained_bots_are_offered_checked_and_play(tmp_path, client):
-    bot = write_tiny_bot(tmp_path / "sw" / "bot.onnx", "scallywags_v0", 2)
-    other = write_tiny_bot(tmp_path / "ss" / "bot.onnx", "shipshape_v0", 2)
-    (tmp_path / "junk.onnx").write_bytes(b"not a model")
+def test_trained_bots_are_offered_checked_and_play(bot_dir, client):
+    bot = write_network(bot_dir / "sw" / "bot.onnx", "scallywags_v0", 2)
+    other = write_network(bot_dir / "ss" / "bot.onnx", "shipshape_v0", 2)
+    (bot_dir / "junk.onnx").write_bytes(b"not a model")
     models = {m["path"]: m for m in client.get("/api/catalog").json()["models"]}
     assert models[str(bot)]["env_id"] == "scallywags_v0"
     assert models[str(bot)]["num_players"] == 2
     assert models[str(other)]["env_id"] == "shipshape_v0"
-    assert "not a loadable ONNX model" in models[str(tmp_path / "junk.onnx")]["error"]
+    assert "not a loadable ONNX model" in models[str(bot_dir / "junk.onnx")]["error"]
     refused(client.post("/api/games", json={"game": "scallywags", "bots": [f"trained:{other}"]}),
             400, "shipshape_v0", "not for 'scallywags_v0'")
     refused(client.post("/api/games", json={"game": "scallywags", "players": 3,
@@ -610,28 +529,16 @@ def test_trained_bots_are_offered_checked_and_play(tmp_path, client):
 
 # -- the command -------------------------------------------------------------------------------
 def test_plunder_serve_runs_the_server(tmp_path):
-    import subprocess
-    import sys
     import urllib.error
     import urllib.request
 
-    from .browser import free_port
+    def catalog():
+        with urllib.request.urlopen(f"{url}/api/catalog", timeout=5) as response:
+            return json.load(response)
 
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli.commands", "serve",
-                             "--port", str(port), "--bot-dir", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
+    url, port, proc = start_server(tmp_path)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/catalog", timeout=5) as response:
-                    catalog = json.load(response)
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert proc.poll() is None and time.monotonic() < deadline, "no server"
-                time.sleep(0.2)
+        catalog = first_answer(proc, catalog)
         assert [g["env_id"] for g in catalog["games"]] == list(ENV_IDS)
         for name in ("evil.example", "testserver"):    # the test client's name is no exception
             foreign = urllib.request.Request(f"{url}/api/catalog", headers={"Host": name})

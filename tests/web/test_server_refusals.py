@@ -17,11 +17,12 @@ import time
 import numpy as np
 import pytest
 
-pytest.importorskip("starlette", reason="plunder serve needs the web extra")
-try:
-    from starlette.testclient import TestClient
-except RuntimeError as exc:     # neither httpx2 nor httpx is installed
-    pytest.skip(f"Starlette's TestClient: {exc}", allow_module_level=True)
+from tests.support.web import (
+    JSON, first_answer, new_game, play_setup, refused, start_server, web_test_client,
+    write_network,
+)
+
+TestClient = web_test_client()
 
 from plunder.envs import ENV_IDS, game_class  # noqa: E402
 from plunder.envs.core import InvalidArgumentError, InvalidStateError  # noqa: E402
@@ -29,88 +30,14 @@ from plunder.envs.core.strict import json_depth, load_json, whole_number  # noqa
 from plunder.training.web import app as web_app  # noqa: E402
 from plunder.training.web import create_app, sessions  # noqa: E402
 
-from .test_server import JSON, new_game, play_setup, refused  # noqa: E402
 
 #: a body nested far deeper than the server reads (and than Python's parser recurses)
 DEEP = b"[" * 100_000 + b"]" * 100_000
 
 
-@pytest.fixture
-def bot_dir(tmp_path):
-    """The server's bot folder."""
-    folder = tmp_path / "bots"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
-def app(bot_dir):
-    """A fresh server app whose bot folder is ``bot_dir``."""
-    return create_app(bot_dir=bot_dir)
-
-
-@pytest.fixture
-def client(app):
-    """A test client of ``app``."""
-    with TestClient(app) as test_client:
-        yield test_client
-
-
 def session_of(app, game):
     """The server's session of a game's snapshot."""
     return app.state.store._sessions[game["id"]]
-
-
-def write_network(path, env_id, num_players=2, graph_env=None, nan=None):
-    """An exported bot (first legal move, value 0) with ``env_id``'s metadata; its graph is
-    sized for ``graph_env`` (another game's network under copied metadata). ``nan``:
-    "always" (NaN weights) or "in play" (NaN once the observation is not blank)."""
-    onnx = pytest.importorskip("onnx")
-    pytest.importorskip("onnxruntime")
-    from onnx import TensorProto, helper, numpy_helper
-
-    cls = game_class(env_id)
-    game = cls(num_players)
-    graph_game = game_class(graph_env or env_id)(num_players)
-    size, actions = graph_game.layout.size, graph_game.num_actions
-    nodes = [
-        helper.make_node("Cast", ["action_mask"], ["mask"], to=TensorProto.FLOAT),
-        helper.make_node("ReduceSum", ["mask", "axes"], ["total"], keepdims=1),
-        helper.make_node("Div", ["mask", "total"], ["uniform"]),
-        helper.make_node("Mul", ["uniform", "scale"], ["scaled"]),
-        helper.make_node("ArgMax", ["action_probs"], ["action"], axis=1, keepdims=0),
-        helper.make_node("ReduceSum", ["observation", "axes"], ["flat"], keepdims=0),
-        helper.make_node("Mul", ["flat", "zero"], ["value"]),
-    ]
-    if nan == "in play":        # + sqrt(-sum): 0 for a blank observation, else NaN
-        nodes += [helper.make_node("ReduceSum", ["observation", "axes"], ["sum"], keepdims=1),
-                  helper.make_node("Neg", ["sum"], ["negated"]),
-                  helper.make_node("Sqrt", ["negated"], ["root"]),
-                  helper.make_node("Add", ["scaled", "root"], ["action_probs"])]
-    else:
-        nodes.append(helper.make_node("Identity", ["scaled"], ["action_probs"]))
-    graph = helper.make_graph(
-        nodes, "tiny",
-        [helper.make_tensor_value_info("observation", TensorProto.FLOAT, [None, size]),
-         helper.make_tensor_value_info("action_mask", TensorProto.INT8, [None, actions])],
-        [helper.make_tensor_value_info("action", TensorProto.INT64, [None]),
-         helper.make_tensor_value_info("action_probs", TensorProto.FLOAT, [None, actions]),
-         helper.make_tensor_value_info("value", TensorProto.FLOAT, [None])],
-        [numpy_helper.from_array(np.array([1], np.int64), "axes"),
-         numpy_helper.from_array(np.array(0.0, np.float32), "zero"),
-         numpy_helper.from_array(np.array(np.nan if nan == "always" else 1.0, np.float32),
-                                 "scale")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    meta = {"format": "plunder-bot/2", "env_id": env_id, "game": cls.name,
-            "version": cls.version, "num_players": num_players,
-            "options": game.option_values, "obs_size": game.layout.size,
-            "num_actions": game.num_actions,
-            "layout": [[f.name, f.size] for f in game.layout.fields]}
-    helper.set_model_props(model, {"plunder": json.dumps(meta)})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    onnx.save(model, str(path))
-    return path
 
 
 # -- changes only from the server's own page ----------------------------------------------------
@@ -455,28 +382,11 @@ def post(url, body, timeout=60):
 def served(tmp_path):
     """``plunder serve`` on a free port, with a watched game of 4 search bots that think
     as long as they are allowed: (the server's address, its process, the game)."""
-    import subprocess
-    import sys
-    import urllib.error
-
-    from .browser import free_port
-
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli.commands", "serve",
-                             "--port", str(port), "--bot-dir", str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
+    url, _, proc = start_server(tmp_path)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                game = post(f"{url}/api/games", {
-                    "game": "scallywags", "mode": "watch", "players": 4, "seed": 1,
-                    "bots": [f"search:{sessions.MAX_SEARCH_SAMPLES}"]}, timeout=5)
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert proc.poll() is None and time.monotonic() < deadline, "no server"
-                time.sleep(0.2)
+        game = first_answer(proc, lambda: post(f"{url}/api/games", {
+            "game": "scallywags", "mode": "watch", "players": 4, "seed": 1,
+            "bots": [f"search:{sessions.MAX_SEARCH_SAMPLES}"]}, timeout=5))
         yield url, proc, game
     finally:
         if proc.poll() is None:
