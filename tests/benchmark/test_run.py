@@ -141,7 +141,7 @@ def test_an_illegal_action_is_an_error_naming_task_game_and_seat():
     ("no_such_module_xyz:act", InvalidArgumentError, "cannot import module 'no_such_module_xyz'"),
     ("tests.benchmark.numpy_twin:missing", InvalidArgumentError, "has no attribute 'missing'"),
     ("justaword", InvalidArgumentError, "neither a .onnx file, a module:callable nor a bot"),
-    ("search:x", InvalidArgumentError, "positive whole number"),
+    ("search:x", InvalidArgumentError, "must be a whole number written with the digits 0-9"),
     ("pretrained:medium", InvalidArgumentError, "names no strength"),
     ("missing-file.onnx", ModelFileError, "no bot file at missing-file.onnx"),
 ])
