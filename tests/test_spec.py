@@ -21,6 +21,8 @@ from plunder.envs import (
 )
 from plunder.envs.core import InvalidArgumentError, UnknownEnvError, compiled
 from plunder.envs.core.registry import GAMES
+
+from .conftest import needs_pz_registry
 from plunder.envs.core.spec import SearchDefaults, check_game_class, resolve
 from tests.example_game import SPEC as SPEC_OF_EXAMPLE
 
@@ -66,6 +68,7 @@ def test_the_bots_and_board_a_spec_names_exist(env_id):
 
 
 def test_tables_derived_from_the_specs():
+    pytest.importorskip("starlette", reason="the web page's tables need the web extra")
     from plunder.policies import base, netsearch
     from plunder.training.web import boards
     from plunder.training.web.app import TITLES
@@ -105,6 +108,7 @@ def test_pyproject_packages_and_ext_modules_match_the_specs():
         assert module.get("optional") is True
 
 
+@needs_pz_registry
 def test_reading_the_specs_and_registering_imports_no_game():
     """``import plunder.envs`` reads every spec and fills PettingZoo's registry without
     importing an engine, an env module or a bot."""
