@@ -17,9 +17,9 @@ TOP = {"envs": "plunder/envs", "policies": "plunder/policies",
 
 def _is_data(path: Path) -> bool:
     """Package data the wheel must carry: configs, shipped bots and their manifest, the
-    benchmark's JSON Schema."""
+    benchmark's JSON Schema, the games' rules pages."""
     return path.suffix in (".yaml", ".toml", ".onnx") or path.name == "manifest.json" \
-        or path.name.endswith(".schema.json")
+        or path.name.endswith(".schema.json") or path.name == "rules.md"
 
 
 def expected_files():
