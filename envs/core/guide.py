@@ -92,15 +92,15 @@ def move_label(game: Any, view: Any, action: int) -> str:
 
 
 def move_labels(game: Any, view: Any, legal: Iterable[int]) -> dict[int, str]:
-    """A distinct label per legal move, in the order given (a label two moves share gets
-    the move's internal name added)."""
-    legal = [int(a) for a in legal]
-    labels = {a: move_label(game, view, a) for a in legal}
+    """A distinct label per legal move, in the order given: a label an earlier move has
+    already (two copies of one card) gets ``(copy 2)``, ``(copy 3)``..."""
+    labels: dict[int, str] = {}
     seen: dict[str, int] = {}
-    for text in labels.values():
+    for a in legal:
+        text = move_label(game, view, int(a))
         seen[text] = seen.get(text, 0) + 1
-    return {a: text if seen[text] == 1 else f"{text} [{game.action_name(a)}]"
-            for a, text in labels.items()}
+        labels[int(a)] = text if seen[text] == 1 else f"{text} (copy {seen[text]})"
+    return labels
 
 
 def only_move(legal: Sequence[int]) -> int | None:
