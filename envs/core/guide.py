@@ -74,12 +74,12 @@ def decision_prompt(game: Any, view: Any, legal: Sequence[int] | None = None) ->
     legal = [] if legal is None else [int(a) for a in legal]
     if hook is not None:
         return str(hook(game, view, legal))
-    seats = acting(view)
-    if not seats:
-        return "The game is over."
-    if getattr(view, "player", None) in seats:
+    if legal:
         return "Your decision: choose a move."
-    return f"Waiting for {waiting_for(game, seats)} to decide."
+    seats = acting(view)
+    if seats:
+        return f"Waiting for {waiting_for(game, seats)} to decide."
+    return "Nothing for you to decide now."
 
 
 def move_label(game: Any, view: Any, action: int) -> str:
