@@ -270,8 +270,9 @@ def ask_move(env, game, obs, ask, say, seat: int | None = None,
             return None
         word = answer.strip().lower()
         if word in ("help", "?"):
-            say("Type the number beside a move, or its words (a unique start such as "
-                "'play a', or a word only one move has, such as '#13'). Commands:")
+            say(_wrap_line("Type the number beside a move, or its words (a unique start "
+                           "such as 'play a', or a word only one move has, such as '#13'). "
+                           "Commands:", WIDTH))
             for name, what in COMMANDS.items():
                 say(f"  {name:6s} {what}")
             continue
