@@ -12,7 +12,8 @@ from .codes import (
     LOADING, OVER, PIRATE, PLACE, SETUP,
 )
 from .components import BACKS, COLOURS, KINDS, NUM_KINDS, SPACE_NAMES
-from .view import CELL_CARGO, CELL_CHEST, CELL_EMPTY, CELL_TILE, CELL_UNKNOWN
+from .movelog import tile_text
+from .view import CELL_EMPTY
 
 
 def a(word: str) -> str:
@@ -21,17 +22,11 @@ def a(word: str) -> str:
 
 
 def cell_text(code: int, stored=()) -> str:
-    """A ship cell or hand as words: ``empty``, ``a rope (starfish)``, ``blue cargo``."""
+    """A ship cell or hand as words: ``empty``, ``a starfish rope``, ``blue cargo``, with
+    the cargo a storage tile holds."""
     if code == CELL_EMPTY:
         return "empty"
-    if code == CELL_UNKNOWN:
-        return "an unseen tile"
-    if code == CELL_CHEST:
-        return "a chest"
-    if code >= CELL_CARGO:
-        return f"{COLOURS[code - CELL_CARGO]} cargo"
-    kind, star = divmod(code - CELL_TILE, 2)
-    text = a(KINDS[kind]) + (" (starfish)" if star else "")
+    text = tile_text(code)
     if stored:
         text += " holding " + ", ".join(COLOURS[c] for c in stored)
     return text
