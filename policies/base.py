@@ -165,7 +165,7 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         from .onnx_policy import OnnxPolicy
         from .pretrained import parse_spec, pretrained_path
         strength, sampled = parse_spec(arg)
-        path = pretrained_path(env_id, num_players, strength)
+        path = pretrained_path(env_id, num_players, strength, options=options)
         bot = OnnxPolicy(path, env_id=env_id, num_players=num_players, options=options,
                          seed=seed, greedy=not sampled)
         bot.name = spec
@@ -180,7 +180,7 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
             settings["samples"] = samples
         if path == "pretrained":
             from .pretrained import pretrained_path
-            path = str(pretrained_path(env_id, num_players, "final"))
+            path = str(pretrained_path(env_id, num_players, "final", options=options))
         from .netsearch import NetSearchPolicy, default_settings
         from .onnx_policy import OnnxPolicy
         net = OnnxPolicy(path, env_id=env_id, num_players=num_players, options=options,

@@ -63,7 +63,7 @@ from plunder.envs.core import InvalidArgumentError, ModelFileError, PlunderError
 from plunder.training.atomic import atomic_write_bytes  # noqa: F401 - re-exported
 from plunder.training.games import game_name
 
-from .config import TrainConfig, entity_group_names
+from .config import TrainConfig, entity_group_names, resolve_device
 from .selfplay_env import (Actor, ActorPolicy, OpponentPool, SelfPlayEnv, SelfPlayVecEnv,
                            actor_from_policy, limit_numpy_threads)
 from plunder.training.threads import map_in_processes
@@ -121,8 +121,9 @@ def _cpu_model() -> str:
 
 
 def default_run_dir(cfg: TrainConfig) -> Path:
-    """``runs/<game>-<n>p``."""
-    return Path("runs") / f"{game_name(cfg.env_id)}-{cfg.num_players}p"
+    """``runs/<game>-<n>p``, or ``runs/<game>-<n>p-<variant>`` for a named variant."""
+    variant = f"-{cfg.variant}" if cfg.variant else ""
+    return Path("runs") / f"{game_name(cfg.env_id)}-{cfg.num_players}p{variant}"
 
 
 class LinearLR:
@@ -436,7 +437,8 @@ def _make_model(cfg: TrainConfig, env, run_dir: Path):
         policy, env, learning_rate=lr, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
         ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
-        target_kl=p.target_kl, policy_kwargs=policy_kwargs, seed=cfg.seed, device="cpu",
+        target_kl=p.target_kl, policy_kwargs=policy_kwargs, seed=cfg.seed,
+        device=resolve_device(cfg.device),
         async_rollouts=cfg.async_rollouts, truncation_reward=cfg.ppo.truncation_reward,
         tensorboard_log=str(run_dir / "tb") if cfg.tensorboard else None, verbose=0)
 
@@ -673,7 +675,7 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         state["wall"] = float(ckpt.meta.get("wall_seconds", 0.0))
         steps0 = int(ckpt.meta["steps"])
         vec = make_vec_env(cfg, pool, cfg.seed + steps0)
-        model = ckpt.load_model(env=vec)
+        model = ckpt.load_model(env=vec, device=resolve_device(cfg.device))
         model.async_rollouts = cfg.async_rollouts
         model.truncation_reward = cfg.ppo.truncation_reward
         model.set_random_seed(cfg.seed + steps0)
@@ -780,6 +782,7 @@ def train_command(game: str, config_path: str | None, overrides: list[str],
         rd = Path(run_dir) if run_dir else default_run_dir(cfg)
         if resume:
             saved = latest_checkpoint(rd).meta["config"]
+            saved.setdefault("device", "cpu")   # runs from before the key trained on the CPU
             cfg = config_from_dict(apply_overrides(saved, extra), f"{rd} (saved config)")
         return train(cfg, rd, resume=resume, overwrite=overwrite, echo=click.echo)
     except PlunderError as exc:
