@@ -215,27 +215,38 @@ def targets_command(games_, bot, games, seed, search_games, workers, json_out):
 @benchmark.command("leaderboard")
 @game_argument(type=GameType(extra=("all",)))
 @click.option("--players", type=click.IntRange(2), default=None,
-              help="Number of players (required unless GAME is 'all', which does 2 and 4).")
-@click.option("--games", type=click.IntRange(1), default=400, show_default=True,
-              help="Games per pairing of fast bots.")
+              help="Number of players (required unless GAME is 'all', which rates every "
+                   "table with a shipped network; with 'all' it keeps that count only).")
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
+              help="Games per pairing.")
 @click.option("--search-games", type=click.IntRange(1), default=None,
-              help="Games per pairing that has a search bot (search, netsearch); default "
-                   "per game (docs/benchmark.md#leaderboards).")
+              help="Games per pairing that has a search bot (default: --games).")
 @click.option("--bots", default=None,
-              help="Comma-separated bots (default: random, heuristic, search:2, search:8, "
-                   "pretrained:early, pretrained:final, netsearch:pretrained).")
+              help="Comma-separated bot specs (default: random, the table's playable "
+                   "levels level:novice .. level:expert, and planner where the game has one).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Seed of the pairings' tournaments: 0 the published boards' games, "
+                   "another a fresh set (choose levels on one, publish another).")
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes playing the games side by side (the same numbers as one).")
+@click.option("--cache-dir", default="runs/leaderboards", show_default=True,
+              help="Where finished chunks of games are kept, so that a stopped board "
+                   "resumes ('-' for none).")
+@click.option("--check", is_flag=True,
+              help="Exit with status 1 when adjacent levels stand less than 100 points apart.")
 @click.option("--out-dir", type=click.Path(file_okay=False), default="docs/leaderboards",
               show_default=True, help="Where GAME-Np.md and GAME-Np.json go.")
 @click.option("--doc", type=click.Path(dir_okay=False), default="docs/benchmark.md",
               show_default=True, help="Also embed the board in this Markdown file's "
                                       "leaderboards section ('-' for none).")
-def leaderboard(game, players, games, search_games, bots, out_dir, doc):
-    """Pairwise tournaments of every shipped bot: win shares, ratings, latency. GAME 'all'
-    regenerates every game's boards at 2 and 4 players."""
-    from plunder.envs import ENV_IDS
-
-    from plunder.training.benchmark.leaderboard import (SEARCH_GAMES, embed_in_doc,
-                                                        run_leaderboard, write_leaderboard)
+def leaderboard(game, players, games, search_games, bots, seed, workers, cache_dir, check,
+                out_dir, doc):
+    """One round robin of the table's bots: ratings on one Elo-equivalent scale with 95%
+    intervals, whether adjacent levels stand 100 points apart, win shares, latency. GAME
+    'all' rates every table with a shipped network."""
+    from plunder.training.benchmark.leaderboard import (embed_in_doc, render_gaps,
+                                                        run_leaderboard, shipped_tables,
+                                                        write_leaderboard)
 
     chosen = {}
     if bots is not None:
@@ -244,25 +255,26 @@ def leaderboard(game, players, games, search_games, bots, out_dir, doc):
             raise click.BadParameter("a leaderboard needs at least two bots",
                                      param_hint="'--bots'")
     if game == "all":
-        cells = [(e, n) for e in ENV_IDS for n in ((players,) if players else (2, 4))]
+        cells = [(e, n) for e, n in shipped_tables() if players in (None, n)]
     elif players is None:
         raise click.BadParameter("--players is required (or GAME 'all')",
                                  param_hint="'--players'")
     else:
         cells = [(game, players)]
     command = _command_line()
-    for g, n in cells:
+    short = []
+    for env_id, n in cells:
         try:
-            env_id = g
-            click.echo(f"{env_id}, {n} players:")
-            if search_games is None and (env_id, n) not in SEARCH_GAMES:
-                raise click.BadParameter(f"no default for {env_id} at {n} players; give it",
-                                         param_hint="'--search-games'")
-            board = run_leaderboard(env_id, n, games=games,
-                                    search_games=search_games or SEARCH_GAMES[(env_id, n)],
-                                    command=command, echo=click.echo, **chosen)
+            board = run_leaderboard(env_id, n, games=games, search_games=search_games,
+                                    command=command, echo=click.echo, seed=seed,
+                                    workers=workers,
+                                    cache_dir=None if cache_dir == "-" else cache_dir,
+                                    **chosen)
         except PlunderError as exc:
             _fail(exc)
+        render_gaps(board, click.echo)
+        short += [f"{env_id} {n}p {r['lower']} -> {r['upper']}" for r in board["level_gaps"]
+                  if not r["apart"]]
         for path in write_leaderboard(board, out_dir):
             click.echo(f"wrote {path}")
         if doc != "-":
@@ -270,6 +282,9 @@ def leaderboard(game, players, games, search_games, bots, out_dir, doc):
                 click.echo(f"updated {embed_in_doc(board, doc)}")
             except (PlunderError, OSError) as exc:
                 _fail(exc)
+    if check and short:
+        click.echo(f"levels less than 100 points apart: {'; '.join(short)}")
+        raise SystemExit(1)
 
 
 @benchmark.command("ship")
