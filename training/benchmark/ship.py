@@ -108,8 +108,8 @@ def config_overrides(cfg) -> dict:
     game at its player count, with the run's values."""
     from plunder.training.selfplay.config import entity_group_names, load_config
 
-    packaged_cfg = load_config(cfg.env_id, None, [f"num_players={cfg.num_players}",
-                                                  f"variant={cfg.variant}"])
+    packaged_cfg = load_config(cfg.env_id, None, [f"num_players={cfg.num_players}"]
+                               + ([f"variant={cfg.variant}"] if cfg.variant else []))
     if packaged_cfg.policy.kind == "entity":
         # [] is all the groups the game declares, which a run records by name
         packaged_cfg.policy.entity_groups = entity_group_names(packaged_cfg)

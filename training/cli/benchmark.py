@@ -117,27 +117,34 @@ def run(task, policy, games, json_out, as_json):
 @click.option("--game", type=GAME, required=True, help="The game (e.g. scallywags).")
 @click.option("--players", type=click.IntRange(2), required=True, help="Number of players.")
 @click.option("--steps", type=click.IntRange(1), default=None,
-              help="Learner steps of the best response (default: the packaged config's).")
+              help="Learner steps of each best response (default: the larger of 2,000,000 "
+                   "and 4 times the steps BOT was trained for).")
+@click.option("--start", "starts", type=click.Choice(["scratch", "warm"]), multiple=True,
+              help="Which best responses to train (repeatable): scratch (a random start) "
+                   "and warm (BOT's own weights); default both for an exported bot, scratch "
+                   "for a scripted one.")
 @click.option("--games", type=click.IntRange(1), default=None,
-              help="Evaluation games of the best response against BOT (default 1000).")
+              help="Evaluation games of each best response against BOT (default 1000).")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
               help="Seed of the best response's training run.")
 @click.option("--run-dir", type=click.Path(file_okay=False), default=None,
-              help="Where the best response trains (default runs/exploit-GAME-Np-BOT).")
+              help="Where the best responses train, in RUN_DIR/scratch and RUN_DIR/warm "
+                   "(default runs/exploit-GAME-Np-BOT).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Another training config setting (repeatable; not league.*, "
                    "pretrain.* or distill.*).")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
-def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out):
-    """Train a best response against the frozen BOT and report its win share."""
+def exploit(bot, game, players, steps, starts, games, seed, run_dir, overrides, json_out):
+    """Train best responses against the frozen BOT, from scratch and from BOT's own
+    weights, and report their win shares with 95% intervals."""
     from plunder.training.benchmark.exploit import exploit as run_exploit
     from plunder.training.benchmark.exploit import render_exploit
 
     try:
         data = run_exploit(bot, game, players, steps=steps, games=games, seed=seed,
                            run_dir=run_dir, command=_command_line(), echo=click.echo,
-                           overrides=list(overrides))
+                           overrides=list(overrides), starts=tuple(starts) or None)
     except PlunderError as exc:
         _fail(exc)
     _report(data, render_exploit, json_out)

@@ -223,6 +223,11 @@ class TrainConfig:
                                      "each rollout's behaviour policy then lags one update, "
                                      "corrected as in decoupled PPO (docs/training.md)")
     torch_threads: int = _f(1, "torch intra-op threads (results depend on it)", low=1)
+    init_from: str | None = _f(None, "an exported bot (.onnx, this game, players and variant) "
+                                     "whose weights the network starts from, in place of "
+                                     "its random initialisation and of the imitation warm "
+                                     "start (pretrain); the network settings (policy.*, "
+                                     "recall) must be the bot's (null: none)")
     device: str = _f("auto", "where the network trains: auto (CUDA when torch sees a GPU, "
                              "else the CPU), cpu, cuda or cuda:N; the games and their "
                              "opponents always run on the CPU. The packaged configs say cpu: "
@@ -456,6 +461,13 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
         if rest:
             raise ConfigError(f"{where}: distill.search_settings: {settings!r} must be "
                               "KEY=VALUE settings joined by ':' (the network is the run's)")
+    if cfg.init_from is not None:
+        _check_onnx_opponent(cfg.init_from, env_id, cfg, f"{where}: init_from")
+        from plunder.policies.onnx_policy import read_metadata
+
+        if bool(read_metadata(cfg.init_from).get("recall", False)) != cfg.recall:
+            raise ConfigError(f"{where}: init_from: {cfg.init_from!r} was trained with "
+                              f"recall: {not cfg.recall}, this run has recall: {cfg.recall}")
     # exported opponents are loaded (and checked against this game) before any training
     for i, path in enumerate(cfg.league.onnx_opponents):
         _check_onnx_opponent(path, env_id, cfg, f"{where}: league.onnx_opponents[{i}]")

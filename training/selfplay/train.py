@@ -493,7 +493,7 @@ def _meta(cfg: TrainConfig, state: dict) -> dict:
             "num_players": cfg.num_players, "options": cls.check_options(cfg.options),
             "config": cfg.to_dict(), "git_commit": state["commit"],
             "platform": state["platform"], "evals": state["evals"], "pretrain": state.get("pretrain"),
-            "distill": state.get("distill"),
+            "distill": state.get("distill"), "init_from": state.get("init_from"),
             "next": {k: state[k] for k in ("next_snapshot", "next_eval", "next_checkpoint")},
             "wall_seconds": state["wall"] + time.perf_counter() - state["t0"]}
 
@@ -671,6 +671,7 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         state["evals"] = list(ckpt.meta.get("evals", []))
         state["pretrain"] = ckpt.meta.get("pretrain")
         state["distill"] = ckpt.meta.get("distill")
+        state["init_from"] = ckpt.meta.get("init_from")
         state.update(ckpt.meta.get("next", {}))
         state["wall"] = float(ckpt.meta.get("wall_seconds", 0.0))
         steps0 = int(ckpt.meta["steps"])
@@ -691,7 +692,12 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         steps0 = 0
         vec = make_vec_env(cfg, pool, cfg.seed)
         model = _make_model(cfg, vec, run_dir)
-        _pretrain(cfg, model, state, echo)
+        if cfg.init_from is not None:   # the bot's weights instead of the imitation
+            from .onnx_import import load_bot_weights
+            state["init_from"] = load_bot_weights(model, cfg.init_from)
+            echo(f"the network starts from {cfg.init_from} (no imitation warm start)")
+        else:
+            _pretrain(cfg, model, state, echo)
         from .export import EARLY_SNAPSHOT, keep_early_snapshot
 
         first = actor_from_policy(model.policy)
