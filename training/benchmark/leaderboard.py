@@ -48,8 +48,6 @@ import math
 import time
 from pathlib import Path
 
-import numpy as np
-
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
 from plunder.envs.core.rewards import winners

@@ -1,4 +1,5 @@
-"""``plunder benchmark list|run|exploit|diagnose|targets|leaderboard|ship`` (docs/benchmark.md)."""
+"""``plunder benchmark list|run|exploit|diagnose|targets|leaderboard|train-missing|ship``
+(docs/benchmark.md)."""
 
 from __future__ import annotations
 
@@ -292,6 +293,35 @@ def leaderboard(game, players, games, search_games, bots, seed, workers, cache_d
     if check and short:
         click.echo(f"levels less than 100 points apart: {'; '.join(short)}")
         raise SystemExit(1)
+
+
+@benchmark.command("train-missing")
+@click.option("--game", "games_", type=GAME, multiple=True, metavar="GAME",
+              help="Only this game (repeatable; default: every game).")
+@click.option("--runs-dir", type=click.Path(file_okay=False), default="runs",
+              show_default=True, help="Where the runs train (RUNS/GAME-Np[-VARIANT]).")
+@click.option("--dest", type=click.Path(file_okay=False), default=None,
+              help="The shipped bots' folder (default: the package's plunder/policies/"
+                   "pretrained).")
+@click.option("--dry-run", is_flag=True,
+              help="Only list every table with its status and its plunder train command.")
+def train_missing(games_, runs_dir, dest, dry_run):
+    """Train and ship, one after another, every table the training configs name (every
+    player count, every variant) whose network is not shipped yet; run again to go on
+    after a stop (shipped tables are skipped, started runs resumed)."""
+    try:
+        from plunder.training.selfplay.cells import train_missing as run_missing
+    except ImportError as exc:
+        raise click.ClickException(f"plunder benchmark train-missing needs the train extra "
+                                   f"(pip install 'plunder[train]'): {exc}") from None
+    try:
+        rows = run_missing(list(games_) or None, runs=runs_dir, dest=dest, dry_run=dry_run,
+                           echo=click.echo)
+    except PlunderError as exc:
+        _fail(exc)
+    todo = [r for r in rows if r["status"] != "shipped"]
+    click.echo(f"{len(rows) - len(todo)} of {len(rows)} tables were shipped already; "
+               + (f"{len(todo)} to train" if dry_run else f"{len(todo)} trained and shipped"))
 
 
 @benchmark.command("ship")

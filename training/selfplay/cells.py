@@ -19,6 +19,9 @@ from typing import Callable
 
 from plunder.envs import ENV_IDS, game_class
 
+#: every packaged run should take less than this on 2 cores (its budget is set for it)
+RUN_MINUTES = 30
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -146,4 +149,7 @@ def train_missing(games: list[str] | None = None, runs: str | Path = "runs",
         ship([cell.run_dir(runs)], dest=dest, echo=echo)
         rows[-1]["seconds"] = round(time.perf_counter() - t0, 1)
         echo(f"{cell.name}: shipped after {rows[-1]['seconds']:.0f}s")
+        if rows[-1]["seconds"] > RUN_MINUTES * 60 and status == "missing":
+            echo(f"{cell.name}: took more than the {RUN_MINUTES} minutes its budget allows on "
+                 f"2 cores; lower its by_players total_timesteps in the config")
     return rows
