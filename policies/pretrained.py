@@ -2,8 +2,12 @@
 ...)`` (greedy: the likeliest legal move; ``:sampled`` draws moves from the network's
 probabilities with the bot's seeded generator).
 
-Every game has exported ONNX bots for 2 and 4 players in ``plunder/policies/pretrained/``
-(``<game>_<n>p_<strength>.onnx``), in two strengths from the same training run:
+Exported ONNX bots live in ``plunder/policies/pretrained/`` (``<game>_<n>p_<strength>.onnx``,
+``<game>_<n>p_<variant>_<strength>.onnx`` for a named variant of the training config), for
+every game at 2 and 4 players and for the other tables the training configs name as they
+are trained (``plunder benchmark train-missing``). A bot is looked up by its game, player
+count, strength and the variant options of the table (``find_entry``: the manifest entry
+whose options, defaults filled in, are the table's). Two strengths come from each run:
 
 - ``final``: the run's last policy (what ``plunder train`` exports as ``RUN/bot.onnx``);
 - ``early``: the league snapshot of the same learner nearest 25% of its training steps
@@ -13,7 +17,8 @@ Every game has exported ONNX bots for 2 and 4 players in ``plunder/policies/pret
   no ``value`` output (format ``plunder-bot/1``): it plays, but ``netsearch`` cannot
   search with it. The manifest's ``snapshot_step`` says which snapshot a file is.
 
-``manifest.json`` beside the files says, per file: game, players, variant options, strength,
+``manifest.json`` beside the files says, per file: game, players, variant options and the
+variant's name (``variant``; empty for the default rules), strength,
 the training config and the exact ``plunder train`` command, training steps (and the
 snapshot's step), the git commit, sha256 and size, the final evaluation when known, and
 whether it is a placeholder (a small development bot, to be replaced by
