@@ -38,7 +38,7 @@ def test_every_shipped_bot_is_a_table_the_training_configs_name():
     for env_id, n, variant, strength in shipped_variants():
         assert (env_id, n, variant) in tables, (env_id, n, variant)
         strengths.setdefault((env_id, n, variant), set()).add(strength)
-    assert all(s == set(STRENGTHS) for s in strengths.values())   # both strengths or none
+    assert all("final" in s for s in strengths.values())    # an early bot only beside one
 
 
 @pytest.mark.parametrize("env_id, n", CELLS)

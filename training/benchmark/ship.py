@@ -202,10 +202,12 @@ def inspect_run(run_dir: Path, game: str | None = None, players: int | None = No
 def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = False,
          game: str | None = None, players: int | None = None,
          early_fraction: float = EARLY_FRACTION, float16: bool = True,
-         echo=print) -> list[Path]:
+         echo=print, early: bool = True) -> list[Path]:
     """Export final + early bots of every run into ``dest`` (default the package's
     pretrained folder) and update its manifest, atomically (see the module doc); with
-    ``float16`` (the default) large weights are stored as float16."""
+    ``float16`` (the default) large weights are stored as float16; with ``early=False``
+    only the final bot (an early bot shipped before for the table is removed: it would be
+    another run's)."""
     from plunder.training.selfplay.export import export_snapshot, nearest_snapshot_step
 
     if not run_dirs:
@@ -225,6 +227,7 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
     manifest = load_manifest(dest)
     dest.mkdir(parents=True, exist_ok=True)
     staged: list[tuple[Path, Path]] = []
+    stale: list[Path] = []      # early bots of other runs, of tables shipped without one
     with tempfile.TemporaryDirectory(dir=dest, prefix=".ship-") as tmp:
         for r in runs:
             cfg, steps = r["cfg"], r["steps"]
@@ -250,21 +253,24 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
             final_tmp = Path(tmp) / final_name
             source = r["bot"].read_bytes()
             final_tmp.write_bytes(store_float16(source) if float16 else source)
+            files = [(final_name, final_tmp, "final",
+                      {"snapshot_step": None, "evaluation": r["evaluation"],
+                       "source_sha256": _sha256(source)})]
             early_name = bot_file_name(cfg.env_id, cfg.num_players, "early", cfg.variant)
-            early_tmp = Path(tmp) / early_name
-            snap = nearest_snapshot_step(r["ckpt"], early_fraction, r["run_dir"])
-            export_snapshot(r["run_dir"], early_tmp, step=snap,
-                            checkpoint=r["ckpt"].path)
-            early_source = early_tmp.read_bytes()
-            if float16:
-                early_tmp.write_bytes(store_float16(early_source))
-            for name, path, strength, extra in (
-                    (final_name, final_tmp, "final",
-                     {"snapshot_step": None, "evaluation": r["evaluation"],
-                      "source_sha256": _sha256(source)}),
-                    (early_name, early_tmp, "early",
-                     {"snapshot_step": snap, "evaluation": None,
-                      "source_sha256": _sha256(early_source)})):
+            if early:
+                early_tmp = Path(tmp) / early_name
+                snap = nearest_snapshot_step(r["ckpt"], early_fraction, r["run_dir"])
+                export_snapshot(r["run_dir"], early_tmp, step=snap,
+                                checkpoint=r["ckpt"].path)
+                early_source = early_tmp.read_bytes()
+                if float16:
+                    early_tmp.write_bytes(store_float16(early_source))
+                files.append((early_name, early_tmp, "early",
+                              {"snapshot_step": snap, "evaluation": None,
+                               "source_sha256": _sha256(early_source)}))
+            elif manifest["bots"].pop(early_name, None) is not None:
+                stale.append(dest / early_name)
+            for name, path, strength, extra in files:
                 data = path.read_bytes()
                 meta = read_metadata(path)
                 manifest["bots"][name] = dict(
@@ -278,6 +284,9 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
         manifest["format"] = MANIFEST_FORMAT
         manifest["bots"] = dict(sorted(manifest["bots"].items()))
         atomic_write_text(dest / MANIFEST_NAME, json.dumps(manifest, indent=2) + "\n")
+    for path in stale:
+        path.unlink(missing_ok=True)
+        echo(f"removed {path} (another run's early bot)")
     for _, target in staged:
         echo(f"shipped {target} ({target.stat().st_size:,} bytes)")
     return [t for _, t in staged]

@@ -305,7 +305,10 @@ def leaderboard(game, players, games, search_games, bots, seed, workers, cache_d
                    "pretrained).")
 @click.option("--dry-run", is_flag=True,
               help="Only list every table with its status and its plunder train command.")
-def train_missing(games_, runs_dir, dest, dry_run):
+@click.option("--early", is_flag=True,
+              help="Also ship each table's early bot (default: the final bot alone, which "
+                   "the levels play; early bots add about 60% to a table's weight).")
+def train_missing(games_, runs_dir, dest, dry_run, early):
     """Train and ship, one after another, every table the training configs name (every
     player count, every variant) whose network is not shipped yet; run again to go on
     after a stop (shipped tables are skipped, started runs resumed)."""
@@ -316,7 +319,7 @@ def train_missing(games_, runs_dir, dest, dry_run):
                                    f"(pip install 'plunder[train]'): {exc}") from None
     try:
         rows = run_missing(list(games_) or None, runs=runs_dir, dest=dest, dry_run=dry_run,
-                           echo=click.echo)
+                           echo=click.echo, early=early)
     except PlunderError as exc:
         _fail(exc)
     todo = [r for r in rows if r["status"] != "shipped"]
@@ -335,7 +338,9 @@ def train_missing(games_, runs_dir, dest, dry_run):
               help="Mark the bots as placeholders (small development runs).")
 @click.option("--float32", "keep_float32", is_flag=True,
               help="Store the weights as trained (default: float16, half the size).")
-def ship(run_dirs, dest, game, players, placeholder, keep_float32):
+@click.option("--no-early", is_flag=True,
+              help="Ship the final bot alone (no early snapshot: about 40% less weight).")
+def ship(run_dirs, dest, game, players, placeholder, keep_float32, no_early):
     """Export finished training runs' final and early bots into the package."""
     try:
         from plunder.training.benchmark.ship import ship as run_ship
@@ -344,7 +349,8 @@ def ship(run_dirs, dest, game, players, placeholder, keep_float32):
                                    f"(pip install 'plunder[train]'): {exc}") from None
     try:
         run_ship(list(run_dirs), dest=dest, placeholder=placeholder, game=game,
-                 players=players, float16=not keep_float32, echo=click.echo)
+                 players=players, float16=not keep_float32, echo=click.echo,
+                 early=not no_early)
     except ImportError as exc:
         raise click.ClickException(f"plunder benchmark ship needs the train extra "
                                    f"(pip install 'plunder[train]'): {exc}") from None

@@ -117,12 +117,14 @@ def cell_status(cell: Cell, runs: str | Path = "runs", folder=None) -> str:
 
 def train_missing(games: list[str] | None = None, runs: str | Path = "runs",
                   dest: str | Path | None = None, dry_run: bool = False,
-                  echo: Callable[[str], None] = print) -> list[dict]:
+                  echo: Callable[[str], None] = print, early: bool = False) -> list[dict]:
     """Train and ship every cell of ``games`` whose final bot the manifest (in ``dest``,
     default the package's) lacks, one after another, in :func:`all_cells` order: a run
     directory with checkpoints is resumed (a finished one is shipped as it is), else the
     cell trains from its packaged config. With ``dry_run`` only the status of every cell
-    and its command are printed. Returns one row per cell: cell, status before, seconds."""
+    and its command are printed. Each ships its final bot, and with ``early`` its early bot
+    too (the levels need only the final one; the early bots would push the package past
+    its size). Returns one row per cell: cell, status before, seconds."""
     from plunder.training.benchmark.ship import ship
 
     from .config import config_from_dict
@@ -146,7 +148,7 @@ def train_missing(games: list[str] | None = None, runs: str | Path = "runs",
                   cell.run_dir(runs), resume=True, echo=echo)
         elif status == "missing":
             train(cell.config(), cell.run_dir(runs), echo=echo)
-        ship([cell.run_dir(runs)], dest=dest, echo=echo)
+        ship([cell.run_dir(runs)], dest=dest, echo=echo, early=early)
         rows[-1]["seconds"] = round(time.perf_counter() - t0, 1)
         echo(f"{cell.name}: shipped after {rows[-1]['seconds']:.0f}s")
         if rows[-1]["seconds"] > RUN_MINUTES * 60 and status == "missing":
