@@ -161,6 +161,28 @@ class AnchorsAweighGame(Game):
         if "encode_into" in self.__dict__:
             self._cencoder = self.encode_into.__self__
 
+    def compiled_engine_params(self, module) -> tuple:
+        """The compiled engine's constructor arguments (``_engine.Engine(*params)``, in its
+        order): the codes it was written for (checked there), the tiles, the cards, the
+        round mix, the supplies and variants, the view's classes and the encoder's
+        constants."""
+        from . import observation
+        comp = self.comp
+        dims = (EMPTY, CARGO, CHEST, NUM_SPACES, NUM_ABOVE, len(ASSET_SPACES), NUM_KINDS,
+                STORAGE, MONKEY, NUM_COLOURS, NUM_BACKS, CELL_EMPTY, CELL_UNKNOWN, CELL_TILE,
+                NUM_CELLS, len(PHASES), len(OUTCOMES), 13,
+                A_GRAB_DOWN, A_GRAB_UP, A_FLIP, A_PLACE, A_RETURN, A_CARGO, A_STAR_RETURN,
+                A_SKIP, A_RESOLVE, A_PARROT, A_ENCOUNTER, A_FLEE, A_PAY_NONE, A_PAY,
+                A_COLOUR, A_STOW, A_TOSS_ASSET, A_TOSS_CARGO, A_DISCARD, A_SWAP, NUM_ACTIONS)
+        cards = tuple((c.type, c.back, c.needs, c.coins, c.cargo, c.grey) for c in self.cards)
+        return (self.num_players, dims, comp.tile_kind, tuple(map(int, comp.tile_star)),
+                cards, tuple(self.mix), self.open_ocean == "random", comp.storage_capacity,
+                comp.cargo_per_colour, comp.chests, comp.parrots, comp.pirate_penalty_coins,
+                self.starfish_rule, bool(self.rough_seas), bool(self.perfect_recall),
+                self.monkey_seats, tuple(self.cell_lut),
+                observation.compiled_params(self, module), AnchorsAweighView, PublicView,
+                BelowDeck, tuple(Phase))
+
     @classmethod
     def components(cls) -> Components:
         """The packaged components (loaded and validated once per process)."""
