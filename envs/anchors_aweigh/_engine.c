@@ -1473,8 +1473,8 @@ static void encode_view(const aa_enc *e, const rules *g, const aa_state *s, long
     if (s->current >= 0)
         o[st[F_CURRENT_BACK] + g->card[s->current].back] = 1.0f;
     int shown;
-    long fronts[ROUND_CARDS + 2], nfronts = public_fronts(g, s, &shown, fronts);
-    long contracts[ROUND_CARDS + 2];
+    long fronts[MAX_CARDS], nfronts = public_fronts(g, s, &shown, fronts);
+    long contracts[ROUND_CARDS];
     int ncontracts = 0;
     if (shown) {
         o[st[F_FRONTS_VISIBLE]] = 1.0f;
@@ -1772,6 +1772,11 @@ static const char *check_state(const rules *g, const aa_state *s)
     }
     if (cards != ROUND_CARDS * s->round)
         return "cards: not 13 adventure cards per round";
+    if (cards - s->used_len > ROUND_CARDS)
+        return "cards: more than one round's cards still to come";
+    for (int i = 0; i < s->queue_len; i++)
+        if (g->card[s->queue[i]].type != CONTRACT)
+            return "queue: a card that is not a contract waits at the bottom";
     /* what may lie where */
     for (long p = 0; p < n; p++) {
         long on_board = 0;

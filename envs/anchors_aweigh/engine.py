@@ -31,7 +31,7 @@ from plunder.envs.core.state_io import (
 )
 
 from .components import (
-    ABOVE, ASSET_SPACES, BELOW, MONKEY, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
+    ABOVE, ASSET_SPACES, BELOW, CONTRACT, MONKEY, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
     PIRATES, STORAGE, Components, check_mix, default_components,
 )
 from .codes import (  # the codes the bots and tests import from here too (__all__)
@@ -568,6 +568,10 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
                                                        else [])
         require(len(cards) == len(set(cards)), "cards: a card in two places")
         require(len(cards) == 13 * self.round, "cards: not 13 adventure cards per round")
+        require(len(cards) - len(self.used) <= 13,
+                "cards: more than one round's cards still to come")
+        require(all(g.cards[c].type == CONTRACT for c in self.queue),
+                "queue: a card that is not a contract waits at the bottom")
         # what may lie where
         for p in range(n):
             ship, stor = self.ships[p], self.stor[p]
