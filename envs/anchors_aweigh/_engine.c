@@ -2301,13 +2301,7 @@ typedef struct {
     int ready;
 } Engine;
 
-static PyTypeObject EngineType, StateType;
-
-typedef struct {
-    PyObject_HEAD
-    Engine *engine;
-    aa_state s;
-} State;
+static PyTypeObject EngineType;
 
 /* a tuple of ``n`` copies of ``item`` (a new reference to it each) */
 static PyObject *repeat_tuple(PyObject *item, long n)
@@ -2573,391 +2567,6 @@ static int engine_ready(Engine *e)
     return 1;
 }
 
-static State *new_state(Engine *e)
-{
-    State *st = PyObject_New(State, &StateType);
-    if (st == NULL)
-        return NULL;
-    Py_INCREF(e);
-    st->engine = e;
-    return st;
-}
-
-static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
-{
-    if (!engine_ready(e))
-        return NULL;
-    pcg64 r;
-    if (read_rng(rng, &r) < 0) {
-        if (PyErr_ExceptionMatches(InvalidStateError)) {
-            PyObject *t, *v, *tb;
-            PyErr_Fetch(&t, &v, &tb);
-            PyErr_Format(InvalidArgumentError, "new_initial_state: %S", v);
-            Py_XDECREF(t);
-            Py_XDECREF(v);
-            Py_XDECREF(tb);
-        }
-        return NULL;
-    }
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    st->s.rng = r;
-    setup(&e->g, &st->s);
-    return (PyObject *)st;
-}
-
-static int read_seed(PyObject *obj, uint64_t *seed)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-        return -1;
-    }
-    *seed = PyLong_AsUnsignedLongLong(obj);
-    if (PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-        return -1;
-    }
-    return 0;
-}
-
-static PyObject *Engine_rng_state(Engine *e, PyObject *seed_obj)
-{
-    uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    pcg64 r;
-    pcg_seed(&r, seed);
-    return rng_to_py(&r);
-}
-
-static PyObject *Engine_new_game(Engine *e, PyObject *seed_obj)
-{
-    if (!engine_ready(e))
-        return NULL;
-    uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    pcg_seed(&st->s.rng, seed);
-    setup(&e->g, &st->s);
-    return (PyObject *)st;
-}
-
-static PyObject *Engine_from_dict(Engine *e, PyObject *data)
-{
-    if (!engine_ready(e))
-        return NULL;
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    if (load_state(&e->g, data, &st->s) < 0) {
-        Py_DECREF(st);
-        return NULL;
-    }
-    return (PyObject *)st;
-}
-
-/* choice(pop, size): Generator.choice(pop, size, replace=False) of a state's generator, as
- * the rules draw it (for the tests); returns (indices, rng state after) */
-static PyObject *Engine_choice(Engine *e, PyObject *args)
-{
-    PyObject *rng;
-    long pop, size;
-    if (!PyArg_ParseTuple(args, "Oll:choice", &rng, &pop, &size))
-        return NULL;
-    if (pop < 1 || pop > MAX_CARDS || size < 0 || size > pop) {
-        PyErr_SetString(InvalidArgumentError, "choice: 1 <= pop <= 256, 0 <= size <= pop");
-        return NULL;
-    }
-    pcg64 r;
-    if (read_rng(rng, &r) < 0)
-        return NULL;
-    long out[MAX_CARDS];
-    choice_no_replace(&r, pop, size, out);
-    PyObject *idx;
-    INT_LIST(idx, size, out[i]);
-    if (idx == NULL)
-        return NULL;
-    PyObject *after = rng_to_py(&r);
-    if (after == NULL) {
-        Py_DECREF(idx);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", idx, after);
-}
-
-static PyMethodDef Engine_methods[] = {
-    {"new_initial_state", (PyCFunction)Engine_new_initial_state, METH_O,
-     "new_initial_state(rng_state): a new game drawn from a PCG64 state dict (as "
-     "AnchorsAweighGame.new_initial_state with that generator)."},
-    {"new_game", (PyCFunction)Engine_new_game, METH_O,
-     "new_game(seed): new_initial_state(default_rng(seed)) (seed: an int)."},
-    {"rng_state", (PyCFunction)Engine_rng_state, METH_O,
-     "rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed)."},
-    {"from_dict", (PyCFunction)Engine_from_dict, METH_O,
-     "from_dict(data): a State from AnchorsAweighState.to_dict() (InvalidStateError if it "
-     "is not a legal position)."},
-    {"choice", (PyCFunction)Engine_choice, METH_VARARGS,
-     "choice(rng_state, pop, size): (Generator.choice(pop, size, replace=False) as the "
-     "rules draw it, the generator's state after)."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject EngineType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "plunder.envs.anchors_aweigh._engine.Engine",
-    .tp_basicsize = sizeof(Engine),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Engine(num_players, dims, tile_kind, tile_star, cards, mix, open_random, "
-              "storage_capacity, cargo_per_colour, chests, parrots, penalty, starfish_rule, "
-              "rough_seas, perfect_recall, monkey_seats, cell_lut, encoder_params, view_cls, "
-              "public_cls, below_cls, phases): one Anchors Aweigh! game's constants "
-              "(AnchorsAweighGame.compiled_engine_params).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Engine_init,
-    .tp_dealloc = (destructor)Engine_dealloc,
-    .tp_methods = Engine_methods,
-};
-
-/* -- the view (python_view and _public) --------------------------------------------------- */
-
-static PyObject *long_tuple(const long *x, long k)
-{
-    PyObject *t = PyTuple_New(k);
-    for (long i = 0; t && i < k; i++) {
-        PyObject *v = PyLong_FromLong(x[i]);
-        if (v == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
-}
-
-static PyObject *llong_tuple(const int64_t *x, long k)
-{
-    PyObject *t = PyTuple_New(k);
-    for (long i = 0; t && i < k; i++) {
-        PyObject *v = PyLong_FromLongLong(x[i]);
-        if (v == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
-}
-
-/* an instance of the named tuple ``cls`` holding the ``k`` new references ``items``
- * (consumed, also on failure; NULL items: an error is set) */
-static PyObject *named(PyObject *cls, PyObject **items, long k)
-{
-    PyObject *t = NULL;
-    int ok = 1;
-    for (long i = 0; i < k; i++)
-        ok &= items[i] != NULL;
-    if (ok)
-        t = ((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, k);
-    for (long i = 0; i < k; i++) {
-        if (t != NULL)
-            PyTuple_SET_ITEM(t, i, items[i]);
-        else
-            Py_XDECREF(items[i]);
-    }
-    return t;
-}
-
-/* the storage lists of spaces lo..hi-1 of seat p as tuples, or ``none`` when all empty */
-static PyObject *storage_tuple(const Engine *e, const aa_state *s, long p, int lo, int hi,
-                               PyObject *none)
-{
-    int any = 0;
-    for (int sp = lo; sp < hi; sp++)
-        any |= s->stor_len[p][sp] != 0;
-    if (!any) {
-        Py_INCREF(none);
-        return none;
-    }
-    PyObject *t = PyTuple_New(hi - lo);
-    for (int sp = lo; t && sp < hi; sp++) {
-        long c[MAX_CAP];
-        for (int k = 0; k < s->stor_len[p][sp]; k++)
-            c[k] = s->stor[p][sp][k];
-        PyObject *x = long_tuple(c, s->stor_len[p][sp]);
-        if (x == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, sp - lo, x);
-    }
-    return t;
-}
-
-static PyObject *public_view(const Engine *e, const aa_state *s)
-{
-    const rules *g = &e->g;
-    long n = g->n, buf[MAX_CARDS];
-    PyObject *items[P_COUNT];
-    items[0] = PyLong_FromLong(n);
-    items[1] = PyLong_FromLong(s->round);
-    items[2] = PyTuple_GET_ITEM(e->phases, s->phase);
-    Py_INCREF(items[2]);
-    items[3] = PyLong_FromLongLong(s->turns);
-    long k = current_players(g, s, buf);
-    items[4] = long_tuple(buf, k);
-    items[5] = PyLong_FromLong(s->captain);
-    items[6] = PyTuple_New(n);
-    items[7] = PyTuple_New(n);
-    items[8] = PyTuple_New(n);
-    for (long p = 0; p < n && items[6] && items[7] && items[8]; p++) {
-        long codes[NUM_ABOVE], looks[NUM_LOOKS] = {0}, cargo[NUM_COLOURS] = {0}, unknown = 0;
-        for (int sp = 0; sp < NUM_ABOVE; sp++)
-            codes[sp] = code_of(g, s->ships[p][sp]);
-        for (int sp = NUM_ABOVE; sp < NUM_SPACES; sp++) {
-            long c = s->ships[p][sp];
-            if (is_cargo(c)) {
-                cargo[c - CARGO]++;
-            } else if (is_tile(c)) {
-                if (s->secret[c])
-                    unknown++;
-                else
-                    looks[g->look[c]]++;
-                for (int u = 0; u < s->stor_len[p][sp]; u++)
-                    cargo[s->stor[p][sp][u]]++;
-            }
-        }
-        PyObject *below[B_COUNT] = {long_tuple(looks, NUM_LOOKS), PyLong_FromLong(unknown),
-                                    long_tuple(cargo, NUM_COLOURS)};
-        PyTuple_SET_ITEM(items[6], p, long_tuple(codes, NUM_ABOVE));
-        PyTuple_SET_ITEM(items[7], p, storage_tuple(e, s, p, 0, NUM_ABOVE, e->no_storage));
-        PyTuple_SET_ITEM(items[8], p, named(e->below_cls, below, B_COUNT));
-        if (!PyTuple_GET_ITEM(items[6], p) || !PyTuple_GET_ITEM(items[7], p)
-                || !PyTuple_GET_ITEM(items[8], p)) {
-            Py_CLEAR(items[6]);           /* a NULL item in a tuple to be freed is fine */
-            break;
-        }
-    }
-    for (long p = 0; p < n; p++) {
-        long t = s->hand[p];
-        buf[p] = t >= 0 && s->secret[t] ? CELL_UNKNOWN : code_of(g, t);
-    }
-    items[9] = long_tuple(buf, n);
-    items[10] = llong_tuple(s->coins, n);
-    for (long p = 0; p < n; p++)
-        buf[p] = s->chests[p];
-    items[11] = long_tuple(buf, n);
-    for (long p = 0; p < n; p++)
-        buf[p] = s->parrots[p];
-    items[12] = long_tuple(buf, n);
-    items[13] = e->meddlesome;
-    Py_INCREF(items[13]);
-    long looks[NUM_LOOKS] = {0};
-    for (int i = 0; i < s->pile_up_len; i++)
-        looks[g->look[s->pile_up[i]]]++;
-    items[14] = long_tuple(looks, NUM_LOOKS);
-    items[15] = PyLong_FromLong(s->pile_down_len);
-    for (int c = 0; c < NUM_COLOURS; c++)
-        buf[c] = s->supply[c];
-    items[16] = long_tuple(buf, NUM_COLOURS);
-    items[17] = PyLong_FromLong(s->chest_supply);
-    items[18] = PyLong_FromLong(s->parrot_supply);
-    int shown;
-    long nf = public_fronts(g, s, &shown, buf);
-    if (shown) {
-        items[19] = long_tuple(buf, nf);
-    } else {
-        items[19] = Py_None;
-        Py_INCREF(Py_None);
-    }
-    items[20] = bool_obj(s->fronts_hidden);
-    long backs[NUM_BACKS] = {0};
-    for (int i = 0; i < s->deck_len; i++)
-        backs[g->card[s->deck[i]].back]++;
-    items[21] = long_tuple(backs, NUM_BACKS);
-    for (int i = 0; i < s->queue_len; i++)
-        buf[i] = g->card[s->queue[i]].back - QUEUE_BACK0;
-    items[22] = long_tuple(buf, s->queue_len);
-    items[23] = PyLong_FromLong(s->revealed ? s->current : -1);
-    items[24] = PyLong_FromLong(s->current >= 0 ? g->card[s->current].back : -1);
-    for (int i = 0; i < s->used_len; i++)
-        buf[i] = s->used[i];
-    for (long i = 1; i < s->used_len; i++)
-        for (long j = i; j > 0 && buf[j - 1] > buf[j]; j--) {
-            long t = buf[j];
-            buf[j] = buf[j - 1];
-            buf[j - 1] = t;
-        }
-    items[25] = long_tuple(buf, s->used_len);
-    for (long p = 0; p < n; p++)
-        buf[p] = s->encounter[p];
-    items[26] = long_tuple(buf, n);
-    for (long p = 0; p < n; p++)
-        buf[p] = s->outcome[p];
-    items[27] = long_tuple(buf, n);
-    items[28] = PyTuple_New(n);
-    for (long p = 0; items[28] && p < n; p++)
-        PyTuple_SET_ITEM(items[28], p, bool_obj(s->pending[p] >= 0));
-    items[29] = PyTuple_New(s->cq_len);
-    for (long i = 0; items[29] && i < s->cq_len; i++) {
-        PyObject *pair = Py_BuildValue("(ii)", s->cq_seat[i], s->cq_unit[i]);
-        if (pair == NULL) {
-            Py_CLEAR(items[29]);
-            break;
-        }
-        PyTuple_SET_ITEM(items[29], i, pair);
-    }
-    items[30] = PyLong_FromLong(s->unit_colour);
-    items[31] = bool_obj(s->cleansed);
-    if (s->phase == SETUP || s->phase == LOADING) {
-        items[32] = PyTuple_New(n);
-        for (long p = 0; items[32] && p < n; p++)
-            PyTuple_SET_ITEM(items[32], p, bool_obj(!ship_has_empty(s, p)));
-    } else {
-        items[32] = e->no_seats;
-        Py_INCREF(items[32]);
-    }
-    items[33] = llong_tuple(s->returns, n);
-    return named(e->public_cls, items, P_COUNT);
-}
-
-/* python_view(player) */
-static PyObject *player_view(const Engine *e, const aa_state *s, long player)
-{
-    const rules *g = &e->g;
-    PyObject *items[V_COUNT];
-    long codes[NUM_SPACES];
-    items[6] = public_view(e, s);
-    items[0] = PyLong_FromLong(player);
-    for (int sp = 0; sp < NUM_SPACES; sp++)
-        codes[sp] = code_of(g, s->ships[player][sp]);
-    items[1] = long_tuple(codes, NUM_SPACES);
-    items[2] = storage_tuple(e, s, player, 0, NUM_SPACES, e->empty_storage);
-    items[3] = PyLong_FromLong(code_of(g, s->hand[player]));
-    int secrets = 0;
-    for (long t = 0; t < g->num_tiles; t++)
-        secrets |= s->secret[t];
-    if (secrets) {
-        items[4] = PyTuple_New(NUM_SPACES + 1);
-        for (int sp = 0; items[4] && sp < NUM_SPACES; sp++) {
-            long c = s->ships[player][sp];
-            PyTuple_SET_ITEM(items[4], sp, bool_obj(is_tile(c) && s->secret[c]));
-        }
-        if (items[4])
-            PyTuple_SET_ITEM(items[4], NUM_SPACES,
-                             bool_obj(s->hand[player] >= 0 && s->secret[s->hand[player]]));
-    } else {
-        items[4] = e->no_secrets;
-        Py_INCREF(items[4]);
-    }
-    items[5] = PyLong_FromLong(s->pending[player]);
-    return named(e->view_cls, items, V_COUNT);
-}
-
 /* -- the batch's hooks (envs/core/engine_batch.h) ----------------------------------------- */
 
 #define BATCH_STATE aa_state
@@ -3041,213 +2650,315 @@ static long batch_rank_keys(const Engine *e, const aa_state *s, double *keys)
     return e->g.n;
 }
 
-static PyObject *batch_wrap_state(Engine *e, const aa_state *s)
-{
-    State *st = new_state(e);
-    if (st != NULL)
-        st->s = *s;
-    return (PyObject *)st;
-}
-
 #include "engine_batch.h"
 
-/* -- the State type ----------------------------------------------------------------------- */
+/* -- the State type and the Engine's game-making methods (envs/core/engine_state.h) ------- */
 
-static void State_dealloc(State *st)
+#define ENGINE_STATE_TYPE_NAME "plunder.envs.anchors_aweigh._engine.State"
+#include "engine_state.h"
+
+static int engine_load(const Engine *e, PyObject *data, aa_state *s)
 {
-    Py_XDECREF(st->engine);
-    PyObject_Free(st);
+    return load_state(&e->g, data, s);
 }
 
-static PyObject *State_to_dict(State *st, PyObject *unused)
+static PyObject *engine_to_dict(const Engine *e, const aa_state *s)
 {
-    return state_to_dict(&st->engine->g, &st->s);
+    return state_to_dict(&e->g, s);
 }
 
-static PyObject *State_current_players(State *st, PyObject *unused)
+static void engine_mask(const Engine *e, const aa_state *s, long player, int8_t *mask)
 {
-    long seats[MAX_PLAYERS], k = current_players(&st->engine->g, &st->s, seats);
-    return long_tuple(seats, k);
+    player_mask(&e->g, s, player, mask);
 }
 
-static PyObject *State_is_terminal(State *st, PyObject *unused)
+static void engine_encode(const Engine *e, const aa_state *s, long player, float *out)
 {
-    return PyBool_FromLong(st->s.phase == OVER);
+    encode_view(&e->enc, &e->g, s, player, out);
 }
 
-static PyObject *State_turns(State *st, void *closure)
-{
-    return PyLong_FromLongLong(st->s.turns);
-}
+/* -- the view (python_view and _public) --------------------------------------------------- */
 
-static int read_player(State *st, PyObject *obj, long *player)
+static PyObject *llong_tuple(const int64_t *x, long k)
 {
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_SetString(InvalidArgumentError, "player: expected an int seat");
-        return -1;
-    }
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow || v < 0 || v >= st->engine->g.n) {
-        PyErr_Format(InvalidArgumentError, "player: %R is not a seat of this game", obj);
-        return -1;
-    }
-    *player = (long)v;
-    return 0;
-}
-
-/* mask(player): legal_actions_mask as int8 bytes (a bytearray), zeros for a seat not
- * acting */
-static PyObject *State_mask(State *st, PyObject *player_obj)
-{
-    long player;
-    if (read_player(st, player_obj, &player) < 0)
-        return NULL;
-    PyObject *out = PyByteArray_FromStringAndSize(NULL, NUM_ACTIONS);
-    if (out == NULL)
-        return NULL;
-    player_mask(&st->engine->g, &st->s, player, (int8_t *)PyByteArray_AS_STRING(out));
-    return out;
-}
-
-static PyObject *State_apply_joint(State *st, PyObject *joint)
-{
-    return engine_apply_joint(st->engine, &st->s, joint);
-}
-
-/* apply(action): the action of the single acting player, as GameState.apply_action */
-static PyObject *State_apply(State *st, PyObject *action_obj)
-{
-    const rules *g = &st->engine->g;
-    long seats[MAX_PLAYERS], k = current_players(g, &st->s, seats);
-    if (st->s.phase == OVER) {
-        PyErr_SetString(GameOverError, "the game is over; no action can be applied");
-        return NULL;
-    }
-    if (k != 1) {
-        PyErr_Format(NotActingError, "apply needs exactly one acting player; %ld act now",
-                     k);
-        return NULL;
-    }
-    int8_t mask[NUM_ACTIONS];
-    player_mask(g, &st->s, seats[0], mask);
-    long long a = -1;
-    int overflow = 0;
-    if (PyLong_Check(action_obj) && !PyBool_Check(action_obj))
-        a = PyLong_AsLongLongAndOverflow(action_obj, &overflow);
-    PyErr_Clear();
-    if (overflow || a < 0 || a >= NUM_ACTIONS || !mask[a]) {
-        engine_illegal(action_obj, mask, NUM_ACTIONS, seats[0]);
-        return NULL;
-    }
-    int64_t act = a;
-    batch_apply(st->engine, &st->s, seats, &act, 1);
-    Py_RETURN_NONE;
-}
-
-static PyObject *State_view(State *st, PyObject *player_obj)
-{
-    long player;
-    if (read_player(st, player_obj, &player) < 0)
-        return NULL;
-    return player_view(st->engine, &st->s, player);
-}
-
-/* encode_into(player, out): player's observation into ``out`` */
-static PyObject *State_encode_into(State *st, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "encode_into(player, out) takes 2 arguments");
-        return NULL;
-    }
-    long player;
-    if (read_player(st, args[0], &player) < 0)
-        return NULL;
-    Engine *e = st->engine;
-    Py_buffer buf;
-    if (ce_out(args[1], e->enc.size, &buf) < 0)
-        return NULL;
-    encode_view(&e->enc, &e->g, &st->s, player, buf.buf);
-    PyBuffer_Release(&buf);
-    Py_RETURN_NONE;
-}
-
-static PyObject *State_scores(State *st, PyObject *unused)
-{
-    double sc[MAX_PLAYERS];
-    long n = st->engine->g.n;
-    scores(&st->engine->g, &st->s, sc);
-    PyObject *out = PyList_New(n);
-    for (long p = 0; out && p < n; p++) {
-        PyObject *x = PyFloat_FromDouble(sc[p]);
-        if (x == NULL) {
-            Py_CLEAR(out);
+    PyObject *t = PyTuple_New(k);
+    for (long i = 0; t && i < k; i++) {
+        PyObject *v = PyLong_FromLongLong(x[i]);
+        if (v == NULL) {
+            Py_CLEAR(t);
             break;
         }
-        PyList_SET_ITEM(out, p, x);
+        PyTuple_SET_ITEM(t, i, v);
     }
-    return out;
+    return t;
 }
 
-/* rank_keys: the score alone, as GameState.rank_keys */
-static PyObject *State_rank_keys(State *st, PyObject *unused)
+/* an instance of the named tuple ``cls`` holding the ``k`` new references ``items``
+ * (consumed, also on failure; NULL items: an error is set) */
+static PyObject *named(PyObject *cls, PyObject **items, long k)
 {
-    PyObject *sc = State_scores(st, NULL);
-    if (sc == NULL)
-        return NULL;
-    for (Py_ssize_t p = 0; p < PyList_GET_SIZE(sc); p++) {
-        PyObject *key = PyTuple_Pack(1, PyList_GET_ITEM(sc, p));
-        if (key == NULL) {
-            Py_DECREF(sc);
-            return NULL;
+    PyObject *t = NULL;
+    int ok = 1;
+    for (long i = 0; i < k; i++)
+        ok &= items[i] != NULL;
+    if (ok)
+        t = ((PyTypeObject *)cls)->tp_alloc((PyTypeObject *)cls, k);
+    for (long i = 0; i < k; i++) {
+        if (t != NULL)
+            PyTuple_SET_ITEM(t, i, items[i]);
+        else
+            Py_XDECREF(items[i]);
+    }
+    return t;
+}
+
+/* the storage lists of spaces lo..hi-1 of seat p as tuples, or ``none`` when all empty */
+static PyObject *storage_tuple(const Engine *e, const aa_state *s, long p, int lo, int hi,
+                               PyObject *none)
+{
+    int any = 0;
+    for (int sp = lo; sp < hi; sp++)
+        any |= s->stor_len[p][sp] != 0;
+    if (!any) {
+        Py_INCREF(none);
+        return none;
+    }
+    PyObject *t = PyTuple_New(hi - lo);
+    for (int sp = lo; t && sp < hi; sp++) {
+        long c[MAX_CAP];
+        for (int k = 0; k < s->stor_len[p][sp]; k++)
+            c[k] = s->stor[p][sp][k];
+        PyObject *x = engine_long_tuple(c, s->stor_len[p][sp]);
+        if (x == NULL) {
+            Py_CLEAR(t);
+            break;
         }
-        PyList_SetItem(sc, p, key);
+        PyTuple_SET_ITEM(t, sp - lo, x);
     }
-    return sc;
+    return t;
 }
 
-static PyObject *State_clone(State *st, PyObject *unused)
+static PyObject *public_view(const Engine *e, const aa_state *s)
 {
-    return batch_wrap_state(st->engine, &st->s);
+    const rules *g = &e->g;
+    long n = g->n, buf[MAX_CARDS];
+    PyObject *items[P_COUNT];
+    items[0] = PyLong_FromLong(n);
+    items[1] = PyLong_FromLong(s->round);
+    items[2] = PyTuple_GET_ITEM(e->phases, s->phase);
+    Py_INCREF(items[2]);
+    items[3] = PyLong_FromLongLong(s->turns);
+    long k = current_players(g, s, buf);
+    items[4] = engine_long_tuple(buf, k);
+    items[5] = PyLong_FromLong(s->captain);
+    items[6] = PyTuple_New(n);
+    items[7] = PyTuple_New(n);
+    items[8] = PyTuple_New(n);
+    for (long p = 0; p < n && items[6] && items[7] && items[8]; p++) {
+        long codes[NUM_ABOVE], looks[NUM_LOOKS] = {0}, cargo[NUM_COLOURS] = {0}, unknown = 0;
+        for (int sp = 0; sp < NUM_ABOVE; sp++)
+            codes[sp] = code_of(g, s->ships[p][sp]);
+        for (int sp = NUM_ABOVE; sp < NUM_SPACES; sp++) {
+            long c = s->ships[p][sp];
+            if (is_cargo(c)) {
+                cargo[c - CARGO]++;
+            } else if (is_tile(c)) {
+                if (s->secret[c])
+                    unknown++;
+                else
+                    looks[g->look[c]]++;
+                for (int u = 0; u < s->stor_len[p][sp]; u++)
+                    cargo[s->stor[p][sp][u]]++;
+            }
+        }
+        PyObject *below[B_COUNT] = {engine_long_tuple(looks, NUM_LOOKS), PyLong_FromLong(unknown),
+                                    engine_long_tuple(cargo, NUM_COLOURS)};
+        PyTuple_SET_ITEM(items[6], p, engine_long_tuple(codes, NUM_ABOVE));
+        PyTuple_SET_ITEM(items[7], p, storage_tuple(e, s, p, 0, NUM_ABOVE, e->no_storage));
+        PyTuple_SET_ITEM(items[8], p, named(e->below_cls, below, B_COUNT));
+        if (!PyTuple_GET_ITEM(items[6], p) || !PyTuple_GET_ITEM(items[7], p)
+                || !PyTuple_GET_ITEM(items[8], p)) {
+            Py_CLEAR(items[6]);           /* a NULL item in a tuple to be freed is fine */
+            break;
+        }
+    }
+    for (long p = 0; p < n; p++) {
+        long t = s->hand[p];
+        buf[p] = t >= 0 && s->secret[t] ? CELL_UNKNOWN : code_of(g, t);
+    }
+    items[9] = engine_long_tuple(buf, n);
+    items[10] = llong_tuple(s->coins, n);
+    for (long p = 0; p < n; p++)
+        buf[p] = s->chests[p];
+    items[11] = engine_long_tuple(buf, n);
+    for (long p = 0; p < n; p++)
+        buf[p] = s->parrots[p];
+    items[12] = engine_long_tuple(buf, n);
+    items[13] = e->meddlesome;
+    Py_INCREF(items[13]);
+    long looks[NUM_LOOKS] = {0};
+    for (int i = 0; i < s->pile_up_len; i++)
+        looks[g->look[s->pile_up[i]]]++;
+    items[14] = engine_long_tuple(looks, NUM_LOOKS);
+    items[15] = PyLong_FromLong(s->pile_down_len);
+    for (int c = 0; c < NUM_COLOURS; c++)
+        buf[c] = s->supply[c];
+    items[16] = engine_long_tuple(buf, NUM_COLOURS);
+    items[17] = PyLong_FromLong(s->chest_supply);
+    items[18] = PyLong_FromLong(s->parrot_supply);
+    int shown;
+    long nf = public_fronts(g, s, &shown, buf);
+    if (shown) {
+        items[19] = engine_long_tuple(buf, nf);
+    } else {
+        items[19] = Py_None;
+        Py_INCREF(Py_None);
+    }
+    items[20] = bool_obj(s->fronts_hidden);
+    long backs[NUM_BACKS] = {0};
+    for (int i = 0; i < s->deck_len; i++)
+        backs[g->card[s->deck[i]].back]++;
+    items[21] = engine_long_tuple(backs, NUM_BACKS);
+    for (int i = 0; i < s->queue_len; i++)
+        buf[i] = g->card[s->queue[i]].back - QUEUE_BACK0;
+    items[22] = engine_long_tuple(buf, s->queue_len);
+    items[23] = PyLong_FromLong(s->revealed ? s->current : -1);
+    items[24] = PyLong_FromLong(s->current >= 0 ? g->card[s->current].back : -1);
+    for (int i = 0; i < s->used_len; i++)
+        buf[i] = s->used[i];
+    for (long i = 1; i < s->used_len; i++)
+        for (long j = i; j > 0 && buf[j - 1] > buf[j]; j--) {
+            long t = buf[j];
+            buf[j] = buf[j - 1];
+            buf[j - 1] = t;
+        }
+    items[25] = engine_long_tuple(buf, s->used_len);
+    for (long p = 0; p < n; p++)
+        buf[p] = s->encounter[p];
+    items[26] = engine_long_tuple(buf, n);
+    for (long p = 0; p < n; p++)
+        buf[p] = s->outcome[p];
+    items[27] = engine_long_tuple(buf, n);
+    items[28] = PyTuple_New(n);
+    for (long p = 0; items[28] && p < n; p++)
+        PyTuple_SET_ITEM(items[28], p, bool_obj(s->pending[p] >= 0));
+    items[29] = PyTuple_New(s->cq_len);
+    for (long i = 0; items[29] && i < s->cq_len; i++) {
+        PyObject *pair = Py_BuildValue("(ii)", s->cq_seat[i], s->cq_unit[i]);
+        if (pair == NULL) {
+            Py_CLEAR(items[29]);
+            break;
+        }
+        PyTuple_SET_ITEM(items[29], i, pair);
+    }
+    items[30] = PyLong_FromLong(s->unit_colour);
+    items[31] = bool_obj(s->cleansed);
+    if (s->phase == SETUP || s->phase == LOADING) {
+        items[32] = PyTuple_New(n);
+        for (long p = 0; items[32] && p < n; p++)
+            PyTuple_SET_ITEM(items[32], p, bool_obj(!ship_has_empty(s, p)));
+    } else {
+        items[32] = e->no_seats;
+        Py_INCREF(items[32]);
+    }
+    items[33] = llong_tuple(s->returns, n);
+    return named(e->public_cls, items, P_COUNT);
 }
 
-static PyMethodDef State_methods[] = {
-    {"to_dict", (PyCFunction)State_to_dict, METH_NOARGS, "The state in to_dict() form."},
-    {"current_players", (PyCFunction)State_current_players, METH_NOARGS,
-     "The seats asked to decide now, in seat order; () once the game is over."},
-    {"is_terminal", (PyCFunction)State_is_terminal, METH_NOARGS, "The second round ended."},
-    {"mask", (PyCFunction)State_mask, METH_O,
-     "mask(player): the legal-action mask as int8 bytes (a bytearray)."},
-    {"apply_joint", (PyCFunction)State_apply_joint, METH_O,
-     "apply_joint({seat: action}): every current player's action, as "
-     "GameState.apply_joint (IllegalActionError, nothing applied, if a mask forbids one)."},
-    {"apply", (PyCFunction)State_apply, METH_O,
-     "apply(action): the single acting player's action (IllegalActionError if the mask "
-     "forbids it)."},
-    {"view", (PyCFunction)State_view, METH_O, "view(player): the player's AnchorsAweighView."},
-    {"encode_into", (PyCFunction)(void (*)(void))State_encode_into, METH_FASTCALL,
-     "encode_into(player, out): the player's observation into a float32 vector."},
-    {"scores", (PyCFunction)State_scores, METH_NOARGS, "Coins plus 10 per chest, per seat."},
-    {"rank_keys", (PyCFunction)State_rank_keys, METH_NOARGS, "(score,) per seat."},
-    {"clone", (PyCFunction)State_clone, METH_NOARGS, "An independent copy."},
+/* python_view(player) */
+static PyObject *player_view(const Engine *e, const aa_state *s, long player)
+{
+    const rules *g = &e->g;
+    PyObject *items[V_COUNT];
+    long codes[NUM_SPACES];
+    items[6] = public_view(e, s);
+    items[0] = PyLong_FromLong(player);
+    for (int sp = 0; sp < NUM_SPACES; sp++)
+        codes[sp] = code_of(g, s->ships[player][sp]);
+    items[1] = engine_long_tuple(codes, NUM_SPACES);
+    items[2] = storage_tuple(e, s, player, 0, NUM_SPACES, e->empty_storage);
+    items[3] = PyLong_FromLong(code_of(g, s->hand[player]));
+    int secrets = 0;
+    for (long t = 0; t < g->num_tiles; t++)
+        secrets |= s->secret[t];
+    if (secrets) {
+        items[4] = PyTuple_New(NUM_SPACES + 1);
+        for (int sp = 0; items[4] && sp < NUM_SPACES; sp++) {
+            long c = s->ships[player][sp];
+            PyTuple_SET_ITEM(items[4], sp, bool_obj(is_tile(c) && s->secret[c]));
+        }
+        if (items[4])
+            PyTuple_SET_ITEM(items[4], NUM_SPACES,
+                             bool_obj(s->hand[player] >= 0 && s->secret[s->hand[player]]));
+    } else {
+        items[4] = e->no_secrets;
+        Py_INCREF(items[4]);
+    }
+    items[5] = PyLong_FromLong(s->pending[player]);
+    return named(e->view_cls, items, V_COUNT);
+}
+
+
+static PyObject *engine_view(Engine *e, const aa_state *s, long player)
+{
+    return player_view(e, s, player);
+}
+
+/* -- the Engine type's methods --------------------------------------------------------- */
+
+/* choice(pop, size): Generator.choice(pop, size, replace=False) of a state's generator, as
+ * the rules draw it (for the tests); returns (indices, rng state after) */
+static PyObject *Engine_choice(Engine *e, PyObject *args)
+{
+    PyObject *rng;
+    long pop, size;
+    if (!PyArg_ParseTuple(args, "Oll:choice", &rng, &pop, &size))
+        return NULL;
+    if (pop < 1 || pop > MAX_CARDS || size < 0 || size > pop) {
+        PyErr_SetString(InvalidArgumentError, "choice: 1 <= pop <= 256, 0 <= size <= pop");
+        return NULL;
+    }
+    pcg64 r;
+    if (read_rng(rng, &r) < 0)
+        return NULL;
+    long out[MAX_CARDS];
+    choice_no_replace(&r, pop, size, out);
+    PyObject *idx;
+    INT_LIST(idx, size, out[i]);
+    if (idx == NULL)
+        return NULL;
+    PyObject *after = rng_to_py(&r);
+    if (after == NULL) {
+        Py_DECREF(idx);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", idx, after);
+}
+
+static PyMethodDef Engine_methods[] = {
+    ENGINE_METHODS,
+    {"choice", (PyCFunction)Engine_choice, METH_VARARGS,
+     "choice(rng_state, pop, size): (Generator.choice(pop, size, replace=False) as the "
+     "rules draw it, the generator's state after)."},
     {NULL, NULL, 0, NULL},
 };
 
-static PyGetSetDef State_getset[] = {
-    {"turns", (getter)State_turns, NULL, "Completed turns.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "plunder.envs.anchors_aweigh._engine.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Engine(num_players, dims, tile_kind, tile_star, cards, mix, open_random, "
+              "storage_capacity, cargo_per_colour, chests, parrots, penalty, starfish_rule, "
+              "rough_seas, perfect_recall, monkey_seats, cell_lut, encoder_params, view_cls, "
+              "public_cls, below_cls, phases): one Anchors Aweigh! game's constants "
+              "(AnchorsAweighGame.compiled_engine_params).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Engine_init,
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_methods = Engine_methods,
 };
 
-static PyTypeObject StateType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "plunder.envs.anchors_aweigh._engine.State",
-    .tp_basicsize = sizeof(State),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One Anchors Aweigh! position held in C (made by an Engine).",
-    .tp_dealloc = (destructor)State_dealloc,
-    .tp_methods = State_methods,
-    .tp_getset = State_getset,
-};
 
 /* -- the module --------------------------------------------------------------------------- */
 
