@@ -4,9 +4,9 @@
  * The Python engine (engine.py, loading.py, travel.py) is the specification: every
  * function here mirrors the one of the same name there, and tests/test_compiled_engine.py
  * checks that both give the same trajectories, masks, views, observations, scores and
- * rank keys. Randomness is numpy's, reproduced exactly (envs/core/engine.h, and
- * Generator.choice without replacement below), so a state's generator gives the same
- * numbers as the Python state's ``rng`` and its saved form is numpy's PCG64 state dict.
+ * rank keys. Randomness is numpy's, reproduced exactly (envs/core/engine.h), so a state's
+ * generator gives the same numbers as the Python state's ``rng`` and its saved form is
+ * numpy's PCG64 state dict.
  *
  * ``Engine(...)`` holds one game's constants (AnchorsAweighGame.compiled_engine_params);
  * ``Engine.new_initial_state(rng_state)``, ``Engine.new_game(seed)`` and
@@ -230,36 +230,6 @@ static void stor_add(aa_state *s, long p, long sp, long c)
 {
     s->stor[p][sp][s->stor_len[p][sp]++] = (uint8_t)c;
     sort_u8(s->stor[p][sp], s->stor_len[p][sp]);
-}
-
-/* int(rng.integers(high)) for high >= 1 (no draw for 1, as numpy) */
-static long draw_index(pcg64 *r, long high)
-{
-    return high <= 1 ? 0 : (long)integers32(r, (uint32_t)high);
-}
-
-/* Generator.choice(pop, size, replace=False) for pop <= 10000: Floyd's algorithm, then
- * the chosen indices shuffled (Generator._shuffle_int), each draw a bounded Lemire draw
- * on 32 bits (random_bounded_uint64 with a range below 2**32) */
-static void choice_no_replace(pcg64 *r, long pop, long size, long *out)
-{
-    uint8_t chosen[MAX_CARDS] = {0};
-    for (long j = pop - size; j < pop; j++) {
-        long val = j == 0 ? 0 : (long)integers32(r, (uint32_t)(j + 1));
-        if (!chosen[val]) {
-            chosen[val] = 1;
-            out[j - pop + size] = val;
-        } else {
-            chosen[j] = 1;
-            out[j - pop + size] = j;
-        }
-    }
-    for (long i = size - 1; i >= 1; i--) {
-        long j = (long)integers32(r, (uint32_t)(i + 1));
-        long t = out[j];
-        out[j] = out[i];
-        out[i] = t;
-    }
 }
 
 static void order_from_captain(const rules *g, const aa_state *s, long *order)
@@ -592,7 +562,7 @@ static void apply_loading(const rules *g, aa_state *s, const long *act)
             np_ = na;
         }
         for (long i = 0; i < np_; i++) {
-            long j = draw_index(&s->rng, na);
+            long j = (long)integers32_from1(&s->rng, (uint32_t)na);
             long t = avail[j];
             memmove(avail + j, avail + j + 1, (size_t)(na - j - 1));
             na--;
@@ -612,7 +582,7 @@ static void apply_loading(const rules *g, aa_state *s, const long *act)
     for (long i = 0; i < nd; i++) {
         if (!s->pile_down_len)
             break;
-        long p = down[i], j = draw_index(&s->rng, s->pile_down_len);
+        long p = down[i], j = (long)integers32_from1(&s->rng, (uint32_t)s->pile_down_len);
         long t = s->pile_down[j];
         memmove(s->pile_down + j, s->pile_down + j + 1, (size_t)(s->pile_down_len - j - 1));
         s->pile_down_len--;
@@ -655,7 +625,7 @@ static void apply_loading(const rules *g, aa_state *s, const long *act)
             if (act[p] >= 0 && !ship_has_empty(s, p))
                 full[nf++] = p;
         if (nf) {
-            s->captain = (int8_t)full[draw_index(&s->rng, nf)];
+            s->captain = (int8_t)full[(long)integers32_from1(&s->rng, (uint32_t)nf)];
             s->fronts_hidden = 1;
         }
     }
@@ -948,7 +918,7 @@ static void swap_tiles(const rules *g, aa_state *s, long p, long a)
         if (is_tile(c) && g->kind[c] == give)
             spaces[ns++] = order[i];
     }
-    long t = avail[draw_index(&s->rng, na)];
+    long t = avail[(long)integers32_from1(&s->rng, (uint32_t)na)];
     remove_u8(s->pile_up, &s->pile_up_len, t);
     for (long i = 0; i < ns; i++)
         remove_tile(s, p, spaces[i]);
