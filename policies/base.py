@@ -86,7 +86,7 @@ def choose_action(bot, env, agent: str, observation: dict) -> int:
     view = None
     raw = env.unwrapped
     if getattr(bot, "needs_view", False):
-        view = raw.game_state.view(raw.agent_name_mapping[agent])
+        view = raw.view(agent)
         vector = observation["observation"]
     elif getattr(raw, "derived_features", True):
         vector = observation["observation"]

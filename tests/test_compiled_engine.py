@@ -425,3 +425,63 @@ def test_compiled_code_switched_off_keeps_the_batch_in_python(monkeypatch):
     monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
     for env_id in ENGINE_GAMES:
         assert not GameBatch(game_class(env_id), 2, 2, seed=0).compiled
+
+
+# -- env() on the compiled engine ---------------------------------------------------------
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+@pytest.mark.parametrize("options", [dict(), dict(derived_features=False),
+                                     dict(max_turns=9, reward_mode="score")], ids=str)
+def test_env_plays_the_compiled_engine_as_the_python_one(env_id, options):
+    """env() compiled and in Python, one seed and the same moves: the same agents asked,
+    observations, masks, rewards, ends and global state; ``game_state`` is a Python copy
+    equal to the Python env's game."""
+    from plunder.envs import make
+
+    cls = game_class(env_id)
+    for n in (cls.min_players, cls.max_players):
+        c = make(env_id, num_players=n, compiled=True, **options)
+        py = make(env_id, num_players=n, compiled=False, **options)
+        assert c.unwrapped.compiled and not py.unwrapped.compiled
+        rng = np.random.default_rng(n)
+        for game in range(3):
+            c.reset(seed=game)
+            py.reset(seed=game)
+            for agent in py.agent_iter():
+                assert c.agent_selection == agent
+                obs_c, rew_c, term_c, trunc_c, _ = c.last()
+                obs_p, rew_p, term_p, trunc_p, _ = py.last()
+                assert (rew_c, term_c, trunc_c) == (rew_p, term_p, trunc_p)
+                for key in obs_p:
+                    assert obs_c[key].tobytes() == obs_p[key].tobytes(), (game, agent, key)
+                assert c.unwrapped.state().tobytes() == py.unwrapped.state().tobytes()
+                assert c.unwrapped.view(agent) == py.unwrapped.view(agent)
+                action = None
+                if not (term_p or trunc_p):
+                    action = int(rng.choice(np.flatnonzero(obs_p["action_mask"])))
+                c.step(action)
+                py.step(action)
+            assert c.unwrapped.game_state.to_dict() == py.unwrapped.game_state.to_dict()
+
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_env_game_state_is_a_copy_and_assigning_one_replaces_the_game(env_id):
+    import pickle
+
+    from plunder.envs import make
+
+    env = make(env_id, compiled=True)
+    env.reset(seed=4)
+    copy_ = env.unwrapped.game_state
+    before = copy_.to_dict()
+    agent = env.agent_selection
+    env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    assert copy_.to_dict() == before                      # a copy: it did not move on
+    assert env.unwrapped.game_state.to_dict() != before
+    env.unwrapped.set_state(copy_)                        # back to where it was
+    assert env.unwrapped.game_state.to_dict() == before
+    twin = pickle.loads(pickle.dumps(env))                # the compiled game travels
+    assert twin.unwrapped.compiled
+    assert twin.unwrapped.game_state.to_dict() == before
+    with pytest.raises(InvalidArgumentError):
+        make(env_id, compiled="yes")
