@@ -474,8 +474,8 @@ def test_env_game_state_is_a_copy_and_assigning_one_replaces_the_game(env_id):
     env.reset(seed=4)
     copy_ = env.unwrapped.game_state
     before = copy_.to_dict()
-    agent = env.agent_selection
-    env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    for agent in env.unwrapped.acting_agents():           # every decider of a joint move
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
     assert copy_.to_dict() == before                      # a copy: it did not move on
     assert env.unwrapped.game_state.to_dict() != before
     env.unwrapped.set_state(copy_)                        # back to where it was
