@@ -312,8 +312,10 @@ def check_threads(threads) -> int:
 def engine_module(game_cls: type[Game]):
     """The compiled engine module of ``game_cls`` (its spec's ``engine`` part), or None
     when it is not built, compiled code is switched off or the game has none."""
-    package = game_cls.__module__.split(".")[-2]
-    return compiled_parts.load(package, "engine")
+    parts = game_cls.__module__.split(".")
+    if len(parts) < 2:                 # a game module outside any package: none
+        return None
+    return compiled_parts.load(parts[-2], "engine")
 
 
 class CompiledBatch:
