@@ -442,6 +442,40 @@ def test_held_tables_keep_their_games_and_rows(env_id, threads):
             c.final_observation(0, n)
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_a_threaded_batch_steps_on_in_a_forked_process(env_id):
+    """The batch's worker threads are the parent's: a forked child starts its own and
+    steps the same games as the parent (no wait for threads it does not have)."""
+    import select
+    import signal
+
+    cls = game_class(env_id)
+    batch = GameBatch(cls, cls.min_players, 40, seed=2, threads=2)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        batch.step((rng.random(batch.decisions()[3].shape) * batch.decisions()[3]).argmax(1))
+    actions = [batch.decisions()[3].argmax(1)]
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # the child: step, send the rows, leave
+        try:
+            batch.step(actions[0])
+            os.write(write, batch.decisions()[2].tobytes()[:4096])
+        finally:
+            os._exit(0)
+    os.close(write)
+    ready, _, _ = select.select([read], [], [], 60)
+    if not ready:
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    child = os.read(read, 4096) if ready else b""
+    os.close(read)
+    assert ready, "the forked child's step did not finish"
+    batch.step(actions[0])
+    assert child == batch.decisions()[2].tobytes()[:4096]
+
+
 def test_the_compiled_batch_is_used_where_built():
     for env_id in ENGINE_GAMES:
         batch = GameBatch(game_class(env_id), 2, 2, seed=0)
