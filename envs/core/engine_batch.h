@@ -19,7 +19,8 @@
  * ``max_turns``) gets its rewards (rank and win from the rank keys, as
  * envs/core/rewards.py; score from the scores) and at once a new game from its table
  * generator. Stepping runs with the GIL released and, when asked, split over threads
- * (each table is touched by one thread only).
+ * (each table is touched by one thread only; the threads are started once per batch and
+ * sleep between steps). ``step(actions, hold)`` can leave some tables as they are.
  */
 #ifndef PLUNDER_ENGINE_BATCH_H
 #define PLUNDER_ENGINE_BATCH_H
@@ -395,7 +396,7 @@ static void batch_observe_part(void *arg, long part)
             }
         }
     }
-    if (hi == b->n_tables)
+    if (part == j->parts - 1)       /* the last part ends at the last table */
         b->first_row[b->n_tables] = row;
 }
 
