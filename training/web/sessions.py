@@ -43,7 +43,7 @@ import numpy as np
 
 from plunder.envs import env_ids, game_class, make
 from plunder.envs.core import Game, GameState, InvalidArgumentError, PlunderError, UnknownEnvError
-from plunder.envs.core.movelog import TIE_BREAK, default_lines, describe_step
+from plunder.envs.core.movelog import TIE_BREAK, describe_step
 from plunder.envs.core.rewards import winners
 from plunder.policies import choose_action, make_bot
 from plunder.policies.base import BOT_SPECS, spec_file
@@ -127,26 +127,29 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def seat_table(game, state, seat: int, legal: list[int]) -> dict:
+def seat_table(game, state, seat: int, legal: list[int], over: bool = False) -> dict:
     """What the page shows of ``state`` from ``seat``: its view, its text rendering, the
     table as clickable elements, who must act (public) and ``legal`` (the seat's moves
-    when it is asked). Built from ``state.view(seat)`` alone."""
+    when it is asked). Built from ``state.view(seat)`` alone, and once the game is
+    ``over`` from what its end shows everyone (``boards.end_facts``)."""
     view = state.view(seat)
+    end = boards.end_facts(game, state) if over else None
     return {
         "text": game.describe_view(view),
         "view": jsonable(view),
-        "board": boards.board(game, view, legal),
+        "board": boards.seat_board(game, view, legal, end),
         "acting": [int(p) for p in state.current_players()],
         "legal": [{"action": int(a), "name": game.action_name(int(a))} for a in legal],
     }
 
 
 def omniscient_table(game, state) -> dict:
-    """The whole state, every hidden fact shown (watch and replay only)."""
+    """The whole state, every hidden fact shown and drawn face up (watch and replay
+    only)."""
     return {
         "text": state.render_text(None),
         "view": state.to_dict(),
-        "board": None,
+        "board": boards.omniscient_board(game, state),
         "acting": [int(p) for p in state.current_players()],
         "legal": [],
     }
@@ -157,7 +160,7 @@ def result(game, state, truncated: bool) -> dict:
     total, the tie-break rows, the winners."""
     keys = state.rank_keys()
     rows = state.score_breakdown()
-    return {
+    out = {
         "seats": [game.seat_name(s) for s in range(len(keys))],
         "rows": [{"label": label, "values": values} for label, values in rows
                  if not label.startswith(TIE_BREAK)],
@@ -167,6 +170,9 @@ def result(game, state, truncated: bool) -> dict:
         "winners": [int(w) for w in winners(keys)],
         "truncated": bool(truncated),
     }
+    out["decided"] = boards.deciding_line(out["seats"], out["total"], out["tie_breaks"],
+                                          out["winners"], out["truncated"])
+    return out
 
 
 def _env_state(raw) -> dict:
@@ -240,10 +246,16 @@ class Session:
         for i in range(len(lines), upto):
             before, joint, after = self.states[i], self.moves[i], self.states[i + 1]
             if observer is None:
-                lines.append(default_lines(self.game, sorted(joint), joint, None))
+                lines.append(boards.omniscient_lines(self.game, before, joint, after))
             else:
                 lines.append(describe_step(self.game, before, joint, after, observer))
         return lines[:upto]
+
+    def last_moves(self, observer: int | None) -> list[dict]:
+        """Every player's last move up to the cursor as ``observer`` knows it
+        (``boards.last_moves``): the page highlights what it touched."""
+        return boards.last_moves(self.game, self.states, self.moves, self.cursor, observer,
+                                 self.step_lines(observer, self.cursor))
 
     def log(self, observer: int | None) -> tuple[list[dict], int]:
         """The last ``LOG_WINDOW`` log lines up to the cursor (each with its step) and how
@@ -274,11 +286,12 @@ class Session:
     def snapshot(self, seat: int | None) -> dict:
         """The game at the cursor as ``seat`` sees it (None: omniscient)."""
         state = self.states[self.cursor]
-        table = (omniscient_table(self.game, state) if seat is None else
-                 seat_table(self.game, state, seat, self.legal_for(seat)))
-        log, total = self.log(seat)
         over = self.over_at(self.cursor)
+        table = (omniscient_table(self.game, state) if seat is None else
+                 seat_table(self.game, state, seat, self.legal_for(seat), over))
+        log, total = self.log(seat)
         out = dict(self.describe(), **table)
+        out["last"] = self.last_moves(seat)
         out.update({
             "seat": seat,
             "version": self.version,
