@@ -153,7 +153,7 @@ def _draw(game, v, legal: set[int], me: int | None, capn_deck=None) -> dict:
         if s in recent:
             bid = recent[s]
             items.append(item(str(bid[4]), "re-bid" if bid[2] == 2 else "bid this turn",
-                              "card", ["crew", "bid"], seat=s, key=f"bid:{s}"))
+                              "card", ["number", "bid"], seat=s, key=f"bid:{s}"))
         if s == game.capn:
             deck = capn_deck if capn_deck is not None else v.hands[s]
             items.append(item("crew deck", count(len(deck), "card") + (
@@ -162,7 +162,7 @@ def _draw(game, v, legal: set[int], me: int | None, capn_deck=None) -> dict:
         else:
             for card in v.hands[s]:
                 moves = legal_subset(legal, [BID0 + card - 1]) if s == me else []
-                items.append(item(str(card), "", "card", ["crew"], moves, seat=s,
+                items.append(item(str(card), "", "card", ["number"], moves, seat=s,
                                   key=f"crew:{s}:{card}", group="crew cards"))
         voyages = ", ".join(str(r[s][-1]) for r in v.voyage_scores)
         note = f"{v.coins[s]} coins" + (f" (voyages: {voyages})" if voyages else "")

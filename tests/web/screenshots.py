@@ -20,14 +20,15 @@ from plunder.training.web import create_app
 
 from .browser import browser_or_skip, live_server
 
-#: per game: players, then how far to play: a number of moves, or the name of a zone
-#: (its title's start) to stop at once it is shown
+#: per game: players, then how far to play: a number of moves, or a condition on the
+#: board shown (JavaScript over ``board``) to stop at once it holds
 SCENES = {
     "scallywags_v0": (3, 7),
-    "shipshape_v0": (3, "Place crate"),
+    "shipshape_v0": (3, "board.zones.some((z) => z.key === 'placing')"),
     "anchors_aweigh_v0": (3, 14),
     "all_hands_battle_v0": (3, 6),
-    "all_hands_crew_v0": (3, 9),
+    "all_hands_crew_v0": (3, "board.zones.some((z) => z.items.some((i) => i.group === "
+                              "'stock' && i.actions.length)) && page.game.step > 20"),
 }
 #: the width the pictures are shrunk to
 WIDTH = 1100
@@ -86,13 +87,12 @@ def move(driver, index: int) -> bool:
 
 
 def play_until(driver, goal) -> None:
-    """Play ``goal`` moves, or until a zone whose title starts with ``goal`` is shown."""
+    """Play ``goal`` moves, or until the board shown meets the condition ``goal``."""
     for k in range(400):
         if isinstance(goal, int) and k >= goal:
             return
         if isinstance(goal, str) and driver.execute_script(
-                "return page.game.board.zones.some((z) => z.title.startsWith(arguments[0]))",
-                goal):
+                f"const board = page.game.board; return {goal};"):
             return
         if not move(driver, 3 * k + 1):
             return
