@@ -91,7 +91,9 @@ class GameSpec:
     #: beliefs the network search may sample worlds with besides ``uniform``: name ->
     #: ``"module:attr"`` of a ``factory(game)``
     beliefs: Mapping[str, str] = field(default_factory=dict)
-    #: the web page's board builder, ``"module:function"`` of ``board(game, view, legal)``
+    #: the web page's board builder, ``"module:function"`` of ``board(game, view, legal,
+    #: end=None)``; ``full_board``, ``last_keys`` and ``end_facts`` beside it
+    #: (``core.board``)
     board: str | None = None
     #: the variant options the frozen observation digests and the per-variant tests cover
     test_variants: tuple[Mapping[str, Any], ...] = ({},)

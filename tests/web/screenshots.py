@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from plunder.envs import ENV_IDS
 from plunder.training.web import create_app
 
-from .browser import browser_or_skip, live_server
+from .browser import browser_or_skip, live_server, wait_for
 
 #: per game: players, then how far to play: a number of moves, or a condition on the
 #: board shown (JavaScript over ``board``) to stop at once it holds
@@ -37,33 +36,19 @@ MAX_HEIGHT = 2200
 SEED = "7"
 
 
-def wait(driver, condition, timeout: float = 30.0):
-    """Poll ``condition(driver)`` until it holds (raises after ``timeout`` seconds)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            value = condition(driver)
-        except Exception:  # noqa: BLE001 - an element may be replaced while it is read
-            value = None
-        if value:
-            return value
-        time.sleep(0.05)
-    raise RuntimeError("the page did not answer in time")
-
-
 def start(driver, url: str, env_id: str, players: int, mode: str = "play") -> None:
     """Open the page and start a game with the scripted bots and the fixed seed."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     driver.get(url + "/")
-    wait(driver, lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+    wait_for(driver, lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
     Select(driver.find_element(By.ID, "game")).select_by_value(env_id)
     Select(driver.find_element(By.ID, "players")).select_by_value(str(players))
     driver.find_element(By.CSS_SELECTOR, f'input[name="mode"][value="{mode}"]').click()
     driver.find_element(By.ID, "seed").send_keys(SEED)
     driver.find_element(By.ID, "start").click()
-    wait(driver, lambda d: d.execute_script("return page.game !== null"))
+    wait_for(driver, lambda d: d.execute_script("return page.game !== null"))
 
 
 def move(driver, index: int) -> bool:
@@ -81,7 +66,7 @@ def move(driver, index: int) -> bool:
     choices = driver.find_elements(By.CSS_SELECTOR, "#chooser-moves button.move")
     if choices and driver.find_element(By.ID, "chooser").is_displayed():
         choices[0].click()
-    wait(driver, lambda d: d.execute_script("return page.game.version") != version
+    wait_for(driver, lambda d: d.execute_script("return page.game.version") != version
          or d.find_element(By.ID, "error").text)
     return True
 
@@ -134,7 +119,7 @@ def shoot_watch(driver, url: str, out: Path) -> None:
     for _ in range(12):
         step = driver.execute_script("return page.game.step")
         driver.find_element(By.ID, "step").click()
-        wait(driver, lambda d: d.execute_script("return page.game.step") != step)
+        wait_for(driver, lambda d: d.execute_script("return page.game.step") != step)
     save(driver, out)
 
 

@@ -14,7 +14,7 @@ pytest.importorskip("uvicorn", reason="plunder serve needs the web extra")
 
 from plunder.training.web import create_app  # noqa: E402
 
-from .browser import browser_or_skip, live_server  # noqa: E402
+from .browser import browser_or_skip, live_server, wait_for  # noqa: E402
 
 #: (pytest-xdist's --dist loadfile runs them all in one worker: two installing Chromium at
 #: once would fight over the package manager's lock)
@@ -31,20 +31,6 @@ def page(tmp_path):
             yield driver, url
         finally:
             driver.quit()
-
-
-def wait_for(driver, condition, timeout=30.0, what="the page"):
-    """Poll ``condition(driver)`` until it is true (fails naming ``what`` otherwise)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            value = condition(driver)
-        except Exception:  # noqa: BLE001 - an element may be replaced while it is read
-            value = None
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def by_id(driver, name):

@@ -90,7 +90,7 @@ def last_moves(game, states: Sequence, moves: Sequence[dict[int, int]], upto: in
     for i in range(upto - 1, -1, -1):
         for seat in moves[i]:
             found.setdefault(int(seat), i)
-        if len(found) == len(states[0].rank_keys()):
+        if len(found) == game.num_players:     # (env-driven seats make no moves)
             break
     out = []
     for seat in sorted(found):
