@@ -1,6 +1,7 @@
-"""The page in a real browser: a game played to its end by clicking, bots watched, a replay
-opened. Headless Chromium from the system's packages (installed by the test where it can
-be; skipped, saying why, only where no browser can be had)."""
+"""The page in a real browser: every game played to its end by clicking its board, a bot
+game watched in the omniscient view and from a seat, a replay opened, the bots and the
+variant options offered in words. Headless Chromium from the system's packages (installed
+by the test where it can be; skipped, saying why, only where no browser can be had)."""
 
 from __future__ import annotations
 
