@@ -248,9 +248,10 @@ def _ship(game, v, q: int, cells, storage, hand: int, legal: set[int], me: int |
 
 
 def _draw(game, v, legal: set[int], me: int | None, ships=None, pile_down=None,
-          deck=None) -> dict:
+          deck=None, current: int = -1) -> dict:
     """The table of view ``v`` from seat ``me`` (None: omniscient, with every seat's own
-    view in ``ships``, the face-down pile's looks and the deck's order)."""
+    view in ``ships``, the face-down pile's looks, the deck's order and the ``current``
+    card's front while it lies face down)."""
     from . import engine as E
     from .components import KINDS, NEEDABLE
 
@@ -269,6 +270,9 @@ def _draw(game, v, legal: set[int], me: int | None, ships=None, pile_down=None,
     cards = []
     if v.current >= 0:
         cards.append(_card(game, v.current, legal_subset(legal, card_moves), ["current"]))
+    elif current >= 0:
+        cards.append(_card(game, current, (), ["current", "revealed"]))
+        cards[-1]["detail"] = f"face down in the game; {cards[-1]['detail']}"
     elif v.current_back >= 0:
         cards.append(_back(v.current_back, legal_subset(legal, card_moves), "current card",
                            key="card:current"))
@@ -325,7 +329,7 @@ def full_board(game, state) -> dict:
         down[game.tile_look[t]] += 1
     ships = [state.view(q) for q in range(game.num_players)]
     return _draw(game, ships[0], set(), None, ships=ships, pile_down=down,
-                 deck=list(state.deck))
+                 deck=list(state.deck), current=state.current)
 
 
 def last_keys(game, v, seat: int, action: int) -> list[str]:
