@@ -25,9 +25,11 @@ a thing on it (a coin, a card, a crate, a tile, a ship's space). What the page d
   zone is drawn (``ship``: a hull around its rows).
 
 ``actions`` lists the *legal* moves that name the thing (a coin the move picks, a card it
-plays or discards, a space it places on): the page makes the thing clickable, and asks
-which move is meant when there are several. Moves no thing names (pass, allow) are the
-page's move buttons, which always list every legal move.
+plays or discards, a space it places on): the page makes the thing clickable (its tooltip
+and accessible name the moves' labels), and asks which move is meant when there are
+several. Moves no thing names (pass, allow, resolve the card) are the page's move
+buttons, which always list every legal move by its label
+(``plunder.envs.core.guide.move_labels``, from the same view).
 
 ``key`` names a thing or zone stably (``coin:17``, ``seat:2``): the page marks the things
 each player's last move touched by these keys (each game's ``last_keys``), and the zone of
@@ -41,8 +43,8 @@ moves come from the caller. ``full_board(game, state)`` is the omniscient board 
 watched game or a replay: the only builder that reads the whole state.
 ``last_keys(game, view, seat, action)`` names the things a move touched, from the view
 (before the move) of the player who learns of it; ``action`` is None for a move that
-player does not see, and the keys then name only what the step shows of it. The web page calls them through
-``plunder.training.web.boards``.
+player does not see, and the keys then name only what the step shows of it. The web
+page calls them through ``plunder.training.web.boards``.
 """
 
 from __future__ import annotations

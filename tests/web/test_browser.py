@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("starlette", reason="plunder serve needs the web extra")
 pytest.importorskip("uvicorn", reason="plunder serve needs the web extra")
 
+from plunder.envs import spec  # noqa: E402
 from plunder.training.web import create_app  # noqa: E402
 
 from .browser import browser_or_skip, live_server, wait_for  # noqa: E402
@@ -75,6 +76,35 @@ PLAYED = {
 MAX_CLICKS = 1500
 
 
+#: the page's names of what is on the table, read in one go: the decision line, the move
+#: buttons, each clickable thing's accessible name and moves, the forced-move lines
+SHOWN = """
+const text = (sel) => [...document.querySelectorAll(sel)].map((n) => n.textContent);
+return {decision: text("#board p.decision"), buttons: text("#moves button.move"),
+        forced: text("#moves p.forced"),
+        things: [...document.querySelectorAll("#board .clickable")].map((n) => [
+          n.getAttribute("aria-label"), n.title, n.dataset.actions.split(",").map(Number)]),
+        game: page.game};
+"""
+
+
+def check_the_words(driver):
+    """The table in words: the decision line above the board, every move button by its
+    label, every clickable thing named by the labels of its
+    moves, the moves played for the person listed; returns how many of those there were."""
+    shown = driver.execute_script(SHOWN)
+    game = shown["game"]
+    labels = {m["action"]: m["label"] for m in game["legal"]}
+    assert shown["decision"] == [game["decision"]] and game["decision"]
+    assert shown["buttons"] == [m["label"] for m in game["legal"]]
+    assert all(m["label"] for m in game["legal"]), game["legal"]
+    for name, tip, actions in shown["things"]:
+        assert name == " · or ".join(labels[a] for a in actions), (name, actions)
+        assert tip.endswith(name)
+    assert shown["forced"] == [line["text"] for line in game["forced"]]
+    return len(game["forced"])
+
+
 def click_a_move(driver, rng):
     """One move of the person: a thing on the board (two times in three, where there is
     one; a choice among its moves when it has several) or a move button."""
@@ -96,6 +126,9 @@ def test_every_game_is_played_to_its_end_by_clicking(page, env_id):
     driver, url = page
     players, options = PLAYED[env_id]
     open_setup(driver, url, env_id, players)
+    rules = all_css(driver, "#rules-note a")[0]
+    assert rules.get_attribute("href").endswith(f"/rules/{spec(env_id).name}")
+    assert by_id(driver, "auto-play").is_selected()
     for name, value in options.items():
         field = by_id(driver, f"option-{name}")
         field.clear()
@@ -114,6 +147,7 @@ def test_every_game_is_played_to_its_end_by_clicking(page, env_id):
         if by_id(driver, "result").is_displayed():
             break
         previews += bool(all_css(driver, "#board .cells.after"))
+        check_the_words(driver)
         things += click_a_move(driver, rng)
         clicks += 1
         wait_for(driver, lambda d: d.execute_script("return page.game.version") != version
@@ -136,6 +170,50 @@ def test_every_game_is_played_to_its_end_by_clicking(page, env_id):
         assert previews > 0, "no placement showed the hold after it"
 
 
+def test_a_forced_move_is_played_for_the_person_and_said_unless_asked_not_to(page):
+    """A decision with one legal move (allowing an ARRGH! with no HANDS OFF ME BOOTY! in
+    hand) is played for the person and listed above their moves; with the tick box
+    cleared the game is started asking them every move."""
+    import numpy as np
+
+    from selenium.webdriver.support.ui import Select
+
+    driver, url = page
+    rng = np.random.default_rng(0)
+    forced = 0
+    for seed in range(1, 6):              # new games until one has a forced move
+        open_setup(driver, url, "scallywags_v0", 4)
+        for bot in range(1, 4):
+            Select(by_id(driver, f"bot-{bot}-kind")).select_by_visible_text("Random")
+        by_id(driver, "seed").send_keys(str(seed))
+        by_id(driver, "start").click()
+        wait_for(driver, lambda d: by_id(d, "table").is_displayed(), what="the table")
+        for _ in range(MAX_CLICKS):
+            wait_for(driver, lambda d: all_css(d, "#moves button.move")
+                     or by_id(d, "result").is_displayed(), what="moves")
+            if by_id(driver, "result").is_displayed():
+                break
+            forced = check_the_words(driver)
+            if forced:
+                break
+            version = driver.execute_script("return page.game.version")
+            click_a_move(driver, rng)
+            wait_for(driver, lambda d: d.execute_script("return page.game.version") != version
+                     or by_id(d, "error").text, what="the move to be applied")
+            assert not error_text(driver), error_text(driver)
+        if forced:
+            break
+    assert forced, "no forced move in five games"
+    lines = [n.text for n in all_css(driver, "#moves p.forced")]
+    assert lines and all(line.startswith("only move: ") and line.endswith(" — played for you")
+                         for line in lines), lines
+    open_setup(driver, url, "scallywags_v0", 2)
+    by_id(driver, "auto-play").click()
+    by_id(driver, "start").click()
+    wait_for(driver, lambda d: by_id(d, "table").is_displayed(), what="the table")
+    assert driver.execute_script("return page.game.auto_play") is False
+
+
 def test_a_bot_game_is_watched_in_the_omniscient_view(page):
     """Watched from everywhere: every coin face up, every hand shown, every move named in
     the log, nothing to click; a seat's view hides again what that seat cannot know."""
@@ -151,6 +229,9 @@ def test_a_bot_game_is_watched_in_the_omniscient_view(page):
     assert Select(by_id(driver, "view-as")).first_selected_option.text.startswith("everything")
     faces = [c.text for c in all_css(driver, "#board .kind-coin .face")]
     assert len(faces) == 40 and "?" not in faces
+    decision = by_id(driver, "board").find_element("css selector", "p.decision").text
+    acting = driver.execute_script("return page.game.acting")
+    assert acting and all(f"player_{p}: " in decision for p in acting), decision
     Select(by_id(driver, "speed")).select_by_value("100")
     by_id(driver, "play").click()
     wait_for(driver, lambda d: d.execute_script("return page.game.step") >= 12, what="play")

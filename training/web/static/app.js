@@ -85,7 +85,14 @@ function refreshSetup() {
   const counts = [];
   for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
   fillSelect($("players"), counts, null, true);
-  $("rules-note").textContent = `${game.simultaneous ? "simultaneous moves; " : ""}rules: ${game.rules}`;
+  const note = $("rules-note");
+  note.replaceChildren(game.simultaneous ? "simultaneous moves; " : "");
+  if (game.rules) {
+    const link = el("a", "", `the rules of ${game.title}`);
+    link.href = game.rules;
+    link.target = "_blank";
+    note.appendChild(link);
+  }
   refreshSeats();
 }
 
@@ -302,6 +309,7 @@ function settings() {
   }
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   if ($("max-turns").value !== "") body.max_turns = Number($("max-turns").value);
+  if (body.mode === "play") body.auto_play = $("auto-play").checked;
   return body;
 }
 
@@ -404,7 +412,7 @@ function seatName(game, seat) {
 
 function actionName(game, action) {
   const found = game.legal.find((m) => m.action === action);
-  return found ? found.name : String(action);
+  return found ? found.label || found.name : String(action);
 }
 
 function drawMoves(game) {
@@ -412,12 +420,14 @@ function drawMoves(game) {
   box.replaceChildren();
   $("moves-box").hidden = game.mode !== "play" || game.over;
   if (game.mode !== "play" || game.over) return;
+  for (const line of game.forced || []) box.appendChild(el("p", "hint forced", line.text));
   if (!game.legal.length) {
     box.appendChild(el("p", "hint", "the bots are moving…"));
     return;
   }
   for (const move of game.legal) {
-    const button = el("button", "move", move.name);
+    const button = el("button", "move", move.label || move.name);
+    button.title = move.name;
     button.type = "button";
     button.dataset.action = move.action;
     button.addEventListener("click", () => sendMove(move.action));
@@ -430,6 +440,7 @@ function drawMoves(game) {
 function drawBoard(game) {
   const box = $("board");
   box.replaceChildren();
+  if (game.decision) box.appendChild(el("p", "decision", game.decision));
   if (!game.board) {
     box.appendChild(el("p", "hint", "no board for this game: the table is in the text below"));
     $("text-box").open = true;
@@ -437,11 +448,11 @@ function drawBoard(game) {
   }
   if (game.board.headline) box.appendChild(el("p", "headline", game.board.headline));
   const winners = game.result ? game.result.winners : [];
-  for (const zone of game.board.zones) box.appendChild(drawZone(zone, winners));
+  for (const zone of game.board.zones) box.appendChild(drawZone(game, zone, winners));
   markLast(game, box);
 }
 
-function drawZone(zone, winners) {
+function drawZone(game, zone, winners) {
   const classes = ["zone"];
   if (zone.seat !== null && zone.seat !== undefined) classes.push(`seat-${zone.seat}`, "seat-zone");
   if (zone.layout) classes.push(`layout-${zone.layout}`);
@@ -453,6 +464,7 @@ function drawZone(zone, winners) {
     const button = el("button", "zone-pick clickable", zone.title);
     button.type = "button";
     button.dataset.actions = zone.actions.join(",");
+    nameByMoves(game, button, zone.title, zone.actions);
     button.addEventListener("click", () => pick(zone.title, zone.actions));
     head.appendChild(button);
   } else {
@@ -473,7 +485,7 @@ function drawZone(zone, winners) {
     const line = el("div", "group");
     if (row.name) line.appendChild(el("span", "group-name", row.name));
     const items = el("div", "items");
-    for (const thing of row.items) items.appendChild(drawItem(thing));
+    for (const thing of row.items) items.appendChild(drawItem(game, thing));
     line.appendChild(items);
     body.appendChild(line);
   }
@@ -482,8 +494,16 @@ function drawZone(zone, winners) {
   return section;
 }
 
+/** A clickable thing's tooltip and accessible name: what it is, then the label of each
+ * move it makes (the labels the move buttons carry, from the seat's view). */
+function nameByMoves(game, node, what, actions) {
+  const moves = actions.map((a) => actionName(game, a)).join(" · or ");
+  node.title = what ? `${what} — ${moves}` : moves;
+  node.setAttribute("aria-label", moves);
+}
+
 /** One thing on the table: a coin, card, crate, hold, tile, space, cargo, ship, pile. */
-function drawItem(thing) {
+function drawItem(game, thing) {
   const clickable = thing.actions.length > 0;
   const classes = ["item", `kind-${thing.kind || "thing"}`, ...thing.tags.map((t) => `tag-${t}`)];
   if (thing.seat !== null && thing.seat !== undefined) classes.push(`seat-${thing.seat}`);
@@ -495,6 +515,7 @@ function drawItem(thing) {
   if (clickable) {
     node.type = "button";
     node.dataset.actions = thing.actions.join(",");
+    nameByMoves(game, node, tip, thing.actions);
     node.addEventListener("click", () => pick(`${thing.label} ${thing.detail}`.trim(), thing.actions));
   }
   const kind = thing.kind;
