@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from plunder.envs.core.board import (
-    board_of, count, item, legal_subset, seat_key, seat_title, zone,
+    board_of, count, item, legal_subset, seat_key, seat_title, stat, zone,
 )
 
 from .view import AllHandsBattleView
@@ -138,13 +138,13 @@ def _card(game, c: int, actions=(), tags=(), seat=None, group="", key="") -> dic
     card = game.cards[c]
     stats = []
     if card.rank:
-        stats.append(("sails", card.rank))
+        stats.append(stat("sail", card.rank))
     if card.kind == SPY:
         stats += [("attack", card.attack_level), ("defend", card.defend_level)]
     elif card.level:
         stats.append(("level", card.level))
     if card.value:
-        stats.append(("points", card.value))
+        stats.append(stat("point", card.value))
     if card.penalty:
         stats.append(("flag", -card.penalty))
     kind = KIND_NAMES[card.kind].replace("_", " ")
@@ -239,7 +239,7 @@ def _draw(game, v, legal: set[int], me: int | None, hands=None, crews=None,
         marks = (["first fleet"] if v.first_fleet == q else []) + \
             (["passed"] if v.passed[q] and v.phase == "battle" else [])
         last = f"; last round {v.last_round[q]}" if v.last_round else ""
-        zones.append(zone(f"{seat_title(game, q, me)}: {v.totals[q]} points", items,
+        zones.append(zone(f"{seat_title(game, q, me)}: {count(v.totals[q], 'point')}", items,
                           note=f"{count(v.hand_sizes[q], 'card')} in hand{last}"
                                + (f"; {', '.join(marks)}" if marks else ""), seat=q))
     return board_of(zones, f"round {v.round}, {v.phase}")

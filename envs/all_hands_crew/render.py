@@ -4,7 +4,7 @@ page's board of it."""
 from __future__ import annotations
 
 from plunder.envs.core.board import (
-    board_of, count, item, legal_subset, seat_key, seat_title, zone,
+    board_of, count, item, legal_subset, seat_key, seat_title, stat, zone,
 )
 
 from .components import NUM_CREW, NUM_KINDS
@@ -56,9 +56,9 @@ def describe_view(game, v: AllHandsCrewView) -> str:
                           + (" (picked)" if q == me and i in v.my_hired else "")
                           for i, (k, s) in enumerate(v.stock[q]))
         if q == me:
-            crew = ", ".join(f"{c} {names[k]}" for k, c in enumerate(v.my_crew) if c)
+            crew = ", ".join(count(c, names[k]) for k, c in enumerate(v.my_crew) if c)
         else:
-            seen = ", ".join(f"{c} {names[k]}" for k, c in enumerate(v.crew_known[q]) if c)
+            seen = ", ".join(count(c, names[k]) for k, c in enumerate(v.crew_known[q]) if c)
             if seen and v.crew_maybe_gone[q]:
                 seen += f", but {v.crew_maybe_gone[q]} of these may have been snatched"
             crew = count(v.crew_sizes[q], "card") + (f" (incl. {seen})" if seen else "")
@@ -76,7 +76,7 @@ def describe_view(game, v: AllHandsCrewView) -> str:
         seat = name(q) + (f" [{', '.join(marks)}]" if marks else "")
         laid_txt = "; ".join(combos[c].name for c in laid) or "-"
         if v.phase == "over":
-            left = ", ".join(f"{c} {names[k]}" for k, c in enumerate(v.final_left[q]) if c)
+            left = ", ".join(count(c, names[k]) for k, c in enumerate(v.final_left[q]) if c)
             laid_txt += f" / left over: {left or '-'}"
         rows.append(f"| {seat} | {score} | {v.curses[q]} | {caps} | {len(pile)} | "
                     f"{' '.join(known) or '-'} | {stock or '-'} | {crew or '-'} | {laid_txt} |")
@@ -121,15 +121,15 @@ def describe_full(state) -> str:
                           + (" (picked)" if i in state.hired[p] else "")
                           for i, (k, s) in enumerate(zip(state.stock[p], state.stock_src[p])))
         lines.append(f"  stock: {stock or '-'}")
-        crew = ", ".join(f"{c} {names[k]}" for k, c in enumerate(state.crew[p]) if c)
+        crew = ", ".join(count(c, names[k]) for k, c in enumerate(state.crew[p]) if c)
         lines.append(f"  crew pile: {crew or '-'}")
         laid = "; ".join(g.combos[c].name for c in state.laid[p] + state.final[p])
         lines.append(f"  laid out: {laid or '-'}")
-        left = ", ".join(f"{c} {names[k]}" for k, c in enumerate(state.final_left[p]) if c)
+        left = ", ".join(count(c, names[k]) for k, c in enumerate(state.final_left[p]) if c)
         if state.phase == "over":
             lines.append(f"  left over: {left or '-'}")
     lines.append("out of the game: " + ", ".join(
-        f"{c} {names[k]}" for k, c in enumerate(state.out) if c))
+        count(c, names[k]) for k, c in enumerate(state.out) if c))
     return "\n".join(lines)
 
 
@@ -153,10 +153,10 @@ def _combo(game, c: int, actions=(), seat=None, group="") -> dict:
     """Combination ``c`` of the score sheet: its name, points, action."""
     combo = game.combos[c]
     action = combo.action.replace("_", " ")
-    cards = ", ".join(f"{n} {game.comps.kind_names[k]}" for k, n in enumerate(combo.counts)
+    cards = ", ".join(count(n, game.comps.kind_names[k]) for k, n in enumerate(combo.counts)
                       if n)
     return item(combo.name, cards, "combo", [combo.category], actions,
-                stats=[("points", combo.points)],
+                stats=[stat("point", combo.points)],
                 text=f"action: {action}" if combo.action != "none" else "", seat=seat,
                 group=group, key=f"combo:{seat}:{c}")
 
@@ -226,7 +226,7 @@ def _draw(game, v, legal: set[int], me: int | None, full=None) -> dict:
         note = (f"{count(v.crew_sizes[q], 'card')} in the crew pile, "
                 f"{count(v.curses[q], 'curse')}" + (f"; {', '.join(marks)}" if marks else ""))
         zones.append(zone(seat_title(game, q, me), items, note=note, seat=q))
-    status = f"round {v.round}, {v.phase}" + (
+    status = f"round {v.round}, {PHASE_WORDS.get(v.phase, v.phase)}" + (
         f" (choosing the target of {v.pending.replace('_', ' ')})" if v.pending else "")
     return board_of(zones, status)
 

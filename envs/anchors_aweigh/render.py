@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from plunder.envs.core.board import (
-    board_of, count, item, legal_subset, seat_key, seat_title, zone,
+    board_of, count, item, legal_subset, seat_key, seat_title, stat, zone,
 )
 
 from .components import BACKS, COLOURS, NUM_KINDS, SPACE_NAMES
@@ -165,11 +165,11 @@ def _card(game, c: int, actions=(), tags=()) -> dict:
     from .components import CARD_TYPES, KINDS, PIRATES
     card = game.cards[c]
     names = KINDS if card.needs_assets else COLOURS
-    gets = ([f"{card.coins} coins"] if card.coins else []) \
+    gets = ([count(card.coins, "coin")] if card.coins else []) \
         + [f"{COLOURS[x]} cargo" for x in card.cargo] \
         + ([f"{card.grey} cargo of any colour"] if card.grey else [])
     stats = [("strength", card.strength)] if card.type == PIRATES else []
-    stats += [("coins", card.coins)] if card.coins else []
+    stats += [stat("coin", card.coins)] if card.coins else []
     kind = CARD_TYPES[card.type]
     return item(kind.title(), "needs " + (" + ".join(names[x] for x in card.needs) or "nothing"),
                 "card", [f"type-{kind}", *tags], actions, stats=stats,

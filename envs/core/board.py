@@ -16,8 +16,9 @@ a thing on it (a coin, a card, a crate, a tile, a ship's space). What the page d
   ``cargo``, ``ship``, ``pile``, ``combo``, ``token``); ``tags`` refine it (``face-down``,
   ``known``, a suit or colour name, ``starfish``, ``revealed``...);
 - ``label`` is the thing's name, ``detail`` a short line under it, ``stats`` the numbers
-  that matter as ``[name, value]`` pairs (a card's level, a combination's points),
-  ``text`` one sentence of what it does;
+  that matter as ``[name, value]`` pairs (a card's level, a combination's points; the
+  page writes ``20 points``, and ``stat`` makes a counted noun agree with its number, as
+  ``count`` does in titles and notes: ``1 point``), ``text`` one sentence of what it does;
 - ``seat`` is the seat it belongs to (drawn in that seat's colour), None for nobody's;
 - ``cells`` a 3x3 grid of cell tokens (ShipShape's crates and holds), ``after`` the grid
   of the hold once this crate is placed (a preview);
@@ -85,9 +86,26 @@ def legal_subset(legal: set[int], candidates: Iterable[int]) -> list[int]:
     return [a for a in candidates if a in legal]
 
 
+def plural(noun: str) -> str:
+    """The plural of an English noun (or of a name's last word): ``cards``, ``Captain
+    Cutlasses``, ``boxes``, ``Bounties``."""
+    last = noun.rsplit(" ", 1)[-1].lower()
+    if last.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if len(last) > 1 and last.endswith("y") and last[-2] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
 def count(number: int, noun: str) -> str:
-    """``1 card``, ``3 cards``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+    """``1 card``, ``3 cards``, ``2 Captain Cutlasses``."""
+    return f"{number} {noun if abs(number) == 1 else plural(noun)}"
+
+
+def stat(noun: str, value: int) -> tuple[str, int]:
+    """A counted number of an item's ``stats``, its noun agreeing with it: ``("point", 1)``,
+    ``("points", 20)``."""
+    return (noun if abs(value) == 1 else plural(noun), value)
 
 
 def seat_title(game, seat: int, me: int | None) -> str:

@@ -154,7 +154,8 @@ def _draw(game, v, legal: set[int], me: int | None, values=None, hands=None) -> 
     middle = [_coin_item(game, v, c, legal, values, pending) for c in coins
               if v.coin_owner[c] == MIDDLE]
     up = sum(v.face_up[c] for c in coins if v.coin_owner[c] == MIDDLE)
-    zones = [zone("Middle", middle, note=f"{len(middle)} coins, {up} face up", key="middle")]
+    zones = [zone("Middle", middle, note=f"{count(len(middle), 'coin')}, {up} face up",
+                  key="middle")]
     for s, take in enumerate(v.takes):
         offset = (s - v.actor) % n
         targets = legal_subset(legal, [a.player + offset - 1]) if offset else []

@@ -166,7 +166,7 @@ def _draw(game, v, legal: set[int], me: int | None, capn_deck=None) -> dict:
                 items.append(item(str(card), "", "card", ["number"], moves, seat=s,
                                   key=f"crew:{s}:{card}", group="crew cards"))
         voyages = ", ".join(str(r[s][-1]) for r in v.voyage_scores)
-        note = f"{v.coins[s]} coins" + (f" (voyages: {voyages})" if voyages else "")
+        note = count(v.coins[s], "coin") + (f" (voyages: {voyages})" if voyages else "")
         if len(groups) > 1:
             note += f"; group {'AB'[group]}"
         zones.append(zone(seat_title(game, s, me), items, note=note, seat=s))

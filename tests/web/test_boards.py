@@ -8,6 +8,7 @@ as the observer sees them; the setup form names every bot and option."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -162,6 +163,46 @@ def test_a_seats_board_is_the_same_in_every_state_its_view_allows(env_id, n):
                     != boards.omniscient_board(game, state)
     if game.name != "shipshape":        # ShipShape hides only the Cap'n's deck order
         assert differs, "the omniscient board never showed a hidden fact"
+
+
+#: a number one before a plural noun ("1 coins"), or a plural made by adding "s" to a word
+#: already ending in "s" ("Captain Cutlasss")
+BAD_PLURAL = r"(?<![\w.#/])-?1 [A-Za-z]*[^s\W]s\b|\w+sss\b"
+
+
+def words(table: dict) -> list[str]:
+    """Every text of a board: its headline, zone titles and notes, things' words, stats."""
+    out = [table.get("headline", "")]
+    for z in table["zones"]:
+        out += [z["title"], z["note"]]
+        for thing in z["items"]:
+            out += [thing["label"], thing["detail"], thing["text"]]
+            out += [f"{value} {name}" for name, value in thing["stats"]]
+    return out
+
+
+@pytest.mark.parametrize("env_id, n", GAME_COUNTS)
+def test_the_boards_nouns_agree_with_their_numbers(env_id, n):
+    game = game_class(env_id)(n)
+    for steps in (0, 20, 100_000):
+        state = played(game, n, steps)
+        tables = [board(game, state.view(s), []) for s in range(n)]
+        tables.append(boards.omniscient_board(game, state))
+        for text in (t for table in tables for t in words(table)):
+            assert not re.search(BAD_PLURAL, text), text
+
+
+def test_plurals_and_counts():
+    from plunder.envs.core.board import count, plural, stat
+
+    assert [plural(w) for w in ("coin", "Captain Cutlass", "box", "Bounty", "day")] == \
+        ["coins", "Captain Cutlasses", "boxes", "Bounties", "days"]
+    assert count(1, "point") == "1 point" and count(0, "point") == "0 points"
+    assert count(-1, "point") == "-1 point" and stat("point", -1) == ("point", -1)
+    assert stat("sail", 3) == ("sails", 3)
+    names = [c.name for c in game_class("all_hands_crew_v0")(3).combos]
+    assert "pair of Captain Cutlasses" in names and "three Cooks" in names
+    assert not any(re.search(r"sss\b", name) for name in names)
 
 
 # -- the end of a game ---------------------------------------------------------------------
