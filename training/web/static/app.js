@@ -230,6 +230,7 @@ function refreshSeats() {
   const seats = [...Array(n).keys()];
   fillSelect($("seat"), seats, seats.map((s) => `player_${s}`), true);
   $("seat-label").hidden = mode() !== "play";
+  $("auto-play-label").hidden = mode() !== "play";
   const you = mode() === "play" ? Number($("seat").value) : -1;
   const box = $("bots");
   const old = {};
