@@ -356,9 +356,13 @@ def test_every_bot_kind_and_every_option_has_a_name_and_a_sentence():
     from plunder.policies import base as policy_base
     from plunder.training.web import menu
 
-    named = {menu.spec_kind(b.spec) for b in menu.BOTS}
-    assert {menu.spec_kind(s) for s in policy_base.BOT_SPECS} <= named
-    assert all(b.name and b.sentence.endswith(".") for b in menu.BOTS)
+    bots = menu.level_bots() + menu.BOTS
+    named = {menu.spec_kind(b.spec) for b in bots}
+    # a noisy bot is offered as the novice level (levels.toml), not on its own
+    assert {menu.spec_kind(s) for s in policy_base.BOT_SPECS} - {"noisy"} <= named
+    assert [b.spec for b in menu.level_bots()] == ["level:novice", "level:casual",
+                                                  "level:strong", "level:expert"]
+    assert all(b.name and b.sentence.endswith(".") for b in bots)
     for s in specs():
         for name in s.options():
             how = menu.OPTIONS.get(s.name, {}).get(name)

@@ -322,7 +322,8 @@ def test_the_bots_are_offered_by_name_with_a_sentence_and_a_mistake_is_shown(pag
     kind = Select(by_id(driver, "bot-1-kind"))
     names = [o.text for o in kind.options]
     # Scallywags has no planner; 2 players have shipped networks; no spec grammar shown
-    assert names == [b.name for b in menu.BOTS if b.needs != "planner"] + ["oracle"]
+    assert names == [b.name for b in menu.level_bots() + menu.BOTS
+                     if b.needs != "planner"] + ["noisy", "oracle"]
     assert not any(":" in name or "[" in name for name in names)
     assert kind.first_selected_option.text == "Scripted"
     assert by_id(driver, "bot-1-sentence").text == \

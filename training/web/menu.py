@@ -65,13 +65,29 @@ def spec_kind(spec: str) -> str:
     return re.split(r"[:\[]", spec, maxsplit=1)[0]
 
 
+def level_bots() -> tuple[Bot, ...]:
+    """The named strength levels (``policies/pretrained/levels.toml``), weakest first, as
+    menu entries: a level that plays a shipped network needs one for the table."""
+    from plunder.policies.levels import LEVELS, load_levels
+
+    table = load_levels()["levels"]
+    out = []
+    for level in LEVELS:
+        bot = table[level]["bot"]
+        needs = "final" if "pretrained" in bot else ""
+        out.append(Bot(f"level:{level}", level.capitalize(), table[level]["sentence"],
+                       needs=needs))
+    return tuple(out)
+
+
 def bot_menu() -> list[dict]:
-    """The bot menu as the catalogue sends it: ``BOTS``, then every kind of ``BOT_SPECS``
-    the table does not name, offered under its spec (an argument field where it takes
-    one)."""
+    """The bot menu as the catalogue sends it: the named levels, ``BOTS``, then every
+    kind of ``BOT_SPECS`` the table does not name, offered under its spec (an argument
+    field where it takes one)."""
+    bots = level_bots() + BOTS
     entries = [{"spec": b.spec, "name": b.name, "sentence": b.sentence, "arg": b.arg,
-                "needs": b.needs} for b in BOTS]
-    named = {spec_kind(b.spec) for b in BOTS}
+                "needs": b.needs} for b in bots]
+    named = {spec_kind(b.spec) for b in bots}
     for spec in policy_base.BOT_SPECS:
         kind = spec_kind(spec)
         if kind not in named:
