@@ -13,7 +13,8 @@ The learner plays one seat (``learner_seat``, or drawn for every game from the e
 seeded generator); every other seat is a bot built by
 :func:`plunder.policies.base.make_bot` from its spec (``random``, ``heuristic``,
 ``pretrained``, ``level:NAME``, ``trained:PATH.onnx``, ...). ``opponents`` is one spec for
-every other seat or a list with one spec per other seat, in seat order after the learner's.
+every other seat or a list with one spec per other seat, in seat order with the learner's
+seat left out. Other keywords are the game's options (as the env and ``make_bot`` take them).
 The bots answer between the learner's decisions, through the game's AEC env, so
 simultaneous decisions are taken one seat at a time and nobody sees a pending choice.
 
