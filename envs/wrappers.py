@@ -131,10 +131,11 @@ def mask_in_info(env):
 
 
 def masks_as_lists(infos: dict) -> dict:
-    """``infos`` with each ``action_mask`` as a (nested) Python list, the rest as it is.
+    """``infos`` with each ``action_mask`` as a Python list, the rest as it is.
     AgileRL 2.58's IPPO tests ``None in masks`` over the masks it collects, which fails
     for numpy arrays (``ValueError: The truth value of an array ... is ambiguous``) and
-    works for lists; the tensor it then builds is the same."""
+    works for lists; the tensor it then builds is the same. For one env's infos (a mask
+    vector per agent): newer AgileRL releases read a list of lists as no mask."""
     return {agent: ({**info, "action_mask": np.asarray(info["action_mask"]).tolist()}
                     if isinstance(info, dict) and "action_mask" in info else info)
             for agent, info in infos.items()}
