@@ -111,6 +111,17 @@ class SnapshotOpponent(Opponent):
         return self.actor.act_batch(obs, masks, rng, self.greedy)
 
 
+class _SeatBot:
+    """Builds one seat's bot from a seed: ``fn(*args, seed=seed, **kwargs)`` (a class at
+    module level, not a closure, so pools and the envs holding them pickle)."""
+
+    def __init__(self, fn, *args, **kwargs):
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+
+    def __call__(self, seed: int):
+        return self.fn(*self.args, seed=seed, **self.kwargs)
+
+
 class OpponentPool:
     """Who sits in the other seats: kinds with sampling weights, snapshots by recency.
 
@@ -142,7 +153,7 @@ class OpponentPool:
         game = game_class(env_id)(num_players, **self.options)
         self.members: dict[str, list[Opponent]] = {k: [] for k in KINDS}
         self.members["random"].append(
-            Opponent("random", "random", lambda seed: RandomPolicy(game, seed=seed)))
+            Opponent("random", "random", _SeatBot(RandomPolicy, game)))
         cls = None
         if env_id in HEURISTICS:
             try:
@@ -151,12 +162,11 @@ class OpponentPool:
                 cls = None
         if cls is not None:
             self.members["heuristic"].append(
-                Opponent("heuristic", "heuristic", lambda seed: cls(game, seed=seed)))
+                Opponent("heuristic", "heuristic", _SeatBot(cls, game)))
         for path in onnx_paths:
             self.members["onnx"].append(Opponent(
                 "onnx", f"onnx:{path}",
-                lambda seed, p=path: make_bot(f"trained:{p}", env_id, num_players, seed=seed,
-                                              **self.options)))
+                _SeatBot(make_bot, f"trained:{path}", env_id, num_players, **self.options)))
 
     def add_snapshot(self, actor: Actor, step: int) -> None:
         """Freeze ``actor`` (a copy of the learner at ``step``) into the pool."""
