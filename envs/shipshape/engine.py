@@ -119,6 +119,19 @@ class ShipShapeGame(Game):
                 i for i, c in enumerate(self.oriented(crate, orientation)) if not c)
         return holes
 
+    def compiled_engine_params(self, module) -> tuple:
+        """The compiled engine's constants (``_engine.Engine(*params)``, in its order)."""
+        from . import observation
+        from .geometry import COMPOSE
+        comp = self.components
+        return (self.num_players, self.num_seats, -1 if self.capn is None else self.capn,
+                tuple(self.groups(v) for v in range(VOYAGES)),
+                tuple(c for cells in comp.holds for c in cells),
+                tuple(h for holds in VOYAGE_HOLDS for h in holds),
+                tuple(a for row in COMPOSE for a in row), (NUM_ACTIONS, BID0, PLACE0),
+                observation.compiled_params(self, module), ShipShapeView.make,
+                PublicTable.from_fields)
+
     # -- spaces -------------------------------------------------------------------------
     @property
     def entity_groups(self) -> tuple[EntityGroup, ...]:
