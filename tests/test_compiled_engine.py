@@ -6,8 +6,9 @@ over sampled (``sample_state``) and JSON-loaded states, and through the batched 
 refused with the project's errors.
 
 Every game whose spec declares the ``engine`` part runs here; a new one joins by
-declaring it (its ``State`` offers to_dict, current_players, is_terminal, mask, apply,
-view, encode_into, scores, rank_keys, clone and turns, as Scallywags' does).
+declaring it (its ``State`` offers to_dict, current_players, is_terminal, mask,
+apply_joint (a sequential game's apply will do), view, encode_into, scores, rank_keys,
+clone and turns). Simultaneous decisions are played as joint actions of every seat asked.
 """
 
 from __future__ import annotations
@@ -78,9 +79,25 @@ def _same_decision(game, py, c, where="", every_seat=False, rng=None):
     assert c.scores() == py.scores() and c.rank_keys() == py.rank_keys(), where
 
 
+def _apply(c, joint):
+    """``joint`` ({seat: action}) on the compiled state: ``apply_joint``, or a sequential
+    engine's ``apply`` of its one action."""
+    if hasattr(c, "apply_joint"):
+        c.apply_joint(joint)
+    else:
+        (action,) = joint.values()
+        c.apply(action)
+
+
+def _joint(state, pick):
+    """{seat: action} of every seat ``state`` asks, each ``pick(legal actions)``."""
+    return {p: pick(np.flatnonzero(state.legal_actions_mask(p)))
+            for p in state.current_players()}
+
+
 def _play(game, engine, seed, rng, uniform, check_every=20):
     """One random game from ``seed`` in both engines, compared step by step: the masks
-    of the acting seat every step, everything every ``check_every`` steps and at the end.
+    of the acting seats every step, everything every ``check_every`` steps and at the end.
     Returns the number of decisions."""
     py = game.new_initial_state(np.random.default_rng(seed))
     c = engine.new_game(seed)
@@ -88,14 +105,15 @@ def _play(game, engine, seed, rng, uniform, check_every=20):
     steps = 0
     u = int(rng.integers(len(uniform)))
     while not py.is_terminal() and py.turns < game.default_max_turns:
-        (p,) = py.current_players()
-        mask = py.legal_actions_mask(p)
-        assert c.mask(p) == mask.tobytes(), (seed, steps)
-        legal = mask.nonzero()[0]
-        u = (u + 1) % len(uniform)
-        action = int(legal[int(uniform[u] * len(legal))])
-        py.apply_checked({p: action})
-        c.apply(action)
+        joint = {}
+        for p in py.current_players():
+            mask = py.legal_actions_mask(p)
+            assert c.mask(p) == mask.tobytes(), (seed, steps)
+            legal = mask.nonzero()[0]
+            u = (u + 1) % len(uniform)
+            joint[p] = int(legal[int(uniform[u] * len(legal))])
+        py.apply_checked(joint)
+        _apply(c, joint)
         steps += 1
         if steps % check_every == 0:
             _same_state(game, py, c, (seed, steps))
@@ -147,8 +165,9 @@ def test_json_loaded_and_sampled_states_play_on_identically(env_id, n):
     game, engine = _engine(env_id, n)
     rng = np.random.default_rng(7 + n)
     uniform = rng.random(1 << 10)
-    loaded = 0
-    for g in range(40):
+    loaded = g = 0
+    while g < 40 or loaded <= 100 and g < 400:      # 40 games, more for short games
+        g += 1
         py = game.new_game(rng)
         while not py.is_terminal():
             if rng.random() < 0.1:
@@ -162,8 +181,7 @@ def test_json_loaded_and_sampled_states_play_on_identically(env_id, n):
                 _same_state(game, sampled, c, ("sampled", g, py.turns))
                 _play_on(game, sampled, c, rng, uniform)
                 loaded += 1
-            (p,) = py.current_players()
-            py.apply_action(int(rng.choice(np.flatnonzero(py.legal_actions_mask(p)))))
+            py.apply_joint(_joint(py, lambda legal: int(rng.choice(legal))))
     assert loaded > 100
 
 
@@ -171,11 +189,10 @@ def _play_on(game, py, c, rng, uniform, steps=30):
     for k in range(steps):
         if py.is_terminal():
             break
-        (p,) = py.current_players()
-        legal = np.flatnonzero(py.legal_actions_mask(p))
-        action = int(legal[int(uniform[int(rng.integers(len(uniform)))] * len(legal))])
-        py.apply_checked({p: action})
-        c.apply(action)
+        joint = _joint(py, lambda legal: int(
+            legal[int(uniform[int(rng.integers(len(uniform)))] * len(legal))]))
+        py.apply_checked(joint)
+        _apply(c, joint)
         _same_decision(game, py, c, ("on", k))
     _same_state(game, py, c, "played on")
     copy_ = c.clone()
@@ -256,11 +273,10 @@ def test_junk_states_are_refused_or_load_as_python_loads_them(env_id):
         for _ in range(4):
             s = game.new_game(rng)
             while not s.is_terminal():
-                if rng.random() < 0.03 or s.phase != "choose" and rng.random() < 0.2:
-                    states.append(s.to_dict())
-                (p,) = s.current_players()
-                s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
-        for data in states[::3]:
+                states.append(s.to_dict())
+                s.apply_joint(_joint(s, lambda legal: int(rng.choice(legal))))
+        # a dozen positions spread over the games (every step of a turn comes up)
+        for data in states[::max(1, len(states) // 12)]:
             for bad in _mutations(data):
                 tried += 1
                 try:
@@ -285,12 +301,14 @@ def test_junk_actions_players_and_buffers_are_refused(env_id):
     cls = game_class(env_id)
     game, engine = _engine(env_id, cls.min_players)
     state = engine.new_game(5)
-    (p,) = state.current_players()
+    acting = state.current_players()
+    p = acting[-1]
     mask = np.frombuffer(state.mask(p), np.int8)
+    legal = {q: int(np.flatnonzero(np.frombuffer(state.mask(q), np.int8))[0]) for q in acting}
     before = state.to_dict()
     for bad in (-1, game.num_actions, int(mask.argmin()), 2**70, 1.0, "0", None, True):
         with pytest.raises(IllegalActionError):
-            state.apply(bad)
+            _apply(state, {**legal, p: bad})
     assert state.to_dict() == before
     for bad in (-1, game.num_players, 2**70, 0.0, None, False):
         with pytest.raises(InvalidArgumentError):
@@ -307,10 +325,10 @@ def test_junk_actions_players_and_buffers_are_refused(env_id):
     # a finished game takes no action
     rng = np.random.default_rng(0)
     while not state.is_terminal():
-        (p,) = state.current_players()
-        state.apply(int(rng.choice(np.flatnonzero(np.frombuffer(state.mask(p), np.int8)))))
+        _apply(state, {q: int(rng.choice(np.flatnonzero(np.frombuffer(state.mask(q), np.int8))))
+                       for q in state.current_players()})
     with pytest.raises(InvalidArgumentError):
-        state.apply(0)
+        _apply(state, {0: 0})
     assert state.current_players() == ()
     # the batch's arrays: each of the wrong kind in turn
     module = engine_module(cls)
