@@ -24,7 +24,7 @@
  * outside the state.
  */
 #define ENGINE_ENV_ID "shipshape_v0"
-#include "_engine_shared_tmp.h"
+#include "engine.h"
 
 /* -- sizes -------------------------------------------------------------------------------- */
 
@@ -1872,8 +1872,6 @@ static void encode(const ss_enc *e, const ss_state *s, long player, int decision
 
 /* -- the Engine type ---------------------------------------------------------------------- */
 
-static PyObject *NotActingError;
-
 typedef struct {
     PyObject_HEAD
     rules g;
@@ -2231,90 +2229,7 @@ static PyObject *State_mask(State *st, PyObject *player_obj)
     return out;
 }
 
-/* IllegalActionError(action, legal actions, player=seat) set as the error */
-static void illegal_action(PyObject *action, const int8_t *mask, long num_actions, long seat)
-{
-    PyObject *legal = PyList_New(0);
-    for (long i = 0; legal && i < num_actions; i++)
-        if (mask[i]) {
-            PyObject *x = PyLong_FromLong(i);
-            if (x == NULL || PyList_Append(legal, x) < 0)
-                Py_CLEAR(legal);
-            Py_XDECREF(x);
-        }
-    if (legal == NULL)
-        return;
-    PyObject *args = Py_BuildValue("(OO)", action, legal);
-    PyObject *kw = Py_BuildValue("{s:l}", "player", seat);
-    PyObject *err = args && kw ? PyObject_Call(IllegalActionError, args, kw) : NULL;
-    Py_XDECREF(args);
-    Py_XDECREF(kw);
-    Py_DECREF(legal);
-    if (err != NULL) {
-        PyErr_SetObject(IllegalActionError, err);
-        Py_DECREF(err);
-    }
-}
-
-/* apply_joint({seat: action}): one action from every seat asked now, each checked against
- * its mask (nothing applied otherwise) */
-static PyObject *State_apply_joint(State *st, PyObject *actions)
-{
-    const rules *g = &st->engine->g;
-    ss_state *s = &st->s;
-    if (s->done) {
-        PyErr_SetString(InvalidArgumentError, "the game is over; no action can be applied");
-        return NULL;
-    }
-    if (!PyDict_Check(actions)) {
-        PyErr_Format(InvalidArgumentError, "apply_joint: expected a dict {seat: action}, "
-                     "got %.80s", Py_TYPE(actions)->tp_name);
-        return NULL;
-    }
-    long seats[MAX_SEATS], k = current_players(g, s, seats), act[MAX_SEATS] = {0};
-    int given = (int)PyDict_GET_SIZE(actions) == k;
-    for (long i = 0; given && i < k; i++) {
-        PyObject *key = PyLong_FromLong(seats[i]);
-        if (key == NULL)
-            return NULL;
-        given = PyDict_GetItemWithError(actions, key) != NULL;
-        Py_DECREF(key);
-        if (PyErr_Occurred())
-            return NULL;
-    }
-    if (!given) {
-        PyObject *acting = long_tuple(seats, k);
-        if (acting != NULL) {
-            PyErr_Format(NotActingError, "expected actions from players %R, got %R", acting,
-                         actions);
-            Py_DECREF(acting);
-        }
-        return NULL;
-    }
-    for (long i = 0; i < k; i++) {
-        PyObject *key = PyLong_FromLong(seats[i]);
-        if (key == NULL)
-            return NULL;
-        PyObject *action = PyDict_GetItemWithError(actions, key);   /* borrowed */
-        Py_DECREF(key);
-        if (action == NULL)
-            return NULL;
-        int8_t mask[MAX_ACTIONS] = {0};
-        fill_mask(g, s, seats[i], mask);
-        long long a = -1;
-        int overflow = 0;
-        if (PyLong_Check(action) && !PyBool_Check(action))
-            a = PyLong_AsLongLongAndOverflow(action, &overflow);
-        if (overflow || a < 0 || a >= g->num_actions || !mask[a]) {
-            PyErr_Clear();
-            illegal_action(action, mask, g->num_actions, seats[i]);
-            return NULL;
-        }
-        act[seats[i]] = (long)a;
-    }
-    apply_joint(g, s, act);
-    Py_RETURN_NONE;
-}
+static PyObject *State_apply_joint(State *st, PyObject *joint);   /* after the Batch */
 
 /* decision(player): what the player must decide now ("bid", "place" or "") */
 static PyObject *State_decision(State *st, PyObject *player_obj)
@@ -2451,8 +2366,8 @@ static PyMethodDef State_methods[] = {
     {"decision", (PyCFunction)State_decision, METH_O,
      "decision(player): 'bid', 'place' or '' (nothing to decide now)."},
     {"apply_joint", (PyCFunction)State_apply_joint, METH_O,
-     "apply_joint({seat: action}): every asked seat's action, checked against its mask "
-     "(IllegalActionError, nothing applied, if one forbids it)."},
+     "apply_joint({seat: action}): every asked seat's action, as GameState.apply_joint "
+     "(IllegalActionError, nothing applied, if a mask forbids one)."},
     {"view", (PyCFunction)State_view, METH_O, "view(player): the player's ShipShapeView."},
     {"encode_into", (PyCFunction)(void (*)(void))State_encode_into, METH_FASTCALL,
      "encode_into(player, out): the player's observation into a float32 vector."},
@@ -2479,6 +2394,464 @@ static PyTypeObject StateType = {
     .tp_getset = State_getset,
 };
 
+/* -- the Encoder type: any ShipShapeView through the same encoder ------------------------- */
+
+/* ``Encoder(*observation.compiled_params(game, module))`` encodes a ShipShapeView (the
+ * Python engine's, or any other) with ``encode`` above: the view's public table is read
+ * into a state's public fields, every value checked (a wrong type or length is a
+ * TypeError, a value out of range a ValueError, naming the field; every index is checked
+ * before use), so the game's ``encode`` is this module's (Game.bind_compiled) and writes
+ * what the compiled engine writes for the same position. The view and its table are
+ * frozen dataclasses read by attribute name: VIEW_FIELDS and TABLE_FIELDS list the names
+ * (a test checks that they are the dataclasses' fields). */
+
+enum { V_PLAYER, V_DECISION, V_TABLE, N_VIEW };
+static const char *const VIEW_FIELDS[N_VIEW] = {"player", "decision", "table"};
+
+enum {
+    T_ACTING, T_VOYAGE, T_TURN, T_TURNS, T_DONE, T_HANDS, T_DISCARDS, T_COINS,
+    T_HOLD_HISTORY, T_PLACED, T_VISIBLE, T_STACKS, T_UNUSED, T_NEED, T_STAGE, T_PLACING,
+    T_BIDS, T_VOYAGE_SCORES, N_TABLE
+};
+static const char *const TABLE_FIELDS[N_TABLE] = {
+    "acting", "voyage", "turn", "turns", "done", "hands", "discards", "coins",
+    "hold_history", "placed", "visible", "stacks", "unused", "need", "stage", "placing",
+    "bids", "voyage_scores",
+};
+/* the table fields the encoder reads */
+static const int TABLE_READ[] = {
+    T_VOYAGE, T_TURN, T_DONE, T_HANDS, T_COINS, T_HOLD_HISTORY, T_PLACED, T_VISIBLE,
+    T_STACKS, T_NEED, T_STAGE, T_PLACING, T_BIDS,
+};
+#define N_TABLE_READ ((int)(sizeof(TABLE_READ) / sizeof(TABLE_READ[0])))
+
+typedef struct {
+    PyObject_HEAD
+    ss_enc enc;
+    long ngroups, group_size;
+    PyObject *view_names[N_VIEW];       /* interned attribute names */
+    PyObject *table_names[N_TABLE];
+    /* The last table read (a strong reference, so no other object can take its address;
+     * NULL: none) and its fields as a state: simultaneous bidders' views share one table
+     * object, read once. The table is a frozen dataclass of ints and tuples (the checks
+     * below accept tuples only, all the way down), so it cannot have changed. */
+    PyObject *last_table;
+    ss_state last;
+} Encoder;
+
+static void Encoder_dealloc(Encoder *self)
+{
+    Py_XDECREF(self->last_table);
+    for (int i = 0; i < N_VIEW; i++)
+        Py_XDECREF(self->view_names[i]);
+    for (int i = 0; i < N_TABLE; i++)
+        Py_XDECREF(self->table_names[i]);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Encoder_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    if (kwds != NULL && PyDict_GET_SIZE(kwds) > 0) {
+        PyErr_SetString(PyExc_TypeError, "Encoder takes its parameters by position");
+        return NULL;
+    }
+    Encoder *self = (Encoder *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    if (enc_init(&self->enc, args) < 0)
+        goto fail;
+    self->ngroups = self->enc.six_seat ? 2 : 1;
+    self->group_size = self->enc.seats / self->ngroups;
+    if (self->group_size > MAX_GROUP || self->group_size * self->ngroups != self->enc.seats
+            || self->enc.stack_size != TURNS * self->group_size) {
+        PyErr_SetString(PyExc_ValueError, "Encoder: not a ShipShape table (seats, groups "
+                        "and stack size)");
+        goto fail;
+    }
+    for (int i = 0; i < N_VIEW; i++)
+        if ((self->view_names[i] = PyUnicode_InternFromString(VIEW_FIELDS[i])) == NULL)
+            goto fail;
+    for (int i = 0; i < N_TABLE; i++)
+        if ((self->table_names[i] = PyUnicode_InternFromString(TABLE_FIELDS[i])) == NULL)
+            goto fail;
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+/* ``obj.name`` (new reference); a missing attribute is a TypeError naming it. */
+static PyObject *get_attr(PyObject *obj, PyObject *name, const char *what)
+{
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (value == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: no attribute %U in a %.100s (expected a "
+                     "ShipShapeView and its PublicTable)", what, name, Py_TYPE(obj)->tp_name);
+    }
+    return value;
+}
+
+/* An int field within [lo, hi]. */
+static int long_in(PyObject *obj, const char *name, long lo, long hi, long *v)
+{
+    if (!ce_small_int(obj, v) && ce_long(obj, name, v) < 0)
+        return -1;
+    if (*v < lo || *v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s: %ld is out of range [%ld, %ld]", name, *v, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+static int long_at_in(PyObject *tuple, Py_ssize_t i, const char *name, long lo, long hi,
+                      long *v)
+{
+    PyObject *item = ce_item(tuple, i, name);
+    return item == NULL ? -1 : long_in(item, name, lo, hi, v);
+}
+
+/* A tuple of exactly ``len`` (>= 0) or at most ``max`` items. */
+static PyObject *tuple_of(PyObject *obj, Py_ssize_t len, Py_ssize_t max, const char *name)
+{
+    if (ce_tuple(obj, len, name) == NULL)
+        return NULL;
+    if (len < 0 && PyTuple_GET_SIZE(obj) > max) {
+        PyErr_Format(PyExc_ValueError, "%s: at most %zd items, got %zd", name, max,
+                     PyTuple_GET_SIZE(obj));
+        return NULL;
+    }
+    return obj;
+}
+
+/* A stack entry (crate id, orientation as it lies). */
+static int read_crate(const ss_enc *e, PyObject *obj, const char *name, crate_at *c)
+{
+    long crate, o;
+    if (ce_tuple(obj, 2, name) == NULL || long_at_in(obj, 0, name, 1, e->num_crates, &crate) < 0
+            || long_at_in(obj, 1, name, 0, ORIENTATIONS - 1, &o) < 0)
+        return -1;
+    c->crate = (uint8_t)crate;
+    c->orient = (uint8_t)o;
+    return 0;
+}
+
+/* A placing entry (seat, crate id, orientation as it lay in the stack). */
+static int read_taken(const ss_enc *e, PyObject *obj, const char *name, taken_crate *t)
+{
+    long seat, crate, o;
+    if (ce_tuple(obj, 3, name) == NULL
+            || long_at_in(obj, 0, name, 0, e->seats - 1, &seat) < 0
+            || long_at_in(obj, 1, name, 1, e->num_crates, &crate) < 0
+            || long_at_in(obj, 2, name, 0, ORIENTATIONS - 1, &o) < 0)
+        return -1;
+    t->seat = (uint8_t)seat;
+    t->crate = (uint8_t)crate;
+    t->orient = (uint8_t)o;
+    return 0;
+}
+
+/* The public table's fields the encoder reads into ``s`` (its other fields zero). */
+static int read_table(const Encoder *self, PyObject *table, ss_state *s)
+{
+    const ss_enc *e = &self->enc;
+    const long S = e->seats, G = self->ngroups;
+    PyObject *f[N_TABLE] = {NULL};
+    int rc = -1;
+    memset(s, 0, sizeof(*s));
+    for (int i = 0; i < N_TABLE_READ; i++)
+        if ((f[TABLE_READ[i]] = get_attr(table, self->table_names[TABLE_READ[i]],
+                                         "view.table")) == NULL)
+            goto done;
+    long v;
+    if (long_in(f[T_VOYAGE], "table.voyage", 0, VOYAGES - 1, &v) < 0)
+        goto done;
+    s->voyage = (int8_t)v;
+    if (long_in(f[T_TURN], "table.turn", 0, TURNS, &v) < 0)
+        goto done;
+    s->turn = (int8_t)v;
+    int done = PyObject_IsTrue(f[T_DONE]);
+    if (done < 0)
+        goto done;
+    s->done = (int8_t)done;
+    PyObject *hands = ce_tuple(f[T_HANDS], S, "table.hands");
+    PyObject *coins = ce_tuple(f[T_COINS], S, "table.coins");
+    PyObject *placed = ce_tuple(f[T_PLACED], S, "table.placed");
+    PyObject *visible = ce_tuple(f[T_VISIBLE], S, "table.visible");
+    PyObject *history = ce_tuple(f[T_HOLD_HISTORY], -1, "table.hold_history");
+    if (hands == NULL || coins == NULL || placed == NULL || visible == NULL || history == NULL)
+        goto done;
+    if (PyTuple_GET_SIZE(history) == 0) {
+        PyErr_SetString(PyExc_ValueError, "table.hold_history: empty");
+        goto done;
+    }
+    PyObject *holds = ce_tuple_at(history, PyTuple_GET_SIZE(history) - 1, S,
+                                  "table.hold_history[-1]");
+    if (holds == NULL)
+        goto done;
+    s->num_voyages = 1;
+    for (long seat = 0; seat < S; seat++) {
+        PyObject *hand = tuple_of(PyTuple_GET_ITEM(hands, seat), -1, NUM_CARDS,
+                                  "table.hands[seat]");
+        if (hand == NULL)
+            goto done;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hand); i++) {
+            if (long_at_in(hand, i, "table.hands[seat]", 1, NUM_CARDS, &v) < 0)
+                goto done;
+            s->hand[seat][i] = (uint8_t)v;
+        }
+        s->hand_len[seat] = (uint8_t)PyTuple_GET_SIZE(hand);
+        if (ce_long_at(coins, seat, "table.coins[seat]", &v) < 0)
+            goto done;
+        s->coins[seat] = v;
+        if (long_at_in(holds, seat, "table.hold_history[-1][seat]", 1, NUM_HOLDS, &v) < 0)
+            goto done;
+        s->holds[0][seat] = (uint8_t)v;
+        PyObject *crates = tuple_of(PyTuple_GET_ITEM(placed, seat), -1, TURNS,
+                                    "table.placed[seat]");
+        if (crates == NULL)
+            goto done;
+        s->placed_len[seat] = (uint8_t)PyTuple_GET_SIZE(crates);   /* only counted */
+        PyObject *cells = ce_tuple_at(visible, seat, CELLS, "table.visible[seat]");
+        if (cells == NULL)
+            goto done;
+        for (int i = 0; i < CELLS; i++) {
+            if (long_at_in(cells, i, "table.visible[seat][cell]", 0, e->num_codes - 1, &v) < 0)
+                goto done;
+            s->visible[seat][i] = (uint8_t)v;
+        }
+    }
+    PyObject *stacks = ce_tuple(f[T_STACKS], G, "table.stacks");
+    PyObject *need = ce_tuple(f[T_NEED], G, "table.need");
+    PyObject *stage = ce_tuple(f[T_STAGE], G, "table.stage");
+    PyObject *placing = ce_tuple(f[T_PLACING], G, "table.placing");
+    if (stacks == NULL || need == NULL || stage == NULL || placing == NULL)
+        goto done;
+    /* per group: every item read before the count is checked (a malformed item is a
+     * TypeError wherever it is) */
+    for (long k = 0; k < G; k++) {
+        PyObject *stack = ce_tuple(PyTuple_GET_ITEM(stacks, k), -1, "table.stacks[group]");
+        PyObject *bidders = ce_tuple(PyTuple_GET_ITEM(need, k), -1, "table.need[group]");
+        PyObject *takers = ce_tuple(PyTuple_GET_ITEM(placing, k), -1, "table.placing[group]");
+        if (stack == NULL || bidders == NULL || takers == NULL)
+            goto done;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(stack); i++) {
+            crate_at c;
+            if (read_crate(e, PyTuple_GET_ITEM(stack, i), "table.stacks[group][i]", &c) < 0)
+                goto done;
+            if (i < MAX_STACK)
+                s->stack[k][i] = c;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(bidders); i++) {
+            if (long_at_in(bidders, i, "table.need[group][i]", 0, S - 1, &v) < 0)
+                goto done;
+            if (i < MAX_GROUP)
+                s->need[k][i] = (uint8_t)v;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(takers); i++) {
+            taken_crate t;
+            if (read_taken(e, PyTuple_GET_ITEM(takers, i), "table.placing[group][i]", &t) < 0)
+                goto done;
+            if (i < MAX_GROUP)
+                s->placing[k][i] = t;
+        }
+        if (tuple_of(stack, -1, e->stack_size, "table.stacks[group]") == NULL
+                || tuple_of(bidders, -1, self->group_size, "table.need[group]") == NULL
+                || tuple_of(takers, -1, self->group_size, "table.placing[group]") == NULL)
+            goto done;
+        s->stack_len[k] = (uint8_t)PyTuple_GET_SIZE(stack);
+        s->need_len[k] = (uint8_t)PyTuple_GET_SIZE(bidders);
+        s->placing_len[k] = (uint8_t)PyTuple_GET_SIZE(takers);
+        if (ce_long_at(stage, k, "table.stage", &v) < 0)
+            goto done;
+        s->stage[k] = v == 2 ? 2 : 1;          /* the encoder asks "stage 2?" only */
+    }
+    /* the bids of this voyage and turn: the last ones (the encoder reads no other) */
+    PyObject *bids = ce_tuple(f[T_BIDS], -1, "table.bids");
+    if (bids == NULL)
+        goto done;
+    Py_ssize_t first = PyTuple_GET_SIZE(bids);
+    long bid[5];
+    while (first > 0) {
+        if (ce_longs(PyTuple_GET_ITEM(bids, first - 1), 5, "table.bids[i]", bid) < 0)
+            goto done;
+        if (bid[0] != s->voyage || bid[1] != s->turn)
+            break;
+        first--;
+    }
+    if (PyTuple_GET_SIZE(bids) - first > MAX_BIDS) {
+        PyErr_SetString(PyExc_ValueError, "table.bids: more bids this turn than seats bid");
+        goto done;
+    }
+    for (Py_ssize_t i = first; i < PyTuple_GET_SIZE(bids); i++) {
+        uint8_t *b = s->bids[s->num_bids++];
+        if (ce_longs(PyTuple_GET_ITEM(bids, i), 5, "table.bids[i]", bid) < 0)
+            goto done;
+        if (bid[2] < 1 || bid[2] > 2 || bid[3] < 0 || bid[3] >= S || bid[4] < 1
+                || bid[4] > NUM_CARDS) {
+            PyErr_Format(PyExc_ValueError, "table.bids[i]: stage %ld, seat %ld or card %ld "
+                         "out of range", bid[2], bid[3], bid[4]);
+            goto done;
+        }
+        for (int c = 0; c < 5; c++)
+            b[c] = (uint8_t)bid[c];
+    }
+    rc = 0;
+done:
+    for (int i = 0; i < N_TABLE; i++)
+        Py_XDECREF(f[i]);
+    return rc;
+}
+
+/* encode_into(view, out): the observation of a ShipShapeView into ``out`` (a writable
+ * C-contiguous float32 vector of the layout's size) */
+static PyObject *Encoder_encode_into(Encoder *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "encode_into(view, out) takes 2 arguments, got %zd",
+                     nargs);
+        return NULL;
+    }
+    const ss_enc *e = &self->enc;
+    PyObject *attr[N_VIEW] = {NULL};
+    PyObject *result = NULL;
+    Py_buffer buf;
+    if (ce_out(args[1], e->size, &buf) < 0)
+        return NULL;
+    for (int i = 0; i < N_VIEW; i++)
+        if ((attr[i] = get_attr(args[0], self->view_names[i], "view")) == NULL)
+            goto done;
+    long player;
+    if (long_in(attr[V_PLAYER], "view.player", 0, e->seats - 1, &player) < 0)
+        goto done;
+    PyObject *name = attr[V_DECISION];
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "view.decision: expected a str, got %.100s",
+                     Py_TYPE(name)->tp_name);
+        goto done;
+    }
+    int kind = PyUnicode_GET_LENGTH(name) == 0 ? DECIDE_NONE
+        : PyUnicode_CompareWithASCIIString(name, "bid") == 0 ? DECIDE_BID
+        : PyUnicode_CompareWithASCIIString(name, "place") == 0 ? DECIDE_PLACE
+        : DECIDE_OTHER;                  /* the Python encoder flags it as a bid */
+    PyObject *table = attr[V_TABLE];
+    if (table != self->last_table) {
+        ss_state s;
+        if (read_table(self, table, &s) < 0)
+            goto done;
+        self->last = s;
+        Py_INCREF(table);
+        Py_XSETREF(self->last_table, table);
+    }
+    const ss_state *s = &self->last;
+    if (kind == DECIDE_BID) {                 /* the bid outlook's needs */
+        long k = e->group_index[voyage_index(s)][player], found = 0;
+        for (long i = 0; i < s->need_len[k]; i++)
+            found |= s->need[k][i] == player;
+        if (!found) {
+            PyErr_SetString(PyExc_ValueError, "table: a bidder outside table.need");
+            goto done;
+        }
+        if (s->stack_len[k] < s->need_len[k]) {
+            PyErr_SetString(PyExc_ValueError, "table: fewer crates than bidders");
+            goto done;
+        }
+    }
+    encode(e, s, player, kind, buf.buf);
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int i = 0; i < N_VIEW; i++)
+        Py_XDECREF(attr[i]);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+static PyMethodDef Encoder_methods[] = {
+    {"encode_into", (PyCFunction)(void (*)(void))Encoder_encode_into, METH_FASTCALL,
+     "encode_into(view, out): write the observation of a ShipShapeView into out (a "
+     "writable C-contiguous float32 vector of the layout's size); returns None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EncoderType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "plunder.envs.shipshape._engine.Encoder",
+    .tp_basicsize = sizeof(Encoder),
+    .tp_dealloc = (destructor)Encoder_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Encoder(seats, stack_size, capn, six_seat, group_index, size, layout_spans, "
+              "crate_cells, perms, cell_features, cell_totals, out_scale, coin_scale, "
+              "score_scale, no_low, bidding): ShipShape's encoder for any ShipShapeView "
+              "(observation.compiled_params computes the arguments).",
+    .tp_methods = Encoder_methods,
+    .tp_new = Encoder_new,
+};
+
+/* -- the Batch type (envs/core/engine_batch.h): the game's side -------------------------- */
+
+#define BATCH_STATE ss_state
+#define BATCH_ENGINE Engine
+#define BATCH_ENGINE_TYPE EngineType
+#define BATCH_MAX_SEATS MAX_SEATS
+#define BATCH_KEY_LEN 2
+#define BATCH_TYPE_NAME "plunder.envs.shipshape._engine.Batch"
+
+static int batch_engine_ready(Engine *e) { return engine_ready(e); }
+static long batch_num_players(const Engine *e) { return e->g.n; }
+static long batch_num_actions(const Engine *e) { return e->g.num_actions; }
+static long batch_obs_size(const Engine *e) { return e->enc.size; }
+static pcg64 *batch_rng(ss_state *s) { return &s->rng; }
+static void batch_setup(const Engine *e, ss_state *s) { setup(&e->g, s); }
+static int batch_finished(const ss_state *s) { return s->done; }
+static int64_t batch_turns(const ss_state *s) { return s->turns; }
+
+static long batch_deciders(const Engine *e, const ss_state *s, long *seats)
+{
+    return current_players(&e->g, s, seats);
+}
+
+static void batch_observe(const Engine *e, const ss_state *s, long seat, int8_t *mask,
+                          float *row)
+{
+    fill_mask(&e->g, s, seat, mask);
+    encode(&e->enc, s, seat, decision(&e->g, s, seat), row);
+}
+
+static void batch_apply(const Engine *e, ss_state *s, const long *seats,
+                        const int64_t *actions, long k)
+{
+    long act[MAX_SEATS] = {0};
+    for (long i = 0; i < k; i++)
+        act[seats[i]] = (long)actions[i];
+    apply_joint(&e->g, s, act);
+}
+
+static void batch_scores(const Engine *e, const ss_state *s, double *out)
+{
+    scores(&e->g, s, out);
+}
+
+static long batch_rank_keys(const Engine *e, const ss_state *s, double *keys)
+{
+    return rank_keys(&e->g, s, keys);
+}
+
+static PyObject *batch_wrap_state(Engine *e, const ss_state *s)
+{
+    State *st = new_state(e);
+    if (st != NULL)
+        st->s = *s;
+    return (PyObject *)st;
+}
+
+#include "engine_batch.h"
+
+static PyObject *State_apply_joint(State *st, PyObject *joint)
+{
+    return engine_apply_joint(st->engine, &st->s, joint);
+}
+
 /* -- the module --------------------------------------------------------------------------- */
 
 static struct PyModuleDef module = {
@@ -2490,25 +2863,20 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__engine(void)
 {
-    PyObject *errors = PyImport_ImportModule("plunder.envs.core.errors");
-    if (errors == NULL)
-        return NULL;
-    InvalidStateError = PyObject_GetAttrString(errors, "InvalidStateError");
-    InvalidArgumentError = PyObject_GetAttrString(errors, "InvalidArgumentError");
-    IllegalActionError = PyObject_GetAttrString(errors, "IllegalActionError");
-    NotActingError = PyObject_GetAttrString(errors, "NotActingError");
-    Py_DECREF(errors);
-    if (!InvalidStateError || !InvalidArgumentError || !IllegalActionError || !NotActingError)
+    if (engine_import_errors() < 0)
         return NULL;
     if (PyType_Ready(&StateType) < 0)
         return NULL;
     static const ce_names names[] = {
+        {"VIEW_FIELDS", VIEW_FIELDS, N_VIEW},
+        {"TABLE_FIELDS", TABLE_FIELDS, N_TABLE},
         {"LAYOUT_FIELDS", LAYOUT_FIELDS, N_LAYOUT},
     };
-    PyObject *m = ce_module_named(&module, "Engine", &EngineType, names, 1);
+    PyObject *m = ce_module_named(&module, "Engine", &EngineType, names, 3);
     if (m == NULL)
         return NULL;
-    if (ce_add_type(m, "State", &StateType) < 0) {
+    if (ce_add_type(m, "State", &StateType) < 0 || ce_add_type(m, "Batch", &BatchType) < 0
+            || ce_add_type(m, "Encoder", &EncoderType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

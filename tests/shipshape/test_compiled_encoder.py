@@ -1,9 +1,9 @@
-"""ShipShape's compiled observation encoder (envs/shipshape/_cencode.c) writes the Python
-encoder's vector bit for bit, reads the view's fields by the names it declares, rejects a
-malformed view or output buffer with a clear error, and is switched off by
-PLUNDER_PURE_PYTHON (the game then uses the Python encoder and builds no compiled object).
-Random play of every player count and variant, ``encode_into`` and pickling: the shared
-suite (tests/core/test_compiled_equivalence.py).
+"""ShipShape's compiled encoder (``_engine.Encoder``, envs/shipshape/_engine.c: the compiled
+engine's encoder fed any view) writes the Python encoder's vector bit for bit, reads the
+view's fields by the names it declares, rejects a malformed view or output buffer with a
+clear error, and is switched off by PLUNDER_PURE_PYTHON (the game then uses the Python
+encoder and builds no compiled object). Random play of every player count and variant,
+``encode_into`` and pickling: the shared suite (tests/core/test_compiled_equivalence.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from plunder.envs.shipshape.engine import ShipShapeGame
 from plunder.envs.shipshape.view import PublicTable, ShipShapeView
 from tests.support.compiled import compiled_game, python_game, same_bytes, uses_compiled
 
-cencode = pytest.importorskip("plunder.envs.shipshape._cencode")
+cencode = pytest.importorskip("plunder.envs.shipshape._engine")
 
 COUNTS = range(ShipShapeGame.min_players, ShipShapeGame.max_players + 1)
 
