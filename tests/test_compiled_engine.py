@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -39,11 +40,14 @@ pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_
 
 
 def _engine(env_id, n):
+    """(the game built in Python alone: the specification's views, masks and encoder; the
+    compiled engine of the same game)."""
     cls = game_class(env_id)
     module = engine_module(cls)
     if module is None:
         pytest.skip(f"{env_id}: the compiled engine is not built")
-    game = cls(n)
+    with mock.patch.dict(os.environ, {compiled.PURE_PYTHON_VAR: "1"}):
+        game = cls(n)
     return game, module.Engine(*game.compiled_engine_params(module))
 
 
