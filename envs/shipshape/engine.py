@@ -322,11 +322,15 @@ class ShipShapeState(GameState):
         return self.game.group_index[min(self.voyage, VOYAGES - 1)][seat]
 
     def decision(self, seat: int) -> str:
-        """What ``seat`` must decide now: ``"bid"``, ``"place"`` or ``""`` (nothing): a seat
-        asked now places if its group is placing, else it bids."""
-        if seat not in self.current_players():
+        """What ``seat`` must decide now: ``"bid"``, ``"place"`` or ``""`` (nothing), as
+        ``current_players`` asks: a group placing asks the seats with a crate to place,
+        else the seats still bidding (never the Cap'n)."""
+        if self.done:
             return ""
-        return "place" if self.placing[self.group_of(seat)] else "bid"
+        k = self.group_of(seat)
+        if self.placing[k]:
+            return "place" if any(x[0] == seat for x in self.placing[k]) else ""
+        return "bid" if seat in self.need[k] and seat != self.game.capn else ""
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
