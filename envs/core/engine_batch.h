@@ -651,4 +651,64 @@ static PyObject *engine_apply_joint(BATCH_ENGINE *e, BATCH_STATE *s, PyObject *j
     Py_RETURN_NONE;
 }
 
+/* -- the Engine methods every game's engine shares (its method table names them) ---------- */
+
+/* a new state: ``*s`` set up from its generator, wrapped */
+static PyObject *engine_set_up(BATCH_ENGINE *e, BATCH_STATE *s)
+{
+    batch_setup(e, s);
+    PyObject *st = batch_wrap_state(e, s);
+    PyMem_Free(s);
+    return st;
+}
+
+/* Engine.new_initial_state(rng_state): a new game drawn from a PCG64 state dict (as the
+ * game's new_initial_state with that generator) */
+static PyObject *engine_new_initial_state(BATCH_ENGINE *e, PyObject *rng)
+{
+    if (!batch_engine_ready(e))
+        return NULL;
+    BATCH_STATE *s = PyMem_Calloc(1, sizeof(BATCH_STATE));
+    if (s == NULL)
+        return PyErr_NoMemory();
+    if (read_rng(rng, batch_rng(s)) < 0) {
+        PyMem_Free(s);
+        if (PyErr_ExceptionMatches(InvalidStateError)) {
+            PyObject *t, *v, *tb;
+            PyErr_Fetch(&t, &v, &tb);
+            PyErr_Format(InvalidArgumentError, "new_initial_state: %S", v);
+            Py_XDECREF(t);
+            Py_XDECREF(v);
+            Py_XDECREF(tb);
+        }
+        return NULL;
+    }
+    return engine_set_up(e, s);
+}
+
+/* Engine.new_game(seed): new_initial_state(default_rng(seed)) */
+static PyObject *engine_new_game(BATCH_ENGINE *e, PyObject *seed_obj)
+{
+    uint64_t seed;
+    if (!batch_engine_ready(e) || engine_read_seed(seed_obj, &seed) < 0)
+        return NULL;
+    BATCH_STATE *s = PyMem_Calloc(1, sizeof(BATCH_STATE));
+    if (s == NULL)
+        return PyErr_NoMemory();
+    pcg_seed(batch_rng(s), seed);
+    return engine_set_up(e, s);
+}
+
+/* Engine.rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed) (Game.new_game's
+ * second half) */
+static PyObject *engine_rng_state(PyObject *seed_obj)
+{
+    uint64_t seed;
+    if (engine_read_seed(seed_obj, &seed) < 0)
+        return NULL;
+    pcg64 r;
+    pcg_seed(&r, seed);
+    return rng_to_py(&r);
+}
+
 #endif /* PLUNDER_ENGINE_BATCH_H */

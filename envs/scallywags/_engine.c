@@ -1082,70 +1082,10 @@ static State *new_state(Engine *e)
     return st;
 }
 
-static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
-{
-    if (!engine_ready(e))
-        return NULL;
-    pcg64 r;
-    if (read_rng(rng, &r) < 0) {
-        if (PyErr_ExceptionMatches(InvalidStateError)) {
-            PyObject *t, *v, *tb;
-            PyErr_Fetch(&t, &v, &tb);
-            PyErr_Format(InvalidArgumentError, "new_initial_state: %S", v);
-            Py_XDECREF(t);
-            Py_XDECREF(v);
-            Py_XDECREF(tb);
-        }
-        return NULL;
-    }
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    st->s.rng = r;
-    setup(&e->g, &st->s);
-    return (PyObject *)st;
-}
-
-static int read_seed(PyObject *obj, uint64_t *seed)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-        return -1;
-    }
-    *seed = PyLong_AsUnsignedLongLong(obj);
-    if (PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-        return -1;
-    }
-    return 0;
-}
-
-/* Game.new_game's second half: the state of numpy.random.default_rng(seed) */
-static PyObject *Engine_rng_state(Engine *e, PyObject *seed_obj)
-{
-    uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    pcg64 r;
-    pcg_seed(&r, seed);
-    return rng_to_py(&r);
-}
-
-static PyObject *Engine_new_game(Engine *e, PyObject *seed_obj)
-{
-    if (!engine_ready(e))
-        return NULL;
-    uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    pcg_seed(&st->s.rng, seed);
-    setup(&e->g, &st->s);
-    return (PyObject *)st;
-}
+/* new_initial_state, new_game and rng_state: the shared ones (engine_batch.h) */
+static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng);
+static PyObject *Engine_new_game(Engine *e, PyObject *seed);
+static PyObject *Engine_rng_state(Engine *e, PyObject *seed);
 
 static PyObject *Engine_from_dict(Engine *e, PyObject *data)
 {
@@ -1516,6 +1456,22 @@ static PyObject *batch_wrap_state(Engine *e, const sw_state *s)
 static PyObject *State_apply_joint(State *st, PyObject *joint)
 {
     return engine_apply_joint(st->engine, &st->s, joint);
+}
+
+static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
+{
+    return engine_new_initial_state(e, rng);
+}
+
+static PyObject *Engine_new_game(Engine *e, PyObject *seed)
+{
+    return engine_new_game(e, seed);
+}
+
+static PyObject *Engine_rng_state(Engine *e, PyObject *seed)
+{
+    (void)e;
+    return engine_rng_state(seed);
 }
 
 /* -- the module --------------------------------------------------------------------------- */

@@ -5,9 +5,10 @@
  * every function here mirrors the one of the same name there, and
  * tests/test_compiled_engine.py checks that both give the same trajectories, masks, views,
  * observations, scores and rank keys. Randomness is numpy's, reproduced exactly (the
- * shared draws of engine.h, plus Generator.choice without replacement: Floyd's algorithm
- * then a shuffle, both over Lemire's bounded draws), so a state's generator is the same
- * numbers as the Python state's ``rng`` and its saved form is numpy's PCG64 state dict.
+ * draws of engine.h: Generator.permutation for the Cap'n's deck, Generator.choice without
+ * replacement for the holds and crates, Generator.integers for their orientations), so a
+ * state's generator is the same numbers as the Python state's ``rng`` and its saved form
+ * is numpy's PCG64 state dict.
  *
  * ``Engine(...)`` holds one game's constants (ShipShapeGame.compiled_engine_params);
  * ``Engine.new_initial_state(rng_state)``, ``Engine.new_game(seed)`` and
@@ -100,31 +101,6 @@ typedef struct {
     int8_t num_scores;
     uint8_t visible[MAX_SEATS][CELLS];         /* derived: every hold seen from above */
 } ss_state;
-
-/* -- numpy's Generator.choice(pop, size, replace=False) ----------------------------------- */
-
-/* random_bounded_uint64(0, j) for j < 2**32 - 1: Lemire's method on 32-bit draws */
-static inline uint64_t bounded_upto(pcg64 *r, uint64_t j)
-{
-    return j == 0 ? 0 : integers32(r, (uint32_t)(j + 1));
-}
-
-/* Generator.choice(pop, size, replace=False) for pop <= 10000: Floyd's algorithm, then the
- * picks shuffled (numpy's _shuffle_int, first = 1) */
-static void choice_without_replacement(pcg64 *r, long pop, long size, long *out)
-{
-    for (long j = pop - size; j < pop; j++) {
-        long val = (long)bounded_upto(r, (uint64_t)j), seen = 0;
-        for (long i = 0; i < j - (pop - size); i++)
-            seen |= out[i] == val;
-        out[j - (pop - size)] = seen ? j : val;
-    }
-    for (long i = size - 1; i >= 1; i--) {
-        long k = (long)bounded_upto(r, (uint64_t)i), t = out[k];
-        out[k] = out[i];
-        out[i] = t;
-    }
-}
 
 /* -- whose decision ----------------------------------------------------------------------- */
 
@@ -2059,70 +2035,10 @@ static State *new_state(Engine *e)
     return st;
 }
 
-static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
-{
-    if (!engine_ready(e))
-        return NULL;
-    pcg64 r;
-    if (read_rng(rng, &r) < 0) {
-        if (PyErr_ExceptionMatches(InvalidStateError)) {
-            PyObject *t, *v, *tb;
-            PyErr_Fetch(&t, &v, &tb);
-            PyErr_Format(InvalidArgumentError, "new_initial_state: %S", v);
-            Py_XDECREF(t);
-            Py_XDECREF(v);
-            Py_XDECREF(tb);
-        }
-        return NULL;
-    }
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    st->s.rng = r;
-    setup(&e->g, &st->s);
-    return (PyObject *)st;
-}
-
-static int read_seed(PyObject *obj, uint64_t *seed)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-        return -1;
-    }
-    *seed = PyLong_AsUnsignedLongLong(obj);
-    if (PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-        return -1;
-    }
-    return 0;
-}
-
-/* Game.new_game's second half: the state of numpy.random.default_rng(seed) */
-static PyObject *Engine_rng_state(Engine *e, PyObject *seed_obj)
-{
-    uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    pcg64 r;
-    pcg_seed(&r, seed);
-    return rng_to_py(&r);
-}
-
-static PyObject *Engine_new_game(Engine *e, PyObject *seed_obj)
-{
-    if (!engine_ready(e))
-        return NULL;
-    uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    pcg_seed(&st->s.rng, seed);
-    setup(&e->g, &st->s);
-    return (PyObject *)st;
-}
+/* new_initial_state, new_game and rng_state: the shared ones (engine_batch.h) */
+static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng);
+static PyObject *Engine_new_game(Engine *e, PyObject *seed);
+static PyObject *Engine_rng_state(Engine *e, PyObject *seed);
 
 static PyObject *Engine_from_dict(Engine *e, PyObject *data)
 {
@@ -2850,6 +2766,22 @@ static PyObject *batch_wrap_state(Engine *e, const ss_state *s)
 static PyObject *State_apply_joint(State *st, PyObject *joint)
 {
     return engine_apply_joint(st->engine, &st->s, joint);
+}
+
+static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
+{
+    return engine_new_initial_state(e, rng);
+}
+
+static PyObject *Engine_new_game(Engine *e, PyObject *seed)
+{
+    return engine_new_game(e, seed);
+}
+
+static PyObject *Engine_rng_state(Engine *e, PyObject *seed)
+{
+    (void)e;
+    return engine_rng_state(seed);
 }
 
 /* -- the module --------------------------------------------------------------------------- */
