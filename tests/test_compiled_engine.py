@@ -27,6 +27,7 @@ from plunder.envs.core.batch import GameBatch, engine_module
 from plunder.envs.core.errors import (
     GameOverError, IllegalActionError, InvalidArgumentError, InvalidStateError, NotActingError,
 )
+from plunder.envs.core.testing import memory_growth
 
 ENGINE_GAMES = [e for e in ENV_IDS if game_class(e).__module__.split(".")[-2]
                 in compiled.packages("engine")]
@@ -414,3 +415,37 @@ def test_compiled_code_switched_off_keeps_the_batch_in_python(monkeypatch):
     monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
     for env_id in ENGINE_GAMES:
         assert not GameBatch(game_class(env_id), 2, 2, seed=0).compiled
+
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_no_memory_growth(env_id):
+    """Every call frees what it allocates: states made, saved, loaded and refused, viewed,
+    encoded, masked, played (illegal actions refused) and copied, and a batch stepped."""
+    cls = game_class(env_id)
+    game, engine = _engine(env_id, cls.max_players)
+    bad = {**engine.new_game(0).to_dict(), "turns": -1}
+    out = np.empty(game.layout.size, np.float32)
+    batch = GameBatch(cls, cls.max_players, 4, seed=0, compiled=True)
+    rng = np.random.default_rng(0)
+
+    def run(count):
+        for k in range(count):
+            state = engine.from_dict(engine.new_game(k).to_dict())
+            with pytest.raises(InvalidStateError):
+                engine.from_dict(bad)
+            for _ in range(k % 7):
+                joint = {p: int(np.flatnonzero(np.frombuffer(state.mask(p), np.int8))[-1])
+                         for p in state.current_players()}
+                for p in joint:
+                    state.view(p)
+                    state.encode_into(p, out)
+                with pytest.raises(IllegalActionError):
+                    state.apply_joint({p: -1 for p in joint})
+                state.apply_joint(joint)
+            state.clone().to_dict()
+            state.scores(), state.rank_keys()
+            masks = batch.decisions()[3]
+            batch.step((rng.random(masks.shape) * masks).argmax(1))
+
+    grown = memory_growth(run, 300, 3000)
+    assert grown < 20000, grown
