@@ -651,7 +651,8 @@ static PyObject *engine_apply_joint(BATCH_ENGINE *e, BATCH_STATE *s, PyObject *j
     Py_RETURN_NONE;
 }
 
-/* -- the Engine methods every game's engine shares (its method table names them) ---------- */
+/* -- the Engine methods every game's engine shares (its method table, after this header,
+ * names them) ---------------------------------------------------------------------------- */
 
 /* a new state: ``*s`` set up from its generator, wrapped */
 static PyObject *engine_set_up(BATCH_ENGINE *e, BATCH_STATE *s)
@@ -701,8 +702,9 @@ static PyObject *engine_new_game(BATCH_ENGINE *e, PyObject *seed_obj)
 
 /* Engine.rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed) (Game.new_game's
  * second half) */
-static PyObject *engine_rng_state(PyObject *seed_obj)
+static PyObject *engine_rng_state(BATCH_ENGINE *e, PyObject *seed_obj)
 {
+    (void)e;
     uint64_t seed;
     if (engine_read_seed(seed_obj, &seed) < 0)
         return NULL;

@@ -1082,11 +1082,6 @@ static State *new_state(Engine *e)
     return st;
 }
 
-/* new_initial_state, new_game and rng_state: the shared ones (engine_batch.h) */
-static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng);
-static PyObject *Engine_new_game(Engine *e, PyObject *seed);
-static PyObject *Engine_rng_state(Engine *e, PyObject *seed);
-
 static PyObject *Engine_from_dict(Engine *e, PyObject *data)
 {
     if (!engine_ready(e))
@@ -1100,34 +1095,6 @@ static PyObject *Engine_from_dict(Engine *e, PyObject *data)
     }
     return (PyObject *)st;
 }
-
-static PyMethodDef Engine_methods[] = {
-    {"new_initial_state", (PyCFunction)Engine_new_initial_state, METH_O,
-     "new_initial_state(rng_state): a new game drawn from a PCG64 state dict (as "
-     "ScallywagsGame.new_initial_state with that generator)."},
-    {"new_game", (PyCFunction)Engine_new_game, METH_O,
-     "new_game(seed): new_initial_state(default_rng(seed)) (seed: an int)."},
-    {"rng_state", (PyCFunction)Engine_rng_state, METH_O,
-     "rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed)."},
-    {"from_dict", (PyCFunction)Engine_from_dict, METH_O,
-     "from_dict(data): a State from ScallywagsState.to_dict() (InvalidStateError if it is "
-     "not a legal position)."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject EngineType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "plunder.envs.scallywags._engine.Engine",
-    .tp_basicsize = sizeof(Engine),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Engine(num_players, take_limit, coin_values, card_copies, hand_size, "
-              "face_up_probability, num_actions, encoder_params, view_cls, phases): one "
-              "Scallywags game's constants (ScallywagsGame.compiled_engine_params).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Engine_init,
-    .tp_dealloc = (destructor)Engine_dealloc,
-    .tp_methods = Engine_methods,
-};
 
 /* -- the State type ----------------------------------------------------------------------- */
 
@@ -1458,21 +1425,36 @@ static PyObject *State_apply_joint(State *st, PyObject *joint)
     return engine_apply_joint(st->engine, &st->s, joint);
 }
 
-static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
-{
-    return engine_new_initial_state(e, rng);
-}
+/* -- the Engine type's methods (new_initial_state, new_game and rng_state are engine_batch.h's) */
 
-static PyObject *Engine_new_game(Engine *e, PyObject *seed)
-{
-    return engine_new_game(e, seed);
-}
+static PyMethodDef Engine_methods[] = {
+    {"new_initial_state", (PyCFunction)engine_new_initial_state, METH_O,
+     "new_initial_state(rng_state): a new game drawn from a PCG64 state dict (as "
+     "ScallywagsGame.new_initial_state with that generator)."},
+    {"new_game", (PyCFunction)engine_new_game, METH_O,
+     "new_game(seed): new_initial_state(default_rng(seed)) (seed: an int)."},
+    {"rng_state", (PyCFunction)engine_rng_state, METH_O,
+     "rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed)."},
+    {"from_dict", (PyCFunction)Engine_from_dict, METH_O,
+     "from_dict(data): a State from ScallywagsState.to_dict() (InvalidStateError if it is "
+     "not a legal position)."},
+    {NULL, NULL, 0, NULL},
+};
 
-static PyObject *Engine_rng_state(Engine *e, PyObject *seed)
-{
-    (void)e;
-    return engine_rng_state(seed);
-}
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "plunder.envs.scallywags._engine.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Engine(num_players, take_limit, coin_values, card_copies, hand_size, "
+              "face_up_probability, num_actions, encoder_params, view_cls, phases): one "
+              "Scallywags game's constants (ScallywagsGame.compiled_engine_params).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Engine_init,
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_methods = Engine_methods,
+};
+
 
 /* -- the module --------------------------------------------------------------------------- */
 

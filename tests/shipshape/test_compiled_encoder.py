@@ -18,7 +18,7 @@ from plunder.envs.shipshape.engine import ShipShapeGame
 from plunder.envs.shipshape.view import PublicTable, ShipShapeView
 from tests.support.compiled import compiled_game, python_game, same_bytes, uses_compiled
 
-cencode = pytest.importorskip("plunder.envs.shipshape._engine")
+engine_module = pytest.importorskip("plunder.envs.shipshape._engine")
 
 COUNTS = range(ShipShapeGame.min_players, ShipShapeGame.max_players + 1)
 
@@ -54,11 +54,11 @@ def _a_view(game, seed=0, steps=7, want="place"):
 
 
 def test_field_names_are_the_views():
-    assert cencode.VIEW_FIELDS == tuple(f.name for f in dataclasses.fields(ShipShapeView))
-    assert cencode.TABLE_FIELDS == tuple(f.name for f in dataclasses.fields(PublicTable)
+    assert engine_module.VIEW_FIELDS == tuple(f.name for f in dataclasses.fields(ShipShapeView))
+    assert engine_module.TABLE_FIELDS == tuple(f.name for f in dataclasses.fields(PublicTable)
                                          if f.name != "derived")
     six = set(ShipShapeGame(6).layout.names())
-    assert set(cencode.LAYOUT_FIELDS) == six, "the C code writes every layout field"
+    assert set(engine_module.LAYOUT_FIELDS) == six, "the C code writes every layout field"
     for n in COUNTS:
         names = set(ShipShapeGame(n).layout.names())
         assert names <= six and six - names <= {"other_stack", "other_stack_present"}
