@@ -5,10 +5,11 @@ over sampled (``sample_state``) and JSON-loaded states, and through the batched 
 (GameBatch compiled and in Python); junk in a saved state, an action or a buffer is
 refused with the project's errors.
 
-Every game whose spec declares the ``engine`` part runs here; a new one joins by
-declaring it (its ``State`` offers to_dict, current_players, is_terminal, mask,
-apply_joint, view, encode_into, scores, rank_keys, clone and turns, as Scallywags' does).
-Simultaneous decisions are played as joint actions of every seat asked.
+Every game whose spec declares the ``engine`` part runs here, at every player count and
+variant its spec tests (``GameSpec.test_variants``); a new one joins by declaring it (its
+``State`` offers to_dict, current_players, is_terminal, mask, apply_joint, view,
+encode_into, scores, rank_keys, clone and turns, as Scallywags' does). Simultaneous
+decisions are played as joint actions of every seat asked, in seat order.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from unittest import mock
 import numpy as np
 import pytest
 
-from plunder.envs import ENV_IDS, game_class
+from plunder.envs import ENV_IDS, game_class, spec
 from plunder.envs.core import compiled
 from plunder.envs.core.batch import GameBatch, engine_module
 from plunder.envs.core.errors import (
@@ -40,7 +41,7 @@ SLOW_GAMES = int(os.environ.get("PLUNDER_ENGINE_GAMES", "10000"))
 pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
-def _engine(env_id, n):
+def _engine(env_id, n, options=None):
     """(the game built in Python alone: the specification's views, masks and encoder; the
     compiled engine of the same game)."""
     cls = game_class(env_id)
@@ -48,7 +49,7 @@ def _engine(env_id, n):
     if module is None:
         pytest.skip(f"{env_id}: the compiled engine is not built")
     with mock.patch.dict(os.environ, {compiled.PURE_PYTHON_VAR: "1"}):
-        game = cls(n)
+        game = cls(n, **(options or {}))
     return game, module.Engine(*game.compiled_engine_params(module))
 
 
@@ -57,8 +58,29 @@ def _counts(env_id):
     return range(cls.min_players, cls.max_players + 1)
 
 
+def _variants(env_id, n):
+    """The options of the variants the game's spec tests that are offered at ``n``."""
+    out = []
+    for options in spec(env_id).test_variants:
+        try:
+            game_class(env_id)(n, **options)
+        except InvalidArgumentError:           # not offered at this count
+            continue
+        out.append(dict(options))
+    return out
+
+
 def _params():
-    return [(e, n) for e in ENGINE_GAMES for n in _counts(e)]
+    """(env id, player count, variant options) of every case, with a readable id."""
+    return [pytest.param(e, n, o, id=f"{e}-{n}-" + ",".join(f"{k}={v}" for k, v in o.items()))
+            for e in ENGINE_GAMES for n in _counts(e) for o in _variants(e, n)]
+
+
+def _joint(state, pick):
+    """{seat: action} of every seat ``state`` asks (in seat order), each ``pick(legal
+    actions)``."""
+    return {p: pick(np.flatnonzero(state.legal_actions_mask(p)))
+            for p in state.current_players()}
 
 
 def _same_state(game, py, c, where=""):
@@ -116,8 +138,8 @@ def _play(game, engine, seed, rng, uniform, check_every=20):
     return steps
 
 
-def _random_games(env_id, n, games):
-    game, engine = _engine(env_id, n)
+def _random_games(env_id, n, options, games):
+    game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(100 + n)
     uniform = rng.random(1 << 12)
     ended = 0
@@ -142,26 +164,27 @@ def test_default_rng_is_numpys(env_id):
             engine.rng_state(bad)
 
 
-@pytest.mark.parametrize("env_id, n", _params())
-def test_random_games_are_identical(env_id, n):
-    _random_games(env_id, n, GAMES)
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_random_games_are_identical(env_id, n, options):
+    _random_games(env_id, n, options, GAMES // len(_variants(env_id, n)))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("env_id, n", _params())
-def test_random_games_are_identical_slow(env_id, n):
-    _random_games(env_id, n, SLOW_GAMES)
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_random_games_are_identical_slow(env_id, n, options):
+    _random_games(env_id, n, options, SLOW_GAMES)
 
 
-@pytest.mark.parametrize("env_id, n", _params())
-def test_json_loaded_and_sampled_states_play_on_identically(env_id, n):
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_json_loaded_and_sampled_states_play_on_identically(env_id, n, options):
     """States saved to JSON and loaded into the compiled engine, and states dealt by
     ``sample_state`` from a player's view, then played on in both engines."""
-    game, engine = _engine(env_id, n)
+    game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(7 + n)
     uniform = rng.random(1 << 10)
     loaded = g = 0
-    while g < 40 or loaded <= 100 and g < 400:      # 40 games, more for short games
+    # 40 games over the variants, more where the games are short
+    while g < 40 // len(_variants(env_id, n)) or loaded <= 100 and g < 400:
         g += 1
         py = game.new_game(rng)
         while not py.is_terminal():
@@ -400,6 +423,93 @@ def test_the_compiled_batch_steps_the_python_batchs_games(env_id, options):
         assert ended > 0
 
 
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_held_tables_keep_their_games_and_rows(env_id, threads):
+    """step(actions, hold): the held tables' games and pending rows stay as they were
+    (their actions unread: junk there is not refused), the others move on, compiled as
+    in Python (the same rows and outcomes every step), with the final observation and
+    outcome of every ended game alike."""
+    cls = game_class(env_id)
+    rng = np.random.default_rng(5)
+    for n in (cls.min_players, cls.max_players):
+        c = GameBatch(cls, n, 7, seed=3, compiled=True, threads=threads,
+                      derived_features=False)
+        py = GameBatch(cls, n, 7, seed=3, compiled=False, derived_features=False)
+        ended = held_rows = 0
+        for step in range(300):
+            dc, dp = c.decisions(), py.decisions()
+            for a, b in zip(dc, dp):
+                assert a.tobytes() == b.tobytes(), step
+            hold = rng.random(7) < 0.4
+            actions = (rng.random(dp[3].shape) * dp[3]).argmax(1)
+            actions[hold[dp[0]]] = -7                # not read
+            before = [(dp[1][dp[0] == i].tobytes(), dp[2][dp[0] == i].tobytes())
+                      for i in range(7)]
+            out_c, out_p = c.step(actions, hold), py.step(actions, hold)
+            for a, b in zip(out_c, out_p):
+                assert a.tobytes() == b.tobytes(), step
+            after = py.decisions()
+            for i in np.flatnonzero(hold):
+                held_rows += 1
+                assert (after[1][after[0] == i].tobytes(),
+                        after[2][after[0] == i].tobytes()) == before[i]
+                assert not out_p[0][i].any() and not out_p[1][i] and not out_p[2][i]
+            for i in np.flatnonzero(out_p[1] | out_p[2]):
+                ended += 1
+                assert not hold[i]
+                assert c.ended(i).to_dict() == py.ended(i).to_dict()
+                for what in ("rank_keys", "scores"):
+                    np.testing.assert_array_equal(np.asarray(getattr(c.ended(i), what)()),
+                                                  np.asarray(getattr(py.ended(i), what)()))
+                for seat in range(n):
+                    assert c.final_observation(i, seat).tobytes() == \
+                        py.final_observation(i, seat).tobytes()
+        assert ended > 0 and held_rows > 0
+        for bad in (np.zeros(6, bool), np.zeros(7, np.int8), np.zeros((7, 1), bool)):
+            with pytest.raises(InvalidArgumentError):
+                c.step(c.decisions()[3].argmax(1), bad)
+        for bad in (-1, 7, True, 1.0):
+            with pytest.raises(InvalidArgumentError):
+                c.ended(bad)
+        with pytest.raises(InvalidArgumentError):
+            c.final_observation(0, n)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_a_threaded_batch_steps_on_in_a_forked_process(env_id):
+    """The batch's worker threads are the parent's: a forked child starts its own and
+    steps the same games as the parent (no wait for threads it does not have)."""
+    import select
+    import signal
+
+    cls = game_class(env_id)
+    batch = GameBatch(cls, cls.min_players, 40, seed=2, threads=2)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        batch.step((rng.random(batch.decisions()[3].shape) * batch.decisions()[3]).argmax(1))
+    actions = [batch.decisions()[3].argmax(1)]
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # the child: step, send the rows, leave
+        try:
+            batch.step(actions[0])
+            os.write(write, batch.decisions()[2].tobytes()[:4096])
+        finally:
+            os._exit(0)
+    os.close(write)
+    ready, _, _ = select.select([read], [], [], 60)
+    if not ready:
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    child = os.read(read, 4096) if ready else b""
+    os.close(read)
+    assert ready, "the forked child's step did not finish"
+    batch.step(actions[0])
+    assert child == batch.decisions()[2].tobytes()[:4096]
+
+
 def test_the_compiled_batch_is_used_where_built():
     for env_id in ENGINE_GAMES:
         batch = GameBatch(game_class(env_id), 2, 2, seed=0)
@@ -415,6 +525,66 @@ def test_compiled_code_switched_off_keeps_the_batch_in_python(monkeypatch):
     monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
     for env_id in ENGINE_GAMES:
         assert not GameBatch(game_class(env_id), 2, 2, seed=0).compiled
+
+
+# -- env() on the compiled engine ---------------------------------------------------------
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+@pytest.mark.parametrize("options", [dict(), dict(derived_features=False),
+                                     dict(max_turns=9, reward_mode="score")], ids=str)
+def test_env_plays_the_compiled_engine_as_the_python_one(env_id, options):
+    """env() compiled and in Python, one seed and the same moves: the same agents asked,
+    observations, masks, rewards, ends and global state; ``game_state`` is a Python copy
+    equal to the Python env's game."""
+    from plunder.envs import make
+
+    cls = game_class(env_id)
+    for n in (cls.min_players, cls.max_players):
+        c = make(env_id, num_players=n, compiled=True, **options)
+        py = make(env_id, num_players=n, compiled=False, **options)
+        assert c.unwrapped.compiled and not py.unwrapped.compiled
+        rng = np.random.default_rng(n)
+        for game in range(3):
+            c.reset(seed=game)
+            py.reset(seed=game)
+            for agent in py.agent_iter():
+                assert c.agent_selection == agent
+                obs_c, rew_c, term_c, trunc_c, _ = c.last()
+                obs_p, rew_p, term_p, trunc_p, _ = py.last()
+                assert (rew_c, term_c, trunc_c) == (rew_p, term_p, trunc_p)
+                for key in obs_p:
+                    assert obs_c[key].tobytes() == obs_p[key].tobytes(), (game, agent, key)
+                assert c.unwrapped.state().tobytes() == py.unwrapped.state().tobytes()
+                assert c.unwrapped.view(agent) == py.unwrapped.view(agent)
+                action = None
+                if not (term_p or trunc_p):
+                    action = int(rng.choice(np.flatnonzero(obs_p["action_mask"])))
+                c.step(action)
+                py.step(action)
+            assert c.unwrapped.game_state.to_dict() == py.unwrapped.game_state.to_dict()
+
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_env_game_state_is_a_copy_and_assigning_one_replaces_the_game(env_id):
+    import pickle
+
+    from plunder.envs import make
+
+    env = make(env_id, compiled=True)
+    env.reset(seed=4)
+    copy_ = env.unwrapped.game_state
+    before = copy_.to_dict()
+    for agent in env.unwrapped.acting_agents():           # every decider of a joint move
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    assert copy_.to_dict() == before                      # a copy: it did not move on
+    assert env.unwrapped.game_state.to_dict() != before
+    env.unwrapped.set_state(copy_)                        # back to where it was
+    assert env.unwrapped.game_state.to_dict() == before
+    twin = pickle.loads(pickle.dumps(env))                # the compiled game travels
+    assert twin.unwrapped.compiled
+    assert twin.unwrapped.game_state.to_dict() == before
+    with pytest.raises(InvalidArgumentError):
+        make(env_id, compiled="yes")
 
 
 @pytest.mark.parametrize("env_id", ENGINE_GAMES)

@@ -6,7 +6,7 @@
  * Randomness is numpy's, bit for bit: PCG64 with its 32-bit half buffer, SeedSequence for
  * an int seed, Generator.permutation/shuffle (a Fisher-Yates shuffle over
  * random_interval), Generator.random, Generator.integers (Lemire's bounded draws) and
- * Generator.choice without replacement (Floyd's algorithm, then a shuffle), so
+ * Generator.choice without replacement (Floyd's algorithm), so
  * a compiled state's generator gives the same numbers as the Python state's ``rng``, and
  * its saved form is numpy's PCG64 state dict.
  */
@@ -132,6 +132,41 @@ static inline uint64_t integers64(pcg64 *r, uint64_t high)
     return (uint64_t)(m >> 64);
 }
 
+/* Generator.integers(high) for 1 <= high <= 2**32: integers32, and 0 without a draw for
+ * high 1 (numpy draws nothing for a range of one value). */
+static inline uint32_t integers32_from1(pcg64 *r, uint32_t high)
+{
+    return high <= 1 ? 0 : integers32(r, high);
+}
+
+/* Generator.choice(pop, size, replace=False) for 1 <= pop <= CHOICE_MAX_POP, 0 <= size <=
+ * pop, into out[size]: numpy's Floyd's algorithm (each draw a bounded Lemire draw on 32
+ * bits, none for a range of one value), then the chosen indices shuffled as numpy's
+ * Generator._shuffle_int does (Lemire draws, not random_interval). numpy takes another
+ * path (a tail shuffle) only for pop > 10000. */
+#define CHOICE_MAX_POP 10000
+static inline void choice_no_replace(pcg64 *r, long pop, long size, long *out)
+{
+    uint8_t chosen[CHOICE_MAX_POP];
+    memset(chosen, 0, (size_t)pop);
+    for (long j = pop - size; j < pop; j++) {
+        long val = (long)integers32_from1(r, (uint32_t)(j + 1));
+        if (!chosen[val]) {
+            chosen[val] = 1;
+            out[j - pop + size] = val;
+        } else {
+            chosen[j] = 1;
+            out[j - pop + size] = j;
+        }
+    }
+    for (long i = size - 1; i >= 1; i--) {
+        long j = (long)integers32(r, (uint32_t)(i + 1));
+        long t = out[j];
+        out[j] = out[i];
+        out[i] = t;
+    }
+}
+
 /* numpy.random.default_rng(seed) for an int seed: SeedSequence(seed) feeding PCG64. */
 static inline uint32_t hashmix(uint32_t value, uint32_t *hash_const)
 {
@@ -204,30 +239,6 @@ static inline void shuffle_i64(pcg64 *r, int64_t *a, long n)
         int64_t t = a[i];
         a[i] = a[j];
         a[j] = t;
-    }
-}
-
-/* numpy's random_bounded_uint64(0, j) for j < 2**32 - 1: Lemire's method on 32-bit draws
- * (no draw for j = 0) */
-static inline uint64_t bounded_upto(pcg64 *r, uint64_t j)
-{
-    return j == 0 ? 0 : integers32(r, (uint32_t)(j + 1));
-}
-
-/* Generator.choice(pop, size, replace=False) for pop <= 10000 (then numpy takes Floyd's
- * algorithm, and shuffles the picks with its _shuffle_int, first = 1): the picks into out */
-static inline void choice_without_replacement(pcg64 *r, long pop, long size, long *out)
-{
-    for (long j = pop - size; j < pop; j++) {
-        long val = (long)bounded_upto(r, (uint64_t)j), seen = 0;
-        for (long i = 0; i < j - (pop - size); i++)
-            seen |= out[i] == val;
-        out[j - (pop - size)] = seen ? j : val;
-    }
-    for (long i = size - 1; i >= 1; i--) {
-        long k = (long)bounded_upto(r, (uint64_t)i), t = out[k];
-        out[k] = out[i];
-        out[i] = t;
     }
 }
 
@@ -443,19 +454,6 @@ static inline int get_array(PyObject *obj, const char *name, const char *fmt, Py
         return -1;
     }
     return 0;
-}
-
-/* An int seed of numpy.random.default_rng (0..2**64-1; InvalidArgumentError otherwise) */
-static inline int engine_read_seed(PyObject *obj, uint64_t *seed)
-{
-    if (PyLong_Check(obj) && !PyBool_Check(obj)) {
-        *seed = PyLong_AsUnsignedLongLong(obj);
-        if (!PyErr_Occurred())
-            return 0;
-        PyErr_Clear();
-    }
-    PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-    return -1;
 }
 
 /* IllegalActionError(action, legal, player=player) set as the current exception */

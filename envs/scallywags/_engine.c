@@ -1082,6 +1082,71 @@ static State *new_state(Engine *e)
     return st;
 }
 
+static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
+{
+    if (!engine_ready(e))
+        return NULL;
+    pcg64 r;
+    if (read_rng(rng, &r) < 0) {
+        if (PyErr_ExceptionMatches(InvalidStateError)) {
+            PyObject *t, *v, *tb;
+            PyErr_Fetch(&t, &v, &tb);
+            PyErr_Format(InvalidArgumentError, "new_initial_state: %S", v);
+            Py_XDECREF(t);
+            Py_XDECREF(v);
+            Py_XDECREF(tb);
+        }
+        return NULL;
+    }
+    State *st = new_state(e);
+    if (st == NULL)
+        return NULL;
+    st->s.rng = r;
+    setup(&e->g, &st->s);
+    return (PyObject *)st;
+}
+
+static int read_seed(PyObject *obj, uint64_t *seed)
+{
+    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
+        return -1;
+    }
+    *seed = PyLong_AsUnsignedLongLong(obj);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
+        return -1;
+    }
+    return 0;
+}
+
+/* Game.new_game's second half: the state of numpy.random.default_rng(seed) */
+static PyObject *Engine_rng_state(Engine *e, PyObject *seed_obj)
+{
+    uint64_t seed;
+    if (read_seed(seed_obj, &seed) < 0)
+        return NULL;
+    pcg64 r;
+    pcg_seed(&r, seed);
+    return rng_to_py(&r);
+}
+
+static PyObject *Engine_new_game(Engine *e, PyObject *seed_obj)
+{
+    if (!engine_ready(e))
+        return NULL;
+    uint64_t seed;
+    if (read_seed(seed_obj, &seed) < 0)
+        return NULL;
+    State *st = new_state(e);
+    if (st == NULL)
+        return NULL;
+    pcg_seed(&st->s.rng, seed);
+    setup(&e->g, &st->s);
+    return (PyObject *)st;
+}
+
 static PyObject *Engine_from_dict(Engine *e, PyObject *data)
 {
     if (!engine_ready(e))
@@ -1095,6 +1160,34 @@ static PyObject *Engine_from_dict(Engine *e, PyObject *data)
     }
     return (PyObject *)st;
 }
+
+static PyMethodDef Engine_methods[] = {
+    {"new_initial_state", (PyCFunction)Engine_new_initial_state, METH_O,
+     "new_initial_state(rng_state): a new game drawn from a PCG64 state dict (as "
+     "ScallywagsGame.new_initial_state with that generator)."},
+    {"new_game", (PyCFunction)Engine_new_game, METH_O,
+     "new_game(seed): new_initial_state(default_rng(seed)) (seed: an int)."},
+    {"rng_state", (PyCFunction)Engine_rng_state, METH_O,
+     "rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed)."},
+    {"from_dict", (PyCFunction)Engine_from_dict, METH_O,
+     "from_dict(data): a State from ScallywagsState.to_dict() (InvalidStateError if it is "
+     "not a legal position)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "plunder.envs.scallywags._engine.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Engine(num_players, take_limit, coin_values, card_copies, hand_size, "
+              "face_up_probability, num_actions, encoder_params, view_cls, phases): one "
+              "Scallywags game's constants (ScallywagsGame.compiled_engine_params).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Engine_init,
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_methods = Engine_methods,
+};
 
 /* -- the State type ----------------------------------------------------------------------- */
 
@@ -1424,37 +1517,6 @@ static PyObject *State_apply_joint(State *st, PyObject *joint)
 {
     return engine_apply_joint(st->engine, &st->s, joint);
 }
-
-/* -- the Engine type's methods (new_initial_state, new_game and rng_state are engine_batch.h's) */
-
-static PyMethodDef Engine_methods[] = {
-    {"new_initial_state", (PyCFunction)engine_new_initial_state, METH_O,
-     "new_initial_state(rng_state): a new game drawn from a PCG64 state dict (as "
-     "ScallywagsGame.new_initial_state with that generator)."},
-    {"new_game", (PyCFunction)engine_new_game, METH_O,
-     "new_game(seed): new_initial_state(default_rng(seed)) (seed: an int)."},
-    {"rng_state", (PyCFunction)engine_rng_state, METH_O,
-     "rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed)."},
-    {"from_dict", (PyCFunction)Engine_from_dict, METH_O,
-     "from_dict(data): a State from ScallywagsState.to_dict() (InvalidStateError if it is "
-     "not a legal position)."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject EngineType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "plunder.envs.scallywags._engine.Engine",
-    .tp_basicsize = sizeof(Engine),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Engine(num_players, take_limit, coin_values, card_copies, hand_size, "
-              "face_up_probability, num_actions, encoder_params, view_cls, phases): one "
-              "Scallywags game's constants (ScallywagsGame.compiled_engine_params).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Engine_init,
-    .tp_dealloc = (destructor)Engine_dealloc,
-    .tp_methods = Engine_methods,
-};
-
 
 /* -- the module --------------------------------------------------------------------------- */
 
