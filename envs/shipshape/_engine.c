@@ -194,7 +194,7 @@ static void start_voyage(const rules *g, ss_state *s)
     long take = g->stack_size * g->ngroups, picks[MAX_CRATES], orients[MAX_CRATES];
     if (take > s->unused_len)                  /* never by the rules (validate) */
         take = s->unused_len;
-    choice_without_replacement(&s->rng, s->unused_len, take, picks);
+    choice_no_replace(&s->rng, s->unused_len, take, picks);
     for (long i = 0; i < take; i++)
         orients[i] = (long)integers32(&s->rng, ORIENTATIONS);
     int taken[MAX_CRATES + 1] = {0};
@@ -264,7 +264,7 @@ static void score_voyage(const rules *g, ss_state *s)
 static void assign_holds(const rules *g, ss_state *s)
 {
     long S = g->S, picks[HOLDS_PER_VOYAGE], drawn[MAX_SEATS], order[MAX_SEATS];
-    choice_without_replacement(&s->rng, HOLDS_PER_VOYAGE, S, picks);
+    choice_no_replace(&s->rng, HOLDS_PER_VOYAGE, S, picks);
     for (long i = 0; i < S; i++)
         drawn[i] = g->voyage_holds[s->voyage][picks[i]];
     for (long i = 1; i < S; i++)               /* descending */
@@ -478,7 +478,7 @@ static void setup(const rules *g, ss_state *s)
         s->unused[c] = (uint8_t)(c + 1);
     s->unused_len = (uint8_t)g->num_crates;
     long picks[HOLDS_PER_VOYAGE];
-    choice_without_replacement(&s->rng, HOLDS_PER_VOYAGE, g->S, picks);
+    choice_no_replace(&s->rng, HOLDS_PER_VOYAGE, g->S, picks);
     for (long seat = 0; seat < g->S; seat++)
         s->holds[0][seat] = g->voyage_holds[0][picks[seat]];
     s->num_voyages = 1;
@@ -1858,13 +1858,7 @@ typedef struct {
     int ready;
 } Engine;
 
-static PyTypeObject EngineType, StateType;
-
-typedef struct {
-    PyObject_HEAD
-    Engine *engine;
-    ss_state s;
-} State;
+static PyTypeObject EngineType;
 
 /* groups: per voyage, its groups, each a tuple of seats (ShipShapeGame.groups) */
 static int read_groups(rules *g, PyObject *groups)
@@ -2025,104 +2019,21 @@ static int engine_ready(Engine *e)
     return 1;
 }
 
-static State *new_state(Engine *e)
+/* -- the State type (envs/core/engine_state.h): the game's side ------------------------- */
+
+static int engine_load(const Engine *e, PyObject *data, ss_state *s)
 {
-    State *st = PyObject_New(State, &StateType);
-    if (st == NULL)
-        return NULL;
-    Py_INCREF(e);
-    st->engine = e;
-    return st;
+    return load_state(&e->g, data, s);
 }
 
-static PyObject *Engine_from_dict(Engine *e, PyObject *data)
+static PyObject *engine_to_dict(const Engine *e, const ss_state *s)
 {
-    if (!engine_ready(e))
-        return NULL;
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    if (load_state(&e->g, data, &st->s) < 0) {
-        Py_DECREF(st);
-        return NULL;
-    }
-    return (PyObject *)st;
+    return state_to_dict(&e->g, s);
 }
 
-/* -- the State type ----------------------------------------------------------------------- */
-
-static void State_dealloc(State *st)
+static void engine_mask(const Engine *e, const ss_state *s, long player, int8_t *mask)
 {
-    Py_XDECREF(st->engine);
-    PyObject_Free(st);
-}
-
-static PyObject *State_to_dict(State *st, PyObject *unused)
-{
-    return state_to_dict(&st->engine->g, &st->s);
-}
-
-static PyObject *State_current_players(State *st, PyObject *unused)
-{
-    long seats[MAX_SEATS], k = current_players(&st->engine->g, &st->s, seats);
-    return long_tuple(seats, k);
-}
-
-static PyObject *State_is_terminal(State *st, PyObject *unused)
-{
-    return PyBool_FromLong(st->s.done);
-}
-
-static PyObject *State_turns(State *st, void *closure)
-{
-    return PyLong_FromLongLong(st->s.turns);
-}
-
-/* an agent's seat (the Cap'n is played by the engine) */
-static int read_player(State *st, PyObject *obj, long *player)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_SetString(InvalidArgumentError, "player: expected an int seat");
-        return -1;
-    }
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow || v < 0 || v >= st->engine->g.n) {
-        PyErr_Format(InvalidArgumentError, "player: %R is not a seat of this game", obj);
-        return -1;
-    }
-    *player = (long)v;
-    return 0;
-}
-
-/* legal_actions_mask(player): int8 bytes over the action space, zeros for a player not
- * asked now */
-static PyObject *State_mask(State *st, PyObject *player_obj)
-{
-    long player;
-    if (read_player(st, player_obj, &player) < 0)
-        return NULL;
-    const rules *g = &st->engine->g;
-    PyObject *out = PyByteArray_FromStringAndSize(NULL, g->num_actions);
-    if (out == NULL)
-        return NULL;
-    int8_t *mask = (int8_t *)PyByteArray_AS_STRING(out);
-    memset(mask, 0, (size_t)g->num_actions);
-    fill_mask(g, &st->s, player, mask);
-    return out;
-}
-
-static PyObject *State_apply_joint(State *st, PyObject *joint);   /* after the Batch */
-
-/* decision(player): what the player must decide now ("bid", "place" or "") */
-static PyObject *State_decision(State *st, PyObject *player_obj)
-{
-    long player;
-    if (read_player(st, player_obj, &player) < 0)
-        return NULL;
-    PyObject *name = st->engine->decisions[decision(&st->engine->g, &st->s, player)];
-    Py_INCREF(name);
-    return name;
+    fill_mask(&e->g, s, player, mask);
 }
 
 /* the PublicTable of ``s`` (public_table: the Cap'n's deck sorted) */
@@ -2162,120 +2073,26 @@ static PyObject *public_table(Engine *e, const ss_state *s)
     return table;
 }
 
-/* view(player): the ShipShapeView python_view builds */
-static PyObject *State_view(State *st, PyObject *player_obj)
+/* the ShipShapeView python_view builds */
+static PyObject *engine_view(Engine *e, const ss_state *s, long player)
 {
-    long player;
-    if (read_player(st, player_obj, &player) < 0)
-        return NULL;
-    Engine *e = st->engine;
-    PyObject *table = public_table(e, &st->s);
+    PyObject *table = public_table(e, s);
     if (table == NULL)
         return NULL;
     PyObject *seat = PyLong_FromLong(player), *view = NULL;
     if (seat != NULL)
         view = PyObject_CallFunctionObjArgs(e->view_make, seat,
-                                            e->decisions[decision(&e->g, &st->s, player)],
+                                            e->decisions[decision(&e->g, s, player)],
                                             table, NULL);
     Py_XDECREF(seat);
     Py_DECREF(table);
     return view;
 }
 
-/* encode_into(player, out): player's observation into ``out`` */
-static PyObject *State_encode_into(State *st, PyObject *const *args, Py_ssize_t nargs)
+static void engine_encode(const Engine *e, const ss_state *s, long player, float *out)
 {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "encode_into(player, out) takes 2 arguments");
-        return NULL;
-    }
-    long player;
-    if (read_player(st, args[0], &player) < 0)
-        return NULL;
-    Engine *e = st->engine;
-    Py_buffer buf;
-    if (ce_out(args[1], e->enc.size, &buf) < 0)
-        return NULL;
-    encode(&e->enc, &st->s, player, decision(&e->g, &st->s, player), buf.buf);
-    PyBuffer_Release(&buf);
-    Py_RETURN_NONE;
+    encode(&e->enc, s, player, decision(&e->g, s, player), out);
 }
-
-static PyObject *State_scores(State *st, PyObject *unused)
-{
-    double sc[MAX_SEATS];
-    scores(&st->engine->g, &st->s, sc);
-    PyObject *out;
-    TUPLE_OF(out, st->engine->g.n, PyFloat_FromDouble(sc[i]));
-    if (out == NULL)
-        return NULL;
-    PyObject *list = PySequence_List(out);
-    Py_DECREF(out);
-    return list;
-}
-
-/* rank_keys: (coins, current hold number) of every seat, the Cap'n last */
-static PyObject *State_rank_keys(State *st, PyObject *unused)
-{
-    double keys[2 * MAX_SEATS];
-    long k = rank_keys(&st->engine->g, &st->s, keys);
-    PyObject *out = PyList_New(k);
-    for (long i = 0; out && i < k; i++) {
-        PyObject *key = Py_BuildValue("(dd)", keys[2 * i], keys[2 * i + 1]);
-        if (key == NULL) {
-            Py_CLEAR(out);
-            break;
-        }
-        PyList_SET_ITEM(out, i, key);
-    }
-    return out;
-}
-
-static PyObject *State_clone(State *st, PyObject *unused)
-{
-    State *new = new_state(st->engine);
-    if (new != NULL)
-        new->s = st->s;
-    return (PyObject *)new;
-}
-
-static PyMethodDef State_methods[] = {
-    {"to_dict", (PyCFunction)State_to_dict, METH_NOARGS, "The state in to_dict() form."},
-    {"current_players", (PyCFunction)State_current_players, METH_NOARGS,
-     "The seats asked now, in seat order (a tuple), () once the game is over."},
-    {"is_terminal", (PyCFunction)State_is_terminal, METH_NOARGS, "Voyage 3 was scored."},
-    {"mask", (PyCFunction)State_mask, METH_O,
-     "mask(player): the legal-action mask as int8 bytes (a bytearray)."},
-    {"decision", (PyCFunction)State_decision, METH_O,
-     "decision(player): 'bid', 'place' or '' (nothing to decide now)."},
-    {"apply_joint", (PyCFunction)State_apply_joint, METH_O,
-     "apply_joint({seat: action}): every asked seat's action, as GameState.apply_joint "
-     "(IllegalActionError, nothing applied, if a mask forbids one)."},
-    {"view", (PyCFunction)State_view, METH_O, "view(player): the player's ShipShapeView."},
-    {"encode_into", (PyCFunction)(void (*)(void))State_encode_into, METH_FASTCALL,
-     "encode_into(player, out): the player's observation into a float32 vector."},
-    {"scores", (PyCFunction)State_scores, METH_NOARGS, "Every agent's coins."},
-    {"rank_keys", (PyCFunction)State_rank_keys, METH_NOARGS,
-     "(coins, hold number) per seat, the Cap'n last."},
-    {"clone", (PyCFunction)State_clone, METH_NOARGS, "An independent copy."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyGetSetDef State_getset[] = {
-    {"turns", (getter)State_turns, NULL, "Completed turns.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-static PyTypeObject StateType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "plunder.envs.shipshape._engine.State",
-    .tp_basicsize = sizeof(State),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One ShipShape position held in C (made by an Engine).",
-    .tp_dealloc = (destructor)State_dealloc,
-    .tp_methods = State_methods,
-    .tp_getset = State_getset,
-};
 
 /* -- the Encoder type: any ShipShapeView through the same encoder ------------------------- */
 
@@ -2720,34 +2537,14 @@ static long batch_rank_keys(const Engine *e, const ss_state *s, double *keys)
     return rank_keys(&e->g, s, keys);
 }
 
-static PyObject *batch_wrap_state(Engine *e, const ss_state *s)
-{
-    State *st = new_state(e);
-    if (st != NULL)
-        st->s = *s;
-    return (PyObject *)st;
-}
-
 #include "engine_batch.h"
+#define ENGINE_STATE_TYPE_NAME "plunder.envs.shipshape._engine.State"
+#include "engine_state.h"
 
-static PyObject *State_apply_joint(State *st, PyObject *joint)
-{
-    return engine_apply_joint(st->engine, &st->s, joint);
-}
-
-/* -- the Engine type's methods (new_initial_state, new_game and rng_state are engine_batch.h's) */
+/* -- the Engine type ---------------------------------------------------------------------- */
 
 static PyMethodDef Engine_methods[] = {
-    {"new_initial_state", (PyCFunction)engine_new_initial_state, METH_O,
-     "new_initial_state(rng_state): a new game drawn from a PCG64 state dict (as "
-     "ShipShapeGame.new_initial_state with that generator)."},
-    {"new_game", (PyCFunction)engine_new_game, METH_O,
-     "new_game(seed): new_initial_state(default_rng(seed)) (seed: an int)."},
-    {"rng_state", (PyCFunction)engine_rng_state, METH_O,
-     "rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed)."},
-    {"from_dict", (PyCFunction)Engine_from_dict, METH_O,
-     "from_dict(data): a State from ShipShapeState.to_dict() (InvalidStateError if it is "
-     "not a legal position)."},
+    ENGINE_METHODS,
     {NULL, NULL, 0, NULL},
 };
 
