@@ -13,9 +13,10 @@
  * ``Engine(...)`` holds one game's constants (ShipShapeGame.compiled_engine_params);
  * ``Engine.new_initial_state(rng_state)``, ``Engine.new_game(seed)`` and
  * ``Engine.from_dict(data)`` make ``State`` objects (to_dict, current_players, mask,
- * apply_joint, view, encode_into, scores, rank_keys, clone). ``Encoder(engine)`` encodes a
- * ShipShapeView built anywhere (the Python engine's, say) with the same code, so the
- * game's ``encode`` is this module's too. ``Batch(engine, ...)`` holds N games and writes
+ * apply_joint, view, encode_into, scores, rank_keys, clone: envs/core/engine_state.h).
+ * ``Encoder(*observation.compiled_params(game, module))`` encodes a ShipShapeView built
+ * anywhere (the Python engine's, say) with the same code, so the game's ``encode`` is this
+ * module's too. ``Batch(engine, ...)`` (envs/core/engine_batch.h) holds N games and writes
  * every pending decision's observation, mask and seat into numpy arrays
  * (envs/core/batch.py, CompiledBatch).
  *
