@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -27,6 +28,7 @@ from plunder.envs.core.batch import GameBatch, engine_module
 from plunder.envs.core.errors import (
     GameOverError, IllegalActionError, InvalidArgumentError, InvalidStateError, NotActingError,
 )
+from plunder.envs.core.testing import memory_growth
 
 ENGINE_GAMES = [e for e in ENV_IDS if game_class(e).__module__.split(".")[-2]
                 in compiled.packages("engine")]
@@ -40,11 +42,14 @@ pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_
 
 
 def _engine(env_id, n, options=None):
+    """(the game built in Python alone: the specification's views, masks and encoder; the
+    compiled engine of the same game)."""
     cls = game_class(env_id)
     module = engine_module(cls)
     if module is None:
         pytest.skip(f"{env_id}: the compiled engine is not built")
-    game = cls(n, **(options or {}))
+    with mock.patch.dict(os.environ, {compiled.PURE_PYTHON_VAR: "1"}):
+        game = cls(n, **(options or {}))
     return game, module.Engine(*game.compiled_engine_params(module))
 
 
@@ -99,6 +104,12 @@ def _same_decision(game, py, c, where="", every_seat=False, rng=None):
         c.encode_into(p, out)
         assert out.tobytes() == game.encode(view).tobytes(), (where, p)
     assert c.scores() == py.scores() and c.rank_keys() == py.rank_keys(), where
+
+
+def _joint(state, pick):
+    """{seat: action} of every seat ``state`` asks, each ``pick(legal actions)``."""
+    return {p: pick(np.flatnonzero(state.legal_actions_mask(p)))
+            for p in state.current_players()}
 
 
 def _play(game, engine, seed, rng, uniform, check_every=20):
@@ -171,8 +182,10 @@ def test_json_loaded_and_sampled_states_play_on_identically(env_id, n, options):
     game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(7 + n)
     uniform = rng.random(1 << 10)
-    loaded = 0
-    for g in range(40 // len(_variants(env_id, n))):
+    loaded = g = 0
+    # 40 games over the variants, more where the games are short
+    while g < 40 // len(_variants(env_id, n)) or loaded <= 100 and g < 400:
+        g += 1
         py = game.new_game(rng)
         while not py.is_terminal():
             if rng.random() < 0.1:
@@ -572,3 +585,37 @@ def test_env_game_state_is_a_copy_and_assigning_one_replaces_the_game(env_id):
     assert twin.unwrapped.game_state.to_dict() == before
     with pytest.raises(InvalidArgumentError):
         make(env_id, compiled="yes")
+
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_no_memory_growth(env_id):
+    """Every call frees what it allocates: states made, saved, loaded and refused, viewed,
+    encoded, masked, played (illegal actions refused) and copied, and a batch stepped."""
+    cls = game_class(env_id)
+    game, engine = _engine(env_id, cls.max_players)
+    bad = {**engine.new_game(0).to_dict(), "turns": -1}
+    out = np.empty(game.layout.size, np.float32)
+    batch = GameBatch(cls, cls.max_players, 4, seed=0, compiled=True)
+    rng = np.random.default_rng(0)
+
+    def run(count):
+        for k in range(count):
+            state = engine.from_dict(engine.new_game(k).to_dict())
+            with pytest.raises(InvalidStateError):
+                engine.from_dict(bad)
+            for _ in range(k % 7):
+                joint = {p: int(np.flatnonzero(np.frombuffer(state.mask(p), np.int8))[-1])
+                         for p in state.current_players()}
+                for p in joint:
+                    state.view(p)
+                    state.encode_into(p, out)
+                with pytest.raises(IllegalActionError):
+                    state.apply_joint({p: -1 for p in joint})
+                state.apply_joint(joint)
+            state.clone().to_dict()
+            state.scores(), state.rank_keys()
+            masks = batch.decisions()[3]
+            batch.step((rng.random(masks.shape) * masks).argmax(1))
+
+    grown = memory_growth(run, 300, 3000)
+    assert grown < 20000, grown

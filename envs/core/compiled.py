@@ -21,7 +21,9 @@ test_compiled_mask.py).
 A game whose spec declares the ``engine`` part ships ``envs/<game>/_engine.c``
 (``plunder.envs.<game>._engine``): the whole game compiled (state, rules, view, encoder,
 JSON round trip) with a ``Batch`` of games stepped in C, for which the Python engine is
-the specification (tests/test_compiled_engine.py compares them).
+the specification (tests/test_compiled_engine.py compares them). Where that module also
+defines ``Encoder`` (its encoder fed any view, as ShipShape's), it is the game's compiled
+encoder and the game ships no ``_cencode.c``.
 ``envs.core.batch.GameBatch`` steps its games through it where it is built
 (``CompiledBatch``).
 
@@ -45,9 +47,11 @@ def enabled() -> bool:
     return os.environ.get(PURE_PYTHON_VAR, "") in ("", "0")
 
 
-#: the compiled parts: module name and the class it must define
-PARTS = {"encoder": ("_cencode", "Encoder"), "view": ("_cview", "ViewBuilder"),
-         "engine": ("_engine", "Engine")}
+#: the compiled parts: the modules that may hold each, in the order they are looked for
+#: (the first built one defining the class is used), and the class; a game whose compiled
+#: engine holds its encoder (``_engine.Encoder``, fed any view) ships no ``_cencode.c``
+PARTS = {"encoder": (("_cencode", "_engine"), "Encoder"), "view": (("_cview",), "ViewBuilder"),
+         "engine": (("_engine",), "Engine")}
 
 
 def packages(part: str = "encoder") -> tuple[str, ...]:
@@ -95,13 +99,18 @@ def _import(game_package: str, part: str = "encoder") -> ModuleType | None:
     game's spec does not declare."""
     key = (game_package, part)
     if key not in _MODULES:
-        name, cls = PARTS[part]
+        names, cls = PARTS[part]
         package = _package_path(game_package, part)
-        try:
-            module = None if package is None else importlib.import_module(f"{package}.{name}")
-        except ImportError:
-            module = None
-        _MODULES[key] = module if hasattr(module, cls) else None
+        found = None
+        for name in names if package is not None else ():
+            try:
+                module = importlib.import_module(f"{package}.{name}")
+            except ImportError:
+                continue
+            if hasattr(module, cls):
+                found = module
+                break
+        _MODULES[key] = found
     return _MODULES[key]
 
 

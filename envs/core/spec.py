@@ -19,7 +19,8 @@ from typing import Any
 
 from .errors import InvalidArgumentError
 
-#: the compiled parts a game may ship (envs/core/compiled.py): ``encoder`` (``_cencode.c``),
+#: the compiled parts a game may ship (envs/core/compiled.py): ``encoder`` (``_cencode.c``,
+#: or ``Encoder`` in the engine module),
 #: ``view`` (``_cview.c``), ``mask`` (a legal-action mask written by the view builder) and
 #: ``engine`` (``_engine.c``: the whole game, stepped in batches)
 COMPILED_PARTS = ("encoder", "view", "mask", "engine")

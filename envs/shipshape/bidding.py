@@ -1,7 +1,7 @@
 """The bid outlook: what each crew card in hand is expected to win, against a model of how
 the other bidders bid. Pure functions of public facts (holds, stacks, hands), shared by the
-observation's ``bid_outlook`` field (and its compiled twin in ``_cencode.c``) and the
-planner bot.
+observation's ``bid_outlook`` field (and the compiled engine's encoder in ``_engine.c``)
+and the planner bot.
 
 **A crate's worth to a seat** is the heuristic bot's: the gain in its hold's value when
 placed in the best of the 8 orientations, a hold seen from above being worth

@@ -77,18 +77,10 @@ class ShipShapeGame(Game):
                   for s in range(self.num_seats))
             for v in range(VOYAGES))
         self._layout = None
-        self._oriented_cells: dict[tuple[int, int], tuple[int, ...]] = {}
-        self._oriented_holes: dict[tuple[int, int], tuple[int, ...]] = {}
-        self._mask_cache: dict[tuple, np.ndarray] = {}
         self.bind_compiled()
 
     #: the Python encoder's tables (observation._tables), unused when compiled
     python_encoder_attrs = ("_obs_tables",)
-
-    def __setstate__(self, state: dict) -> None:
-        """Restored, with the compiled code bound again (``Game.__setstate__``)."""
-        state.setdefault("_oriented_holes", {})     # pickled before it existed
-        super().__setstate__(state)
 
     # -- structure ----------------------------------------------------------------------
     def groups(self, voyage: int) -> tuple[tuple[int, ...], ...]:
@@ -102,22 +94,21 @@ class ShipShapeGame(Game):
         return "capn" if seat == self.capn else f"player_{seat}"
 
     def oriented(self, crate: int, orientation: int) -> tuple[int, ...]:
-        """Crate ``crate``'s cells as it lies in ``orientation`` (cached)."""
-        key = (crate, orientation)
-        cells = self._oriented_cells.get(key)
-        if cells is None:
-            cells = self._oriented_cells[key] = orient(self.components.crate(crate),
-                                                       orientation)
-        return cells
+        """Crate ``crate``'s cells as it lies in ``orientation``."""
+        return orient(self.components.crate(crate), orientation)
 
-    def holes(self, crate: int, orientation: int) -> tuple[int, ...]:
-        """The cells where crate ``crate`` lying in ``orientation`` has holes (cached)."""
-        key = (crate, orientation)
-        holes = self._oriented_holes.get(key)
-        if holes is None:
-            holes = self._oriented_holes[key] = tuple(
-                i for i, c in enumerate(self.oriented(crate, orientation)) if not c)
-        return holes
+    def compiled_engine_params(self, module) -> tuple:
+        """The compiled engine's constants (``_engine.Engine(*params)``, in its order)."""
+        from . import observation
+        from .geometry import COMPOSE
+        comp = self.components
+        return (self.num_players, self.num_seats, -1 if self.capn is None else self.capn,
+                tuple(self.groups(v) for v in range(VOYAGES)),
+                tuple(c for cells in comp.holds for c in cells),
+                tuple(h for holds in VOYAGE_HOLDS for h in holds),
+                tuple(a for row in COMPOSE for a in row), (NUM_ACTIONS, BID0, PLACE0),
+                observation.compiled_params(self, module), ShipShapeView.make,
+                PublicTable.from_fields)
 
     # -- spaces -------------------------------------------------------------------------
     @property
@@ -144,20 +135,6 @@ class ShipShapeGame(Game):
         state = ShipShapeState(self, rng)
         state.setup()
         return state
-
-    def _mask(self, kind: str, cards: tuple[int, ...] = ()) -> np.ndarray:
-        key = (kind, cards)
-        mask = self._mask_cache.get(key)
-        if mask is None:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            if kind == "bid":
-                for c in cards:
-                    mask[BID0 + c - 1] = 1
-            elif kind == "place":
-                mask[PLACE0:] = 1
-            mask.setflags(write=False)
-            self._mask_cache[key] = mask
-        return mask
 
 
 def _check_rows(rows, where: str, bounds: tuple[tuple[int | None, int | None], ...],
@@ -210,8 +187,8 @@ class ShipShapeState(GameState):
     """One position of ShipShape.
 
     Every field holds immutable data (ints, bools, nested tuples) and is replaced, never
-    changed in place: clones share them, views reference them, and any assignment drops
-    the cached public table (``_table``).
+    changed in place: clones share them, and the views of one position share one public
+    table (``public_table``), which any assignment drops.
     """
 
     #: every field checked on loading (types, ranges, one entry per seat / group / voyage,
@@ -286,7 +263,7 @@ class ShipShapeState(GameState):
     def __setattr__(self, name, value):
         d = self.__dict__
         d[name] = value
-        d["_table"] = d["_acting"] = d["_decisions"] = None
+        d["_table"] = None
 
     # -- setup --------------------------------------------------------------------------
     def setup(self) -> None:
@@ -328,45 +305,42 @@ class ShipShapeState(GameState):
 
     # -- whose decision -----------------------------------------------------------------
     def current_players(self) -> tuple[int, ...]:
-        acting = self._acting             # cached until the next change of a field
-        if acting is None:
-            acting = []
-            if not self.done:
-                capn = self.game.capn
-                for k, placing in enumerate(self.placing):
-                    if placing:
-                        acting += [x[0] for x in placing]
-                    else:
-                        acting += [s for s in self.need[k] if s != capn]
-            acting = self.__dict__["_acting"] = tuple(sorted(acting))
-        return acting
+        """The seats with a crate to place in a group placing, else those still bidding
+        (never the Cap'n), in seat order."""
+        acting = []
+        if not self.done:
+            capn = self.game.capn
+            for k, placing in enumerate(self.placing):
+                if placing:
+                    acting += [x[0] for x in placing]
+                else:
+                    acting += [s for s in self.need[k] if s != capn]
+        return tuple(sorted(acting))
 
     def group_of(self, seat: int) -> int:
         """Index of ``seat``'s group this voyage."""
         return self.game.group_index[min(self.voyage, VOYAGES - 1)][seat]
 
     def decision(self, seat: int) -> str:
-        """What ``seat`` must decide now: ``"bid"``, ``"place"`` or ``""`` (nothing)."""
-        decisions = self._decisions       # every seat's, cached until the next change
-        if decisions is None:
-            decisions = self.__dict__["_decisions"] = self._decide_all()
-        return decisions[seat]
-
-    def _decide_all(self) -> tuple[str, ...]:
-        """Every seat's decision, from who acts (``current_players``: the seats with a crate
-        to place in a group placing, else those still bidding, never the Cap'n): "place"
-        or "bid" by its group's step; nothing for the others."""
-        groups = self.game.group_index[min(self.voyage, VOYAGES - 1)]
-        decisions = [""] * len(groups)
-        for seat in self.current_players():
-            decisions[seat] = "place" if self.placing[groups[seat]] else "bid"
-        return tuple(decisions)
+        """What ``seat`` must decide now: ``"bid"``, ``"place"`` or ``""`` (nothing), as
+        ``current_players`` asks: a group placing asks the seats with a crate to place,
+        else the seats still bidding (never the Cap'n)."""
+        if self.done:
+            return ""
+        k = self.group_of(seat)
+        if self.placing[k]:
+            return "place" if any(x[0] == seat for x in self.placing[k]) else ""
+        return "bid" if seat in self.need[k] and seat != self.game.capn else ""
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         kind = self.decision(player)
         if kind == "bid":
-            return self.game._mask("bid", self.hands[player])
-        return self.game._mask(kind)
+            for card in self.hands[player]:
+                mask[BID0 + card - 1] = 1
+        elif kind == "place":
+            mask[PLACE0:] = 1
+        return mask
 
     # -- moves --------------------------------------------------------------------------
     def _apply(self, actions: dict[int, int]) -> None:
@@ -440,11 +414,9 @@ class ShipShapeState(GameState):
         placed, visible = list(self.placed), list(self.visible)
         for seat, crate, orientation in placements:
             placed[seat] += ((crate, orientation),)
-            below = visible[seat]
-            cells = list(g.oriented(crate, orientation))
-            for i in g.holes(crate, orientation):     # the hold shows through the holes
-                cells[i] = below[i]
-            visible[seat] = tuple(cells)
+            below = visible[seat]       # the hold shows through the crate's holes
+            visible[seat] = tuple(c if c else below[i]
+                                  for i, c in enumerate(g.oriented(crate, orientation)))
         self.placed, self.visible = tuple(placed), tuple(visible)
 
     def _end_turn(self) -> None:
@@ -646,11 +618,7 @@ class ShipShapeState(GameState):
             capn = self.game.capn
             hands = self.hands
             if capn is not None:
-                d = self.__dict__        # a cache beside the fields (no invalidation)
-                if d.get("_hands_src") is not hands:
-                    d["_hands_src"] = hands
-                    d["_hands_pub"] = _put(hands, capn, tuple(sorted(hands[capn])))
-                hands = d["_hands_pub"]
+                hands = _put(hands, capn, tuple(sorted(hands[capn])))
             table = PublicTable.from_fields({
                 "acting": self.current_players(), "voyage": self.voyage, "turn": self.turn,
                 "turns": self.turns, "done": self.done, "hands": hands,

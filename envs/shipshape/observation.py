@@ -565,8 +565,8 @@ def encode(game, view) -> np.ndarray:
 
 
 def compiled_params(game, module) -> tuple:
-    """The arguments of the compiled ``module.Encoder`` (envs/shipshape/_cencode.c) for
-    ``game``: its seats, the layout's spans of the fields the C code names
+    """The arguments of the compiled ``module.Encoder`` (the compiled engine's encoder,
+    envs/shipshape/_engine.c; the engine's ``encoder_params``) for ``game``: its seats, the layout's spans of the fields the C code names
     (``module.LAYOUT_FIELDS``; -1, -1 for one the layout lacks), the crates' cells and the
     orientations (geometry.PERMS), and this module's tables and scales. Builds none of the
     Python encoder's tables or caches."""

@@ -1,9 +1,9 @@
-"""ShipShape's compiled observation encoder (envs/shipshape/_cencode.c) writes the Python
-encoder's vector bit for bit, reads the view's fields by the names it declares, rejects a
-malformed view or output buffer with a clear error, and is switched off by
-PLUNDER_PURE_PYTHON (the game then uses the Python encoder and builds no compiled object).
-Random play of every player count and variant, ``encode_into`` and pickling: the shared
-suite (tests/core/test_compiled_equivalence.py).
+"""ShipShape's compiled encoder (``_engine.Encoder``, envs/shipshape/_engine.c: the compiled
+engine's encoder fed any view) writes the Python encoder's vector bit for bit, reads the
+view's fields by the names it declares, rejects a malformed view or output buffer with a
+clear error, and is switched off by PLUNDER_PURE_PYTHON (the game then uses the Python
+encoder and builds no compiled object). Random play of every player count and variant,
+``encode_into`` and pickling: the shared suite (tests/core/test_compiled_equivalence.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from plunder.envs.shipshape.engine import ShipShapeGame
 from plunder.envs.shipshape.view import PublicTable, ShipShapeView
 from tests.support.compiled import compiled_game, python_game, same_bytes, uses_compiled
 
-cencode = pytest.importorskip("plunder.envs.shipshape._cencode")
+engine_module = pytest.importorskip("plunder.envs.shipshape._engine")
 
 COUNTS = range(ShipShapeGame.min_players, ShipShapeGame.max_players + 1)
 
@@ -54,11 +54,11 @@ def _a_view(game, seed=0, steps=7, want="place"):
 
 
 def test_field_names_are_the_views():
-    assert cencode.VIEW_FIELDS == tuple(f.name for f in dataclasses.fields(ShipShapeView))
-    assert cencode.TABLE_FIELDS == tuple(f.name for f in dataclasses.fields(PublicTable)
+    assert engine_module.VIEW_FIELDS == tuple(f.name for f in dataclasses.fields(ShipShapeView))
+    assert engine_module.TABLE_FIELDS == tuple(f.name for f in dataclasses.fields(PublicTable)
                                          if f.name != "derived")
     six = set(ShipShapeGame(6).layout.names())
-    assert set(cencode.LAYOUT_FIELDS) == six, "the C code writes every layout field"
+    assert set(engine_module.LAYOUT_FIELDS) == six, "the C code writes every layout field"
     for n in COUNTS:
         names = set(ShipShapeGame(n).layout.names())
         assert names <= six and six - names <= {"other_stack", "other_stack_present"}
