@@ -114,6 +114,21 @@ class AllHandsCrewGame(Game):
         elif self.__dict__.get("enc") is None:
             self.enc = Encoder(self)
 
+    def compiled_engine_params(self, module) -> tuple:
+        """The compiled engine's constants (``_engine.Engine(*params)``, in its order): the
+        sizes and the variant, the action ranges' starts, each combination's action, the
+        partition solver's same-kind groups (the combinations settling r cards of a kind)
+        and the encoder's constants (``observation.compiled_params``)."""
+        from .observation import compiled_params
+
+        c, a = self.comps, self.actions
+        return (self.num_players, bool(self.open_stock), self.deal, c.stock_cards,
+                c.spyglass_extra, c.short_rations_stock, self.max_spyglasses,
+                (a.draw, a.hire, a.lay, a.target, a.pass_turn, a.size),
+                tuple(cb.action for cb in self.combos),
+                tuple(tuple(combos for _, combos in table) for table in self.partitioner._group),
+                compiled_params(self, module), AllHandsCrewView, PHASES)
+
     # -- pickling (SuperSuit's vector envs, copy.deepcopy) -------------------------------
     def __getstate__(self) -> dict:
         """The game without its process-wide objects (relinked on loading: the packaged
