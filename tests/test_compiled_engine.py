@@ -5,9 +5,12 @@ over sampled (``sample_state``) and JSON-loaded states, and through the batched 
 (GameBatch compiled and in Python); junk in a saved state, an action or a buffer is
 refused with the project's errors.
 
-Every game whose spec declares the ``engine`` part runs here; a new one joins by
-declaring it (its ``State`` offers to_dict, current_players, is_terminal, mask, apply,
-view, encode_into, scores, rank_keys, clone and turns, as Scallywags' does).
+Every game whose spec declares the ``engine`` part runs here, at every player count and
+in every variant its spec tests (``GameSpec.test_variants``); a new one joins by declaring
+it (its ``State`` offers to_dict, current_players, is_terminal, mask, apply_joint (and
+apply for a single decider), view, encode_into, scores, rank_keys, clone and turns, as
+Scallywags' does). Games with simultaneous decisions play here as everywhere: every
+decider chooses from the same state and the joint action is applied at once.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import numpy as np
 import pytest
 
 from plunder.envs import ENV_IDS, game_class
+from plunder.envs.core.registry import specs
 from plunder.envs.core import compiled
 from plunder.envs.core.batch import GameBatch, engine_module
 from plunder.envs.core.errors import (
@@ -37,13 +41,18 @@ SLOW_GAMES = int(os.environ.get("PLUNDER_ENGINE_GAMES", "10000"))
 pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
-def _engine(env_id, n):
+def _engine(env_id, n, options=None):
     cls = game_class(env_id)
     module = engine_module(cls)
     if module is None:
         pytest.skip(f"{env_id}: the compiled engine is not built")
-    game = cls(n)
+    game = cls(n, **(options or {}))
     return game, module.Engine(*game.compiled_engine_params(module))
+
+
+def _variants(env_id):
+    """The variants the game's spec tests (``{}`` first: the default rules)."""
+    return [dict(v) for s in specs() if s.env_id == env_id for v in s.test_variants] or [{}]
 
 
 def _counts(env_id):
@@ -52,7 +61,16 @@ def _counts(env_id):
 
 
 def _params():
-    return [(e, n) for e in ENGINE_GAMES for n in _counts(e)]
+    """(env id, player count, variant) of every table the suite plays."""
+    return [pytest.param(e, n, v, id=f"{e}-{n}-{'-'.join(sorted(v)) or 'default'}")
+            for e in ENGINE_GAMES for n in _counts(e) for v in _variants(e)]
+
+
+def _joint(state, choose):
+    """One action from every decider of a Python ``state``, each chosen by
+    ``choose(legal actions)`` from its own mask (all from the same state)."""
+    return {p: choose(np.flatnonzero(state.legal_actions_mask(p)))
+            for p in state.current_players()}
 
 
 def _same_state(game, py, c, where=""):
@@ -88,14 +106,15 @@ def _play(game, engine, seed, rng, uniform, check_every=20):
     steps = 0
     u = int(rng.integers(len(uniform)))
     while not py.is_terminal() and py.turns < game.default_max_turns:
-        (p,) = py.current_players()
-        mask = py.legal_actions_mask(p)
-        assert c.mask(p) == mask.tobytes(), (seed, steps)
-        legal = mask.nonzero()[0]
-        u = (u + 1) % len(uniform)
-        action = int(legal[int(uniform[u] * len(legal))])
-        py.apply_checked({p: action})
-        c.apply(action)
+        joint = {}
+        for p in py.current_players():
+            mask = py.legal_actions_mask(p)
+            assert c.mask(p) == mask.tobytes(), (seed, steps, p)
+            legal = mask.nonzero()[0]
+            u = (u + 1) % len(uniform)
+            joint[p] = int(legal[int(uniform[u] * len(legal))])
+        py.apply_checked(joint)
+        c.apply_joint(joint)
         steps += 1
         if steps % check_every == 0:
             _same_state(game, py, c, (seed, steps))
@@ -103,8 +122,8 @@ def _play(game, engine, seed, rng, uniform, check_every=20):
     return steps
 
 
-def _random_games(env_id, n, games):
-    game, engine = _engine(env_id, n)
+def _random_games(env_id, n, options, games):
+    game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(100 + n)
     uniform = rng.random(1 << 12)
     ended = 0
@@ -129,22 +148,22 @@ def test_default_rng_is_numpys(env_id):
             engine.rng_state(bad)
 
 
-@pytest.mark.parametrize("env_id, n", _params())
-def test_random_games_are_identical(env_id, n):
-    _random_games(env_id, n, GAMES)
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_random_games_are_identical(env_id, n, options):
+    _random_games(env_id, n, options, GAMES)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("env_id, n", _params())
-def test_random_games_are_identical_slow(env_id, n):
-    _random_games(env_id, n, SLOW_GAMES)
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_random_games_are_identical_slow(env_id, n, options):
+    _random_games(env_id, n, options, SLOW_GAMES)
 
 
-@pytest.mark.parametrize("env_id, n", _params())
-def test_json_loaded_and_sampled_states_play_on_identically(env_id, n):
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_json_loaded_and_sampled_states_play_on_identically(env_id, n, options):
     """States saved to JSON and loaded into the compiled engine, and states dealt by
     ``sample_state`` from a player's view, then played on in both engines."""
-    game, engine = _engine(env_id, n)
+    game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(7 + n)
     uniform = rng.random(1 << 10)
     loaded = 0
@@ -162,8 +181,7 @@ def test_json_loaded_and_sampled_states_play_on_identically(env_id, n):
                 _same_state(game, sampled, c, ("sampled", g, py.turns))
                 _play_on(game, sampled, c, rng, uniform)
                 loaded += 1
-            (p,) = py.current_players()
-            py.apply_action(int(rng.choice(np.flatnonzero(py.legal_actions_mask(p)))))
+            py.apply_joint(_joint(py, lambda legal: int(rng.choice(legal))))
     assert loaded > 100
 
 
@@ -171,11 +189,10 @@ def _play_on(game, py, c, rng, uniform, steps=30):
     for k in range(steps):
         if py.is_terminal():
             break
-        (p,) = py.current_players()
-        legal = np.flatnonzero(py.legal_actions_mask(p))
-        action = int(legal[int(uniform[int(rng.integers(len(uniform)))] * len(legal))])
-        py.apply_checked({p: action})
-        c.apply(action)
+        joint = _joint(py, lambda legal: int(
+            legal[int(uniform[int(rng.integers(len(uniform)))] * len(legal))]))
+        py.apply_checked(joint)
+        c.apply_joint(joint)
         _same_decision(game, py, c, ("on", k))
     _same_state(game, py, c, "played on")
     copy_ = c.clone()
@@ -250,16 +267,15 @@ def test_junk_states_are_refused_or_load_as_python_loads_them(env_id):
     cls = game_class(env_id)
     rng = np.random.default_rng(3)
     tried = refused = 0
-    for n in (cls.min_players, cls.max_players):
-        game, engine = _engine(env_id, n)
+    for n, options in [(cls.min_players, v) for v in _variants(env_id)] + [(cls.max_players, {})]:
+        game, engine = _engine(env_id, n, options)
         states = []
         for _ in range(4):
             s = game.new_game(rng)
             while not s.is_terminal():
                 if rng.random() < 0.03 or s.phase != "choose" and rng.random() < 0.2:
                     states.append(s.to_dict())
-                (p,) = s.current_players()
-                s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
+                s.apply_joint(_joint(s, lambda legal: int(rng.choice(legal))))
         for data in states[::3]:
             for bad in _mutations(data):
                 tried += 1
@@ -304,13 +320,37 @@ def test_junk_actions_players_and_buffers_are_refused(env_id):
                 np.zeros((size, 2), np.float32)[:, 0], read_only, None, [0.0] * size):
         with pytest.raises((ValueError, TypeError, BufferError)):
             state.encode_into(p, out)
-    # a finished game takes no action
+    # joint actions: each decider's checked against its own mask, nothing applied when
+    # one is illegal; exactly the deciders' seats (every decision, single ones too)
     rng = np.random.default_rng(0)
-    while not state.is_terminal():
-        (p,) = state.current_players()
-        state.apply(int(rng.choice(np.flatnonzero(np.frombuffer(state.mask(p), np.int8)))))
+    for _ in range(2 * game.default_max_turns):
+        if state.is_terminal():
+            break
+        seats = state.current_players()
+        masks = {p: np.frombuffer(state.mask(p), np.int8) for p in seats}
+        joint = {p: int(rng.choice(np.flatnonzero(m))) for p, m in masks.items()}
+        if rng.random() < 0.05 or len(seats) > 1 and rng.random() < 0.2:
+            before = state.to_dict()
+            for p in seats:
+                for bad in (-1, int(masks[p].argmin()), None):
+                    with pytest.raises(IllegalActionError):
+                        state.apply_joint({**joint, p: bad})
+            others = [q for q in range(game.num_players) if q not in seats]
+            for bad in ([{**joint, others[0]: 0}] if others else []) + [
+                    dict(list(joint.items())[1:]), list(joint.items()), None]:
+                with pytest.raises(InvalidArgumentError):
+                    state.apply_joint(bad)
+            if len(seats) > 1:
+                with pytest.raises(InvalidArgumentError):
+                    state.apply(joint[seats[0]])
+            assert state.to_dict() == before
+        state.apply_joint(joint)
+    # a finished game takes no action
+    assert state.is_terminal()
     with pytest.raises(InvalidArgumentError):
         state.apply(0)
+    with pytest.raises(InvalidArgumentError):
+        state.apply_joint({})
     assert state.current_players() == ()
     # the batch's arrays: each of the wrong kind in turn
     module = engine_module(cls)
