@@ -2212,32 +2212,6 @@ static PyObject *State_mask(State *st, PyObject *player_obj)
     return out;
 }
 
-/* IllegalActionError(action, legal, player=player) for an action ``mask`` forbids */
-static PyObject *illegal(PyObject *action, const int8_t *mask, long size, long player)
-{
-    PyObject *legal = PyList_New(0);
-    for (long i = 0; legal && i < size; i++)
-        if (mask[i]) {
-            PyObject *x = PyLong_FromLong(i);
-            if (x == NULL || PyList_Append(legal, x) < 0)
-                Py_CLEAR(legal);
-            Py_XDECREF(x);
-        }
-    if (legal == NULL)
-        return NULL;
-    PyObject *args = Py_BuildValue("(OO)", action, legal);
-    PyObject *kw = Py_BuildValue("{s:l}", "player", player);
-    PyObject *err = args && kw ? PyObject_Call(IllegalActionError, args, kw) : NULL;
-    Py_DECREF(legal);
-    Py_XDECREF(args);
-    Py_XDECREF(kw);
-    if (err != NULL) {
-        PyErr_SetObject(IllegalActionError, err);
-        Py_DECREF(err);
-    }
-    return NULL;
-}
-
 /* ``action_obj`` checked against ``player``'s mask into *action, or an IllegalActionError */
 static int checked_action(const rules *g, const crew_state *s, long player,
                           PyObject *action_obj, long *action)
@@ -2250,7 +2224,7 @@ static int checked_action(const rules *g, const crew_state *s, long player,
         a = PyLong_AsLongLongAndOverflow(action_obj, &overflow);
     PyErr_Clear();
     if (overflow || a < 0 || a >= g->a_size || !mask[a]) {
-        illegal(action_obj, mask, g->a_size, player);
+        engine_illegal(action_obj, mask, g->a_size, player);
         return -1;
     }
     *action = (long)a;
@@ -2260,7 +2234,7 @@ static int checked_action(const rules *g, const crew_state *s, long player,
 static int check_not_over(const crew_state *s)
 {
     if (s->phase == OVER) {
-        PyErr_SetString(InvalidArgumentError, "the game is over; no action can be applied");
+        PyErr_SetString(GameOverError, "the game is over; no action can be applied");
         return -1;
     }
     return 0;
@@ -2274,48 +2248,14 @@ static PyObject *State_apply(State *st, PyObject *action_obj)
         return NULL;
     long seats[MAX_P], k = deciders(g, &st->s, seats), acts[MAX_P];
     if (k != 1) {
-        PyErr_Format(InvalidArgumentError, "apply needs exactly one deciding player; %ld "
-                     "decide now (apply_joint)", k);
+        PyErr_Format(NotActingError, "apply needs exactly one deciding player; %ld decide "
+                     "now (apply_joint)", k);
         return NULL;
     }
     for (long p = 0; p < g->n; p++)
         acts[p] = -1;
     if (checked_action(g, &st->s, seats[0], action_obj, &acts[seats[0]]) < 0)
         return NULL;
-    apply_joint(g, &st->s, acts);
-    Py_RETURN_NONE;
-}
-
-/* apply_joint({seat: action}): one action from every decider, each checked against its
- * mask (nothing applied if one is illegal) */
-static PyObject *State_apply_joint(State *st, PyObject *joint)
-{
-    const rules *g = &st->engine->g;
-    if (check_not_over(&st->s) < 0)
-        return NULL;
-    long seats[MAX_P], k = deciders(g, &st->s, seats), acts[MAX_P];
-    if (!PyDict_Check(joint) || PyDict_GET_SIZE(joint) != k) {
-        PyErr_Format(InvalidArgumentError, "apply_joint: expected a dict of one action from "
-                     "each of the %ld deciding players", k);
-        return NULL;
-    }
-    for (long p = 0; p < g->n; p++)
-        acts[p] = -1;
-    for (long i = 0; i < k; i++) {
-        PyObject *key = PyLong_FromLong(seats[i]);
-        if (key == NULL)
-            return NULL;
-        PyObject *a = PyDict_GetItemWithError(joint, key);
-        Py_DECREF(key);
-        if (a == NULL) {
-            if (!PyErr_Occurred())
-                PyErr_Format(InvalidArgumentError, "apply_joint: no action from player %ld",
-                             seats[i]);
-            return NULL;
-        }
-        if (checked_action(g, &st->s, seats[i], a, &acts[seats[i]]) < 0)
-            return NULL;
-    }
     apply_joint(g, &st->s, acts);
     Py_RETURN_NONE;
 }
@@ -2396,6 +2336,8 @@ static PyObject *State_clone(State *st, PyObject *unused)
     return (PyObject *)new;
 }
 
+static PyObject *State_apply_joint(State *st, PyObject *joint);   /* after the Batch */
+
 static PyMethodDef State_methods[] = {
     {"to_dict", (PyCFunction)State_to_dict, METH_NOARGS, "The state in to_dict() form."},
     {"current_players", (PyCFunction)State_current_players, METH_NOARGS,
@@ -2437,8 +2379,6 @@ static PyTypeObject StateType = {
 
 /* -- the batch (envs/core/engine_batch.h) ------------------------------------------------- */
 
-#if __has_include("engine_batch.h")
-#define HAVE_BATCH 1
 #define BATCH_STATE crew_state
 #define BATCH_ENGINE Engine
 #define BATCH_ENGINE_TYPE EngineType
@@ -2535,7 +2475,13 @@ static PyObject *batch_wrap_state(BATCH_ENGINE *e, const BATCH_STATE *s)
 }
 
 #include "engine_batch.h"
-#endif
+
+/* apply_joint({seat: action}): one action from every decider, each checked against its
+ * mask, nothing applied if one is illegal (GameState.apply_joint) */
+static PyObject *State_apply_joint(State *st, PyObject *joint)
+{
+    return engine_apply_joint(st->engine, &st->s, joint);
+}
 
 /* -- the module --------------------------------------------------------------------------- */
 
@@ -2559,11 +2505,7 @@ PyMODINIT_FUNC PyInit__engine(void)
     PyObject *m = ce_module_named(&module, "Engine", &EngineType, names, 2);
     if (m == NULL)
         return NULL;
-    if (ce_add_type(m, "State", &StateType) < 0
-#ifdef HAVE_BATCH
-            || ce_add_type(m, "Batch", &BatchType) < 0
-#endif
-            ) {
+    if (ce_add_type(m, "State", &StateType) < 0 || ce_add_type(m, "Batch", &BatchType) < 0) {
         Py_DECREF(m);
         return NULL;
     }
