@@ -44,7 +44,7 @@ from plunder.envs.core.state_io import (
 )
 
 from .components import NO_CARDS, NUM_CREW, NUM_KINDS, TARGETED, default_components, partitioner
-from .observation import Encoder, build_layout, encode_view
+from .observation import build_layout, encode_view
 from .codes import PHASES, Phase, action_ranges
 from .rounds import RoundPhases
 from .view import AllHandsCrewView
@@ -90,16 +90,6 @@ class AllHandsCrewGame(Game):
         self.no_card_rows = (NO_CARDS,) * n
         self.no_combos = ((),) * n
         self.bind_compiled()
-
-    def bind_compiled(self) -> None:
-        """The compiled encoder and view builder where built (``Game.bind_compiled``); else
-        the Python encoder ``enc`` (an unpickled one, or a new one). Compiled, ``enc`` is
-        None: the Python encoder and its caches are never built."""
-        super().bind_compiled()
-        if "encode_into" in self.__dict__:
-            self.enc = None
-        elif self.__dict__.get("enc") is None:
-            self.enc = Encoder(self)
 
     def compiled_engine_params(self, module) -> tuple:
         """The compiled engine's constants (``_engine.Engine(*params)``, in its order): the
