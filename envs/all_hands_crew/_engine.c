@@ -1520,20 +1520,6 @@ fail:
 
 /* -- the view object (python_view) -------------------------------------------------------- */
 
-static PyObject *long_tuple(const long *x, long k)
-{
-    PyObject *t = PyTuple_New(k);
-    for (long i = 0; t && i < k; i++) {
-        PyObject *v = PyLong_FromLong(x[i]);
-        if (v == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
-}
-
 static PyObject *byte_tuple(const uint8_t *x, long k)
 {
     PyObject *t = PyTuple_New(k);
@@ -1580,7 +1566,7 @@ static PyObject *build_view(const Engine *e, const crew_view *v)
     items[2] = PyBool_FromLong(g->open_stock);
     items[3] = PyTuple_GET_ITEM(e->phases, v->phase);
     Py_INCREF(items[3]);
-    items[4] = long_tuple(v->acting, v->num_acting);
+    items[4] = engine_long_tuple(v->acting, v->num_acting);
     items[5] = PyLong_FromLong(v->actor);
     items[6] = PyLong_FromLong(v->round);
     items[7] = PyLong_FromLong(v->start);
@@ -1632,21 +1618,21 @@ static PyObject *build_view(const Engine *e, const crew_view *v)
     items[13] = byte_tuple(v->my_hired, v->num_hired);
     items[14] = PyBool_FromLong(v->my_hire_done);
     items[15] = byte_tuple(v->my_crew, NK);
-    items[16] = long_tuple(v->crew_sizes, n);
+    items[16] = engine_long_tuple(v->crew_sizes, n);
     items[17] = byte_rows(n, &v->crew_known[0][0], NK, NULL, NK);
-    items[18] = long_tuple(v->crew_maybe_gone, n);
+    items[18] = engine_long_tuple(v->crew_maybe_gone, n);
     items[19] = byte_rows(n, &v->known_about_me[0][0], NK, NULL, NK);
-    items[20] = long_tuple(v->maybe_gone_about_me, n);
+    items[20] = engine_long_tuple(v->maybe_gone_about_me, n);
     items[21] = byte_rows(n, &v->laid[0][0], MAX_CARDS, v->laid_len, 0);
     items[22] = byte_rows(n, &v->final[0][0], MAX_CARDS, v->final_len, 0);
     items[23] = byte_rows(n, &v->final_left[0][0], NK, NULL, NK);
-    items[24] = long_tuple(v->curses, n);
-    items[25] = long_tuple(v->draw_target, n);
-    items[26] = long_tuple(v->spy_left, n);
-    items[27] = long_tuple(v->keep, n);
-    items[28] = long_tuple(v->next_double, n);
-    items[29] = long_tuple(v->next_spy, n);
-    items[30] = long_tuple(v->next_short, n);
+    items[24] = engine_long_tuple(v->curses, n);
+    items[25] = engine_long_tuple(v->draw_target, n);
+    items[26] = engine_long_tuple(v->spy_left, n);
+    items[27] = engine_long_tuple(v->keep, n);
+    items[28] = engine_long_tuple(v->next_double, n);
+    items[29] = engine_long_tuple(v->next_spy, n);
+    items[30] = engine_long_tuple(v->next_short, n);
     /* this round: (seat, what, arg, kind or -1) */
     items[31] = PyTuple_New(v->num_events);
     for (long i = 0; items[31] && i < v->num_events; i++) {
@@ -2046,17 +2032,8 @@ static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
     if (!engine_ready(e))
         return NULL;
     pcg64 r;
-    if (read_rng(rng, &r) < 0) {
-        if (PyErr_ExceptionMatches(InvalidStateError)) {
-            PyObject *t, *v, *tb;
-            PyErr_Fetch(&t, &v, &tb);
-            PyErr_Format(InvalidArgumentError, "new_initial_state: %S", v);
-            Py_XDECREF(t);
-            Py_XDECREF(v);
-            Py_XDECREF(tb);
-        }
+    if (engine_rng_arg(rng, &r) < 0)
         return NULL;
-    }
     State *st = new_state(e);
     if (st == NULL)
         return NULL;
@@ -2065,30 +2042,10 @@ static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
     return (PyObject *)st;
 }
 
-static int read_seed(PyObject *obj, uint64_t *seed)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-        return -1;
-    }
-    *seed = PyLong_AsUnsignedLongLong(obj);
-    if (PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-        return -1;
-    }
-    return 0;
-}
-
 /* Game.new_game's second half: the state of numpy.random.default_rng(seed) */
 static PyObject *Engine_rng_state(Engine *e, PyObject *seed_obj)
 {
-    uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    pcg64 r;
-    pcg_seed(&r, seed);
-    return rng_to_py(&r);
+    return engine_rng_state(seed_obj);
 }
 
 static PyObject *Engine_new_game(Engine *e, PyObject *seed_obj)
@@ -2096,7 +2053,7 @@ static PyObject *Engine_new_game(Engine *e, PyObject *seed_obj)
     if (!engine_ready(e))
         return NULL;
     uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
+    if (engine_read_seed(seed_obj, &seed) < 0)
         return NULL;
     State *st = new_state(e);
     if (st == NULL)
@@ -2165,7 +2122,7 @@ static PyObject *State_to_dict(State *st, PyObject *unused)
 static PyObject *State_current_players(State *st, PyObject *unused)
 {
     long seats[MAX_P], k = deciders(&st->engine->g, &st->s, seats);
-    return long_tuple(seats, k);
+    return engine_long_tuple(seats, k);
 }
 
 static PyObject *State_is_terminal(State *st, PyObject *unused)
@@ -2178,29 +2135,12 @@ static PyObject *State_turns(State *st, void *closure)
     return PyLong_FromLongLong(st->s.turns);
 }
 
-static int read_player(State *st, PyObject *obj, long *player)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_SetString(InvalidArgumentError, "player: expected an int seat");
-        return -1;
-    }
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow || v < 0 || v >= st->engine->g.n) {
-        PyErr_Clear();
-        PyErr_Format(InvalidArgumentError, "player: %R is not a seat of this game", obj);
-        return -1;
-    }
-    *player = (long)v;
-    return 0;
-}
-
 /* legal_actions_mask(player): int8 bytes over the action space, zeros for a player not
  * deciding */
 static PyObject *State_mask(State *st, PyObject *player_obj)
 {
     long player;
-    if (read_player(st, player_obj, &player) < 0)
+    if (engine_read_seat(player_obj, st->engine->g.n, &player) < 0)
         return NULL;
     const rules *g = &st->engine->g;
     PyObject *out = PyByteArray_FromStringAndSize(NULL, g->a_size);
@@ -2264,7 +2204,7 @@ static PyObject *State_apply(State *st, PyObject *action_obj)
 static PyObject *State_view(State *st, PyObject *player_obj)
 {
     long player;
-    if (read_player(st, player_obj, &player) < 0)
+    if (engine_read_seat(player_obj, st->engine->g.n, &player) < 0)
         return NULL;
     crew_view *v = PyMem_Malloc(sizeof(crew_view));
     if (v == NULL)
@@ -2283,7 +2223,7 @@ static PyObject *State_encode_into(State *st, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     long player;
-    if (read_player(st, args[0], &player) < 0)
+    if (engine_read_seat(args[0], st->engine->g.n, &player) < 0)
         return NULL;
     const rules *g = &st->engine->g;
     Py_buffer buf;

@@ -445,4 +445,81 @@ static inline void engine_illegal(PyObject *action, const int8_t *mask, long a_s
     }
 }
 
+/* -- the Engine's and the State's arguments ----------------------------------------------- */
+
+/* a seed: an int (not a bool) within 0..2**64-1, else InvalidArgumentError */
+static inline int engine_read_seed(PyObject *obj, uint64_t *seed)
+{
+    if (PyLong_Check(obj) && !PyBool_Check(obj)) {
+        *seed = PyLong_AsUnsignedLongLong(obj);
+        if (!PyErr_Occurred())
+            return 0;
+        PyErr_Clear();
+    }
+    PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
+    return -1;
+}
+
+/* Engine.rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed) */
+static inline PyObject *engine_rng_state(PyObject *seed_obj)
+{
+    uint64_t seed;
+    if (engine_read_seed(seed_obj, &seed) < 0)
+        return NULL;
+    pcg64 r;
+    pcg_seed(&r, seed);
+    return rng_to_py(&r);
+}
+
+/* the generator state handed to Engine.new_initial_state: read_rng's checks, a bad one
+ * raising InvalidArgumentError (it is an argument, not a saved state) */
+static inline int engine_rng_arg(PyObject *rng, pcg64 *r)
+{
+    if (read_rng(rng, r) == 0)
+        return 0;
+    if (PyErr_ExceptionMatches(InvalidStateError)) {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_Format(InvalidArgumentError, "new_initial_state: %S", v);
+        Py_XDECREF(t);
+        Py_XDECREF(v);
+        Py_XDECREF(tb);
+    }
+    return -1;
+}
+
+/* a seat of an ``n``-player game: an int (not a bool) within 0..n-1, else
+ * InvalidArgumentError */
+static inline int engine_read_seat(PyObject *obj, long n, long *seat)
+{
+    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+        PyErr_SetString(InvalidArgumentError, "player: expected an int seat");
+        return -1;
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow || v < 0 || v >= n) {
+        PyErr_Clear();
+        PyErr_Format(InvalidArgumentError, "player: %R is not a seat of this game", obj);
+        return -1;
+    }
+    *seat = (long)v;
+    return 0;
+}
+
+/* a tuple of the ``k`` ints ``x`` (views) */
+static inline PyObject *engine_long_tuple(const long *x, long k)
+{
+    PyObject *t = PyTuple_New(k);
+    for (long i = 0; t && i < k; i++) {
+        PyObject *v = PyLong_FromLong(x[i]);
+        if (v == NULL) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
 #endif /* PLUNDER_ENGINE_H */
