@@ -1414,13 +1414,7 @@ typedef struct {
     int ready;
 } Engine;
 
-static PyTypeObject EngineType, StateType;
-
-typedef struct {
-    PyObject_HEAD
-    Engine *engine;
-    crew_state s;
-} State;
+static PyTypeObject EngineType;
 
 static PyObject *state_to_dict(const Engine *e, const crew_state *s)
 {
@@ -1516,152 +1510,6 @@ static PyObject *state_to_dict(const Engine *e, const crew_state *s)
 fail:
     Py_DECREF(d);
     return NULL;
-}
-
-/* -- the view object (python_view) -------------------------------------------------------- */
-
-static PyObject *byte_tuple(const uint8_t *x, long k)
-{
-    PyObject *t = PyTuple_New(k);
-    for (long i = 0; t && i < k; i++) {
-        PyObject *v = PyLong_FromLong(x[i]);
-        if (v == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
-}
-
-/* per seat: a tuple of lens[p] (or ``len``) bytes of ``rows`` (``width`` apart) */
-static PyObject *byte_rows(long n, const uint8_t *rows, size_t width, const long *lens,
-                           long len)
-{
-    PyObject *t = PyTuple_New(n);
-    for (long p = 0; t && p < n; p++) {
-        PyObject *row = byte_tuple(rows + p * width, lens ? lens[p] : len);
-        if (row == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, p, row);
-    }
-    return t;
-}
-
-/* (a, b) of two new ints */
-static PyObject *int_pair(long a, long b)
-{
-    return Py_BuildValue("(ll)", a, b);
-}
-
-static PyObject *build_view(const Engine *e, const crew_view *v)
-{
-    const rules *g = &e->g;
-    long n = g->n;
-    PyObject *items[NUM_VIEW_FIELDS] = {NULL};
-    items[0] = PyLong_FromLong(v->me);
-    items[1] = PyLong_FromLong(n);
-    items[2] = PyBool_FromLong(g->open_stock);
-    items[3] = PyTuple_GET_ITEM(e->phases, v->phase);
-    Py_INCREF(items[3]);
-    items[4] = engine_long_tuple(v->acting, v->num_acting);
-    items[5] = PyLong_FromLong(v->actor);
-    items[6] = PyLong_FromLong(v->round);
-    items[7] = PyLong_FromLong(v->start);
-    items[8] = PyLong_FromLong(v->hire_step);
-    items[9] = e->pa_names[v->pending];
-    Py_INCREF(items[9]);
-    items[10] = byte_rows(n, &v->pile_masks[0][0], MAX_CARDS, v->pile_len, 0);
-    /* per pile: (position from the bottom, kind) of the cards I know */
-    items[11] = PyTuple_New(n);
-    for (long q = 0; items[11] && q < n; q++) {
-        long k = 0;
-        for (long i = 0; i < v->pile_len[q]; i++)
-            k += v->pile_kind[q][i] >= 0;
-        PyObject *seen = PyTuple_New(k);
-        for (long i = 0, j = 0; seen && i < v->pile_len[q]; i++) {
-            if (v->pile_kind[q][i] < 0)
-                continue;
-            PyObject *pair = int_pair(i, v->pile_kind[q][i]);
-            if (pair == NULL) {
-                Py_CLEAR(seen);
-                break;
-            }
-            PyTuple_SET_ITEM(seen, j++, pair);
-        }
-        if (seen == NULL) {
-            Py_CLEAR(items[11]);
-            break;
-        }
-        PyTuple_SET_ITEM(items[11], q, seen);
-    }
-    /* per seat, in stock order: (kind or -1, source pile) */
-    items[12] = PyTuple_New(n);
-    for (long q = 0; items[12] && q < n; q++) {
-        PyObject *st = PyTuple_New(v->stock_len[q]);
-        for (long i = 0; st && i < v->stock_len[q]; i++) {
-            PyObject *pair = int_pair(v->stock_kind[q][i], v->stock_src[q][i]);
-            if (pair == NULL) {
-                Py_CLEAR(st);
-                break;
-            }
-            PyTuple_SET_ITEM(st, i, pair);
-        }
-        if (st == NULL) {
-            Py_CLEAR(items[12]);
-            break;
-        }
-        PyTuple_SET_ITEM(items[12], q, st);
-    }
-    items[13] = byte_tuple(v->my_hired, v->num_hired);
-    items[14] = PyBool_FromLong(v->my_hire_done);
-    items[15] = byte_tuple(v->my_crew, NK);
-    items[16] = engine_long_tuple(v->crew_sizes, n);
-    items[17] = byte_rows(n, &v->crew_known[0][0], NK, NULL, NK);
-    items[18] = engine_long_tuple(v->crew_maybe_gone, n);
-    items[19] = byte_rows(n, &v->known_about_me[0][0], NK, NULL, NK);
-    items[20] = engine_long_tuple(v->maybe_gone_about_me, n);
-    items[21] = byte_rows(n, &v->laid[0][0], MAX_CARDS, v->laid_len, 0);
-    items[22] = byte_rows(n, &v->final[0][0], MAX_CARDS, v->final_len, 0);
-    items[23] = byte_rows(n, &v->final_left[0][0], NK, NULL, NK);
-    items[24] = engine_long_tuple(v->curses, n);
-    items[25] = engine_long_tuple(v->draw_target, n);
-    items[26] = engine_long_tuple(v->spy_left, n);
-    items[27] = engine_long_tuple(v->keep, n);
-    items[28] = engine_long_tuple(v->next_double, n);
-    items[29] = engine_long_tuple(v->next_spy, n);
-    items[30] = engine_long_tuple(v->next_short, n);
-    /* this round: (seat, what, arg, kind or -1) */
-    items[31] = PyTuple_New(v->num_events);
-    for (long i = 0; items[31] && i < v->num_events; i++) {
-        const event *ev = &v->events[i];
-        PyObject *arg = ev->what == EV_FORFEIT ? (Py_INCREF(e->pa_names[ev->arg]),
-                                                 e->pa_names[ev->arg])
-                                               : PyLong_FromLong(ev->arg);
-        PyObject *item = arg ? Py_BuildValue("(lONl)", (long)ev->seat, e->ev_names[ev->what],
-                                             arg, (long)ev->kind) : NULL;
-        if (item == NULL) {
-            Py_CLEAR(items[31]);
-            break;
-        }
-        PyTuple_SET_ITEM(items[31], i, item);
-    }
-    PyObject *view = ((PyTypeObject *)e->view_cls)->tp_alloc((PyTypeObject *)e->view_cls,
-                                                              NUM_VIEW_FIELDS);
-    int ok = view != NULL;
-    for (int i = 0; i < NUM_VIEW_FIELDS; i++)
-        ok &= items[i] != NULL;
-    if (!ok) {
-        for (int i = 0; i < NUM_VIEW_FIELDS; i++)
-            Py_XDECREF(items[i]);
-        Py_XDECREF(view);
-        return NULL;
-    }
-    for (int i = 0; i < NUM_VIEW_FIELDS; i++)
-        PyTuple_SET_ITEM(view, i, items[i]);
-    return view;
 }
 
 /* -- Engine(...): the constants (AllHandsCrewGame.compiled_engine_params) ------------------ */
@@ -2017,306 +1865,6 @@ static int engine_ready(Engine *e)
     return 1;
 }
 
-static State *new_state(Engine *e)
-{
-    State *st = PyObject_New(State, &StateType);
-    if (st == NULL)
-        return NULL;
-    Py_INCREF(e);
-    st->engine = e;
-    return st;
-}
-
-static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
-{
-    if (!engine_ready(e))
-        return NULL;
-    pcg64 r;
-    if (engine_rng_arg(rng, &r) < 0)
-        return NULL;
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    st->s.rng = r;
-    setup(&e->g, &st->s);
-    return (PyObject *)st;
-}
-
-/* Game.new_game's second half: the state of numpy.random.default_rng(seed) */
-static PyObject *Engine_rng_state(Engine *e, PyObject *seed_obj)
-{
-    return engine_rng_state(seed_obj);
-}
-
-static PyObject *Engine_new_game(Engine *e, PyObject *seed_obj)
-{
-    if (!engine_ready(e))
-        return NULL;
-    uint64_t seed;
-    if (engine_read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    pcg_seed(&st->s.rng, seed);
-    setup(&e->g, &st->s);
-    return (PyObject *)st;
-}
-
-static PyObject *Engine_from_dict(Engine *e, PyObject *data)
-{
-    if (!engine_ready(e))
-        return NULL;
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    if (load_state(&e->g, data, &st->s) < 0) {
-        Py_DECREF(st);
-        return NULL;
-    }
-    return (PyObject *)st;
-}
-
-static PyMethodDef Engine_methods[] = {
-    {"new_initial_state", (PyCFunction)Engine_new_initial_state, METH_O,
-     "new_initial_state(rng_state): a new game drawn from a PCG64 state dict (as "
-     "AllHandsCrewGame.new_initial_state with that generator)."},
-    {"new_game", (PyCFunction)Engine_new_game, METH_O,
-     "new_game(seed): new_initial_state(default_rng(seed)) (seed: an int)."},
-    {"rng_state", (PyCFunction)Engine_rng_state, METH_O,
-     "rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed)."},
-    {"from_dict", (PyCFunction)Engine_from_dict, METH_O,
-     "from_dict(data): a State from AllHandsCrewState.to_dict() (InvalidStateError if it "
-     "is not a legal position)."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject EngineType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "plunder.envs.all_hands_crew._engine.Engine",
-    .tp_basicsize = sizeof(Engine),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Engine(num_players, open_stock, deal, stock_cards, spyglass_extra, "
-              "short_rations_stock, max_spyglasses, action_starts, combo_actions, "
-              "group_combos, encoder_params, view_cls, phases): one All Hands on Deck "
-              "game's constants (AllHandsCrewGame.compiled_engine_params).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Engine_init,
-    .tp_dealloc = (destructor)Engine_dealloc,
-    .tp_methods = Engine_methods,
-};
-
-/* -- the State type ----------------------------------------------------------------------- */
-
-static void State_dealloc(State *st)
-{
-    Py_XDECREF(st->engine);
-    PyObject_Free(st);
-}
-
-static PyObject *State_to_dict(State *st, PyObject *unused)
-{
-    return state_to_dict(st->engine, &st->s);
-}
-
-static PyObject *State_current_players(State *st, PyObject *unused)
-{
-    long seats[MAX_P], k = deciders(&st->engine->g, &st->s, seats);
-    return engine_long_tuple(seats, k);
-}
-
-static PyObject *State_is_terminal(State *st, PyObject *unused)
-{
-    return PyBool_FromLong(st->s.phase == OVER);
-}
-
-static PyObject *State_turns(State *st, void *closure)
-{
-    return PyLong_FromLongLong(st->s.turns);
-}
-
-/* legal_actions_mask(player): int8 bytes over the action space, zeros for a player not
- * deciding */
-static PyObject *State_mask(State *st, PyObject *player_obj)
-{
-    long player;
-    if (engine_read_seat(player_obj, st->engine->g.n, &player) < 0)
-        return NULL;
-    const rules *g = &st->engine->g;
-    PyObject *out = PyByteArray_FromStringAndSize(NULL, g->a_size);
-    if (out == NULL)
-        return NULL;
-    int8_t *mask = (int8_t *)PyByteArray_AS_STRING(out);
-    memset(mask, 0, (size_t)g->a_size);
-    fill_mask(g, &st->s, player, mask);
-    return out;
-}
-
-/* ``action_obj`` checked against ``player``'s mask into *action, or an IllegalActionError */
-static int checked_action(const rules *g, const crew_state *s, long player,
-                          PyObject *action_obj, long *action)
-{
-    int8_t mask[MAX_STOCK + MAX_COMBOS + 2 * MAX_P] = {0};
-    fill_mask(g, s, player, mask);
-    long long a = -1;
-    int overflow = 0;
-    if (PyLong_Check(action_obj) && !PyBool_Check(action_obj))
-        a = PyLong_AsLongLongAndOverflow(action_obj, &overflow);
-    PyErr_Clear();
-    if (overflow || a < 0 || a >= g->a_size || !mask[a]) {
-        engine_illegal(action_obj, mask, g->a_size, player);
-        return -1;
-    }
-    *action = (long)a;
-    return 0;
-}
-
-static int check_not_over(const crew_state *s)
-{
-    if (s->phase == OVER) {
-        PyErr_SetString(GameOverError, "the game is over; no action can be applied");
-        return -1;
-    }
-    return 0;
-}
-
-/* apply(action): the single decider's action, checked against its mask */
-static PyObject *State_apply(State *st, PyObject *action_obj)
-{
-    const rules *g = &st->engine->g;
-    if (check_not_over(&st->s) < 0)
-        return NULL;
-    long seats[MAX_P], k = deciders(g, &st->s, seats), acts[MAX_P];
-    if (k != 1) {
-        PyErr_Format(NotActingError, "apply needs exactly one deciding player; %ld decide "
-                     "now (apply_joint)", k);
-        return NULL;
-    }
-    for (long p = 0; p < g->n; p++)
-        acts[p] = -1;
-    if (checked_action(g, &st->s, seats[0], action_obj, &acts[seats[0]]) < 0)
-        return NULL;
-    apply_joint(g, &st->s, acts);
-    Py_RETURN_NONE;
-}
-
-/* view(player): the AllHandsCrewView python_view builds */
-static PyObject *State_view(State *st, PyObject *player_obj)
-{
-    long player;
-    if (engine_read_seat(player_obj, st->engine->g.n, &player) < 0)
-        return NULL;
-    crew_view *v = PyMem_Malloc(sizeof(crew_view));
-    if (v == NULL)
-        return PyErr_NoMemory();
-    plain_view(&st->engine->g, &st->s, player, v, 1);
-    PyObject *out = build_view(st->engine, v);
-    PyMem_Free(v);
-    return out;
-}
-
-/* encode_into(player, out): player's observation into ``out`` */
-static PyObject *State_encode_into(State *st, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "encode_into(player, out) takes 2 arguments");
-        return NULL;
-    }
-    long player;
-    if (engine_read_seat(args[0], st->engine->g.n, &player) < 0)
-        return NULL;
-    const rules *g = &st->engine->g;
-    Py_buffer buf;
-    if (ce_out(args[1], g->size, &buf) < 0)
-        return NULL;
-    crew_view v;
-    plain_view(g, &st->s, player, &v, 0);
-    encode(g, &v, buf.buf);
-    PyBuffer_Release(&buf);
-    Py_RETURN_NONE;
-}
-
-static PyObject *State_scores(State *st, PyObject *unused)
-{
-    const rules *g = &st->engine->g;
-    PyObject *out = PyList_New(g->n);
-    for (long p = 0; out && p < g->n; p++) {
-        PyObject *x = PyFloat_FromDouble((double)points(g, &st->s, p));
-        if (x == NULL) {
-            Py_CLEAR(out);
-            break;
-        }
-        PyList_SET_ITEM(out, p, x);
-    }
-    return out;
-}
-
-/* rank_keys: (score, captains) per seat */
-static PyObject *State_rank_keys(State *st, PyObject *unused)
-{
-    const rules *g = &st->engine->g;
-    PyObject *out = PyList_New(g->n);
-    for (long p = 0; out && p < g->n; p++) {
-        PyObject *x = Py_BuildValue("(dd)", (double)points(g, &st->s, p),
-                                    (double)captains(g, &st->s, p));
-        if (x == NULL) {
-            Py_CLEAR(out);
-            break;
-        }
-        PyList_SET_ITEM(out, p, x);
-    }
-    return out;
-}
-
-static PyObject *State_clone(State *st, PyObject *unused)
-{
-    State *new = new_state(st->engine);
-    if (new != NULL)
-        new->s = st->s;
-    return (PyObject *)new;
-}
-
-static PyObject *State_apply_joint(State *st, PyObject *joint);   /* after the Batch */
-
-static PyMethodDef State_methods[] = {
-    {"to_dict", (PyCFunction)State_to_dict, METH_NOARGS, "The state in to_dict() form."},
-    {"current_players", (PyCFunction)State_current_players, METH_NOARGS,
-     "The deciding seats in seat order (several in the hiring), () once the game is over."},
-    {"is_terminal", (PyCFunction)State_is_terminal, METH_NOARGS, "The game is over."},
-    {"mask", (PyCFunction)State_mask, METH_O,
-     "mask(player): the legal-action mask as int8 bytes (a bytearray)."},
-    {"apply", (PyCFunction)State_apply, METH_O,
-     "apply(action): the single decider's action (IllegalActionError if the mask forbids "
-     "it)."},
-    {"apply_joint", (PyCFunction)State_apply_joint, METH_O,
-     "apply_joint({seat: action}): every decider's action at once (IllegalActionError, "
-     "nothing applied, if a mask forbids one)."},
-    {"view", (PyCFunction)State_view, METH_O, "view(player): the player's AllHandsCrewView."},
-    {"encode_into", (PyCFunction)(void (*)(void))State_encode_into, METH_FASTCALL,
-     "encode_into(player, out): the player's observation into a float32 vector."},
-    {"scores", (PyCFunction)State_scores, METH_NOARGS,
-     "Laid (and final) combinations, single captains and curses of each seat."},
-    {"rank_keys", (PyCFunction)State_rank_keys, METH_NOARGS, "(score, captains) per seat."},
-    {"clone", (PyCFunction)State_clone, METH_NOARGS, "An independent copy."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyGetSetDef State_getset[] = {
-    {"turns", (getter)State_turns, NULL, "Completed turns.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-static PyTypeObject StateType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "plunder.envs.all_hands_crew._engine.State",
-    .tp_basicsize = sizeof(State),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One All Hands on Deck position held in C (made by an Engine).",
-    .tp_dealloc = (destructor)State_dealloc,
-    .tp_methods = State_methods,
-    .tp_getset = State_getset,
-};
-
 /* -- the batch (envs/core/engine_batch.h) ------------------------------------------------- */
 
 #define BATCH_STATE crew_state
@@ -2406,22 +1954,212 @@ static long batch_rank_keys(const BATCH_ENGINE *e, const BATCH_STATE *s, double 
     return e->g.n;
 }
 
-static PyObject *batch_wrap_state(BATCH_ENGINE *e, const BATCH_STATE *s)
-{
-    State *st = new_state(e);
-    if (st != NULL)
-        st->s = *s;
-    return (PyObject *)st;
-}
-
 #include "engine_batch.h"
 
-/* apply_joint({seat: action}): one action from every decider, each checked against its
- * mask, nothing applied if one is illegal (GameState.apply_joint) */
-static PyObject *State_apply_joint(State *st, PyObject *joint)
+/* -- the State type and the Engine's game-making methods (envs/core/engine_state.h) ------- */
+
+#define ENGINE_STATE_TYPE_NAME "plunder.envs.all_hands_crew._engine.State"
+#include "engine_state.h"
+
+/* -- the view object (python_view) -------------------------------------------------------- */
+
+static PyObject *byte_tuple(const uint8_t *x, long k)
 {
-    return engine_apply_joint(st->engine, &st->s, joint);
+    PyObject *t = PyTuple_New(k);
+    for (long i = 0; t && i < k; i++) {
+        PyObject *v = PyLong_FromLong(x[i]);
+        if (v == NULL) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
 }
+
+/* per seat: a tuple of lens[p] (or ``len``) bytes of ``rows`` (``width`` apart) */
+static PyObject *byte_rows(long n, const uint8_t *rows, size_t width, const long *lens,
+                           long len)
+{
+    PyObject *t = PyTuple_New(n);
+    for (long p = 0; t && p < n; p++) {
+        PyObject *row = byte_tuple(rows + p * width, lens ? lens[p] : len);
+        if (row == NULL) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, p, row);
+    }
+    return t;
+}
+
+/* (a, b) of two new ints */
+static PyObject *int_pair(long a, long b)
+{
+    return Py_BuildValue("(ll)", a, b);
+}
+
+static PyObject *build_view(const Engine *e, const crew_view *v)
+{
+    const rules *g = &e->g;
+    long n = g->n;
+    PyObject *items[NUM_VIEW_FIELDS] = {NULL};
+    items[0] = PyLong_FromLong(v->me);
+    items[1] = PyLong_FromLong(n);
+    items[2] = PyBool_FromLong(g->open_stock);
+    items[3] = PyTuple_GET_ITEM(e->phases, v->phase);
+    Py_INCREF(items[3]);
+    items[4] = engine_long_tuple(v->acting, v->num_acting);
+    items[5] = PyLong_FromLong(v->actor);
+    items[6] = PyLong_FromLong(v->round);
+    items[7] = PyLong_FromLong(v->start);
+    items[8] = PyLong_FromLong(v->hire_step);
+    items[9] = e->pa_names[v->pending];
+    Py_INCREF(items[9]);
+    items[10] = byte_rows(n, &v->pile_masks[0][0], MAX_CARDS, v->pile_len, 0);
+    /* per pile: (position from the bottom, kind) of the cards I know */
+    items[11] = PyTuple_New(n);
+    for (long q = 0; items[11] && q < n; q++) {
+        long k = 0;
+        for (long i = 0; i < v->pile_len[q]; i++)
+            k += v->pile_kind[q][i] >= 0;
+        PyObject *seen = PyTuple_New(k);
+        for (long i = 0, j = 0; seen && i < v->pile_len[q]; i++) {
+            if (v->pile_kind[q][i] < 0)
+                continue;
+            PyObject *pair = int_pair(i, v->pile_kind[q][i]);
+            if (pair == NULL) {
+                Py_CLEAR(seen);
+                break;
+            }
+            PyTuple_SET_ITEM(seen, j++, pair);
+        }
+        if (seen == NULL) {
+            Py_CLEAR(items[11]);
+            break;
+        }
+        PyTuple_SET_ITEM(items[11], q, seen);
+    }
+    /* per seat, in stock order: (kind or -1, source pile) */
+    items[12] = PyTuple_New(n);
+    for (long q = 0; items[12] && q < n; q++) {
+        PyObject *st = PyTuple_New(v->stock_len[q]);
+        for (long i = 0; st && i < v->stock_len[q]; i++) {
+            PyObject *pair = int_pair(v->stock_kind[q][i], v->stock_src[q][i]);
+            if (pair == NULL) {
+                Py_CLEAR(st);
+                break;
+            }
+            PyTuple_SET_ITEM(st, i, pair);
+        }
+        if (st == NULL) {
+            Py_CLEAR(items[12]);
+            break;
+        }
+        PyTuple_SET_ITEM(items[12], q, st);
+    }
+    items[13] = byte_tuple(v->my_hired, v->num_hired);
+    items[14] = PyBool_FromLong(v->my_hire_done);
+    items[15] = byte_tuple(v->my_crew, NK);
+    items[16] = engine_long_tuple(v->crew_sizes, n);
+    items[17] = byte_rows(n, &v->crew_known[0][0], NK, NULL, NK);
+    items[18] = engine_long_tuple(v->crew_maybe_gone, n);
+    items[19] = byte_rows(n, &v->known_about_me[0][0], NK, NULL, NK);
+    items[20] = engine_long_tuple(v->maybe_gone_about_me, n);
+    items[21] = byte_rows(n, &v->laid[0][0], MAX_CARDS, v->laid_len, 0);
+    items[22] = byte_rows(n, &v->final[0][0], MAX_CARDS, v->final_len, 0);
+    items[23] = byte_rows(n, &v->final_left[0][0], NK, NULL, NK);
+    items[24] = engine_long_tuple(v->curses, n);
+    items[25] = engine_long_tuple(v->draw_target, n);
+    items[26] = engine_long_tuple(v->spy_left, n);
+    items[27] = engine_long_tuple(v->keep, n);
+    items[28] = engine_long_tuple(v->next_double, n);
+    items[29] = engine_long_tuple(v->next_spy, n);
+    items[30] = engine_long_tuple(v->next_short, n);
+    /* this round: (seat, what, arg, kind or -1) */
+    items[31] = PyTuple_New(v->num_events);
+    for (long i = 0; items[31] && i < v->num_events; i++) {
+        const event *ev = &v->events[i];
+        PyObject *arg = ev->what == EV_FORFEIT ? (Py_INCREF(e->pa_names[ev->arg]),
+                                                 e->pa_names[ev->arg])
+                                               : PyLong_FromLong(ev->arg);
+        PyObject *item = arg ? Py_BuildValue("(lONl)", (long)ev->seat, e->ev_names[ev->what],
+                                             arg, (long)ev->kind) : NULL;
+        if (item == NULL) {
+            Py_CLEAR(items[31]);
+            break;
+        }
+        PyTuple_SET_ITEM(items[31], i, item);
+    }
+    PyObject *view = ((PyTypeObject *)e->view_cls)->tp_alloc((PyTypeObject *)e->view_cls,
+                                                              NUM_VIEW_FIELDS);
+    int ok = view != NULL;
+    for (int i = 0; i < NUM_VIEW_FIELDS; i++)
+        ok &= items[i] != NULL;
+    if (!ok) {
+        for (int i = 0; i < NUM_VIEW_FIELDS; i++)
+            Py_XDECREF(items[i]);
+        Py_XDECREF(view);
+        return NULL;
+    }
+    for (int i = 0; i < NUM_VIEW_FIELDS; i++)
+        PyTuple_SET_ITEM(view, i, items[i]);
+    return view;
+}
+
+static int engine_load(const Engine *e, PyObject *data, crew_state *s)
+{
+    return load_state(&e->g, data, s);
+}
+
+static PyObject *engine_to_dict(const Engine *e, const crew_state *s)
+{
+    return state_to_dict(e, s);
+}
+
+static void engine_mask(const Engine *e, const crew_state *s, long player, int8_t *mask)
+{
+    fill_mask(&e->g, s, player, mask);
+}
+
+/* view(player): the AllHandsCrewView python_view builds */
+static PyObject *engine_view(Engine *e, const crew_state *s, long player)
+{
+    crew_view *v = PyMem_Malloc(sizeof(crew_view));
+    if (v == NULL)
+        return PyErr_NoMemory();
+    plain_view(&e->g, s, player, v, 1);
+    PyObject *out = build_view(e, v);
+    PyMem_Free(v);
+    return out;
+}
+
+static void engine_encode(const Engine *e, const crew_state *s, long player, float *out)
+{
+    crew_view v;
+    plain_view(&e->g, s, player, &v, 0);
+    encode(&e->g, &v, out);
+}
+
+static PyMethodDef Engine_methods[] = {
+    ENGINE_METHODS,
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "plunder.envs.all_hands_crew._engine.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Engine(num_players, open_stock, deal, stock_cards, spyglass_extra, "
+              "short_rations_stock, max_spyglasses, action_starts, combo_actions, "
+              "group_combos, encoder_params, view_cls, phases): one All Hands on Deck "
+              "game's constants (AllHandsCrewGame.compiled_engine_params).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Engine_init,
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_methods = Engine_methods,
+};
 
 /* -- the module --------------------------------------------------------------------------- */
 

@@ -5,7 +5,8 @@
  *
  * Randomness is numpy's, bit for bit: PCG64 with its 32-bit half buffer, SeedSequence for
  * an int seed, Generator.permutation/shuffle (a Fisher-Yates shuffle over
- * random_interval), Generator.random and Generator.integers (Lemire's bounded draws), so
+ * random_interval), Generator.random, Generator.integers (Lemire's bounded draws) and
+ * Generator.choice without replacement (Floyd's algorithm), so
  * a compiled state's generator gives the same numbers as the Python state's ``rng``, and
  * its saved form is numpy's PCG64 state dict.
  */
@@ -129,6 +130,41 @@ static inline uint64_t integers64(pcg64 *r, uint64_t high)
         }
     }
     return (uint64_t)(m >> 64);
+}
+
+/* Generator.integers(high) for 1 <= high <= 2**32: integers32, and 0 without a draw for
+ * high 1 (numpy draws nothing for a range of one value). */
+static inline uint32_t integers32_from1(pcg64 *r, uint32_t high)
+{
+    return high <= 1 ? 0 : integers32(r, high);
+}
+
+/* Generator.choice(pop, size, replace=False) for 1 <= pop <= CHOICE_MAX_POP, 0 <= size <=
+ * pop, into out[size]: numpy's Floyd's algorithm (each draw a bounded Lemire draw on 32
+ * bits, none for a range of one value), then the chosen indices shuffled as numpy's
+ * Generator._shuffle_int does (Lemire draws, not random_interval). numpy takes another
+ * path (a tail shuffle) only for pop > 10000. */
+#define CHOICE_MAX_POP 10000
+static inline void choice_no_replace(pcg64 *r, long pop, long size, long *out)
+{
+    uint8_t chosen[CHOICE_MAX_POP];
+    memset(chosen, 0, (size_t)pop);
+    for (long j = pop - size; j < pop; j++) {
+        long val = (long)integers32_from1(r, (uint32_t)(j + 1));
+        if (!chosen[val]) {
+            chosen[val] = 1;
+            out[j - pop + size] = val;
+        } else {
+            chosen[j] = 1;
+            out[j - pop + size] = j;
+        }
+    }
+    for (long i = size - 1; i >= 1; i--) {
+        long j = (long)integers32(r, (uint32_t)(i + 1));
+        long t = out[j];
+        out[j] = out[i];
+        out[i] = t;
+    }
 }
 
 /* numpy.random.default_rng(seed) for an int seed: SeedSequence(seed) feeding PCG64. */
@@ -443,83 +479,6 @@ static inline void engine_illegal(PyObject *action, const int8_t *mask, long a_s
         PyErr_SetObject(IllegalActionError, err);
         Py_DECREF(err);
     }
-}
-
-/* -- the Engine's and the State's arguments ----------------------------------------------- */
-
-/* a seed: an int (not a bool) within 0..2**64-1, else InvalidArgumentError */
-static inline int engine_read_seed(PyObject *obj, uint64_t *seed)
-{
-    if (PyLong_Check(obj) && !PyBool_Check(obj)) {
-        *seed = PyLong_AsUnsignedLongLong(obj);
-        if (!PyErr_Occurred())
-            return 0;
-        PyErr_Clear();
-    }
-    PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-    return -1;
-}
-
-/* Engine.rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed) */
-static inline PyObject *engine_rng_state(PyObject *seed_obj)
-{
-    uint64_t seed;
-    if (engine_read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    pcg64 r;
-    pcg_seed(&r, seed);
-    return rng_to_py(&r);
-}
-
-/* the generator state handed to Engine.new_initial_state: read_rng's checks, a bad one
- * raising InvalidArgumentError (it is an argument, not a saved state) */
-static inline int engine_rng_arg(PyObject *rng, pcg64 *r)
-{
-    if (read_rng(rng, r) == 0)
-        return 0;
-    if (PyErr_ExceptionMatches(InvalidStateError)) {
-        PyObject *t, *v, *tb;
-        PyErr_Fetch(&t, &v, &tb);
-        PyErr_Format(InvalidArgumentError, "new_initial_state: %S", v);
-        Py_XDECREF(t);
-        Py_XDECREF(v);
-        Py_XDECREF(tb);
-    }
-    return -1;
-}
-
-/* a seat of an ``n``-player game: an int (not a bool) within 0..n-1, else
- * InvalidArgumentError */
-static inline int engine_read_seat(PyObject *obj, long n, long *seat)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_SetString(InvalidArgumentError, "player: expected an int seat");
-        return -1;
-    }
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow || v < 0 || v >= n) {
-        PyErr_Clear();
-        PyErr_Format(InvalidArgumentError, "player: %R is not a seat of this game", obj);
-        return -1;
-    }
-    *seat = (long)v;
-    return 0;
-}
-
-/* a tuple of the ``k`` ints ``x`` (views) */
-static inline PyObject *engine_long_tuple(const long *x, long k)
-{
-    PyObject *t = PyTuple_New(k);
-    for (long i = 0; t && i < k; i++) {
-        PyObject *v = PyLong_FromLong(x[i]);
-        if (v == NULL) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
 }
 
 #endif /* PLUNDER_ENGINE_H */
