@@ -104,6 +104,17 @@ class OnnxPolicy:
         self.has_value = BOT_FORMATS[self.meta["format"]]
         self._probe()
 
+    def __getstate__(self) -> dict:
+        """Everything but the onnxruntime session (which cannot be pickled): a pickled
+        bot reopens its file when loaded, so envs holding one survive worker processes."""
+        state = dict(self.__dict__)
+        state.pop("session")
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.session, _ = _open(self.path)
+
     def _probe(self) -> None:
         """Run the network once on a blank observation with every action allowed: a
         graph that does not take and give the sizes its metadata names (another game's

@@ -30,6 +30,7 @@ _CLASSES: dict[str, type] = {}
 _MADE_MODULES: dict[str, ModuleType] = {}
 #: whether PettingZoo's registry holds the games (then a game registered later joins it)
 _PZ_REGISTERED = False
+_GYM_REGISTERED = False
 
 
 def _spec_of(spec_or_path: GameSpec | str) -> GameSpec:
@@ -65,6 +66,8 @@ def register(spec_or_path: GameSpec | str) -> GameSpec:
     _SPECS[spec.env_id] = spec
     if _PZ_REGISTERED:
         _register_one_with_pettingzoo(spec)
+    if _GYM_REGISTERED:
+        register_with_gymnasium()
     return spec
 
 
@@ -75,6 +78,9 @@ def unregister(env_id: str) -> None:
         raise UnknownEnvError(f"unknown env id {env_id!r}; registered: {list(_SPECS)}")
     _CLASSES.pop(env_id, None)
     _MADE_MODULES.pop(env_id, None)
+    from gymnasium.envs.registration import registry as gym_registry
+
+    gym_registry.pop(pettingzoo_id(env_id), None)
     try:
         from pettingzoo import aec_registry, parallel_registry
     except ImportError:
@@ -160,6 +166,26 @@ def register_with_pettingzoo() -> bool:
         _register_one_with_pettingzoo(s)
     _PZ_REGISTERED = True
     return True
+
+
+#: what ``gymnasium.make("plunder/<game>-v0")`` builds: one learner seat against bots
+GYMNASIUM_ENTRY_POINT = "plunder.policies.versus:VersusBotsEnv"
+
+
+def register_with_gymnasium() -> None:
+    """Register every game with Gymnasium as ``plunder/<game>-v0`` (the single-agent env
+    :class:`plunder.policies.versus.VersusBotsEnv`, the learner against bots). Gymnasium
+    1.x has no plugin discovery: importing ``plunder.envs`` calls this. Imports no game."""
+    import gymnasium
+    from gymnasium.envs.registration import registry
+
+    global _GYM_REGISTERED
+    _GYM_REGISTERED = True
+    for env_id in _SPECS:
+        gym_id = pettingzoo_id(env_id)
+        if gym_id not in registry:
+            gymnasium.register(gym_id, entry_point=GYMNASIUM_ENTRY_POINT,
+                               kwargs={"env_id": env_id})
 
 
 def env_ids() -> tuple[str, ...]:

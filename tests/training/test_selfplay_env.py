@@ -116,6 +116,21 @@ def test_mlp_actor_samples_only_legal_actions():
     np.testing.assert_array_equal(pool2.snapshots[0].actor.logits(obs), actor.logits(obs))
 
 
+def test_pool_pickles_with_its_bot_factories():
+    import pickle
+
+    pool = OpponentPool("scallywags_v0", 2, weights={"random": 1.0, "heuristic": 1.0})
+    copy = pickle.loads(pickle.dumps(pool))
+    env = make("scallywags_v0", num_players=2)
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)
+    for kind in ("random", "heuristic"):
+        bot, twin = pool.members[kind][0].make(4), copy.members[kind][0].make(4)
+        assert type(bot) is type(twin)
+        assert bot.act(observation["observation"], observation["action_mask"]) == \
+            twin.act(observation["observation"], observation["action_mask"])
+
+
 def test_pool_sampling_weights_and_recency():
     pool = OpponentPool("scallywags_v0", 2, weights={"random": 1.0, "snapshots": 3.0},
                         recency=0.5)

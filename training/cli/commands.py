@@ -63,16 +63,26 @@ def play(game, seat, bots, players, seed, auto_play):
               help="Also play each game through env() (and the batched path) with the "
                    "observation's encoding left out (an all-zero vector), to show what share "
                    "of a step it takes, and on the rules alone (masks and moves, no view).")
-def speed(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost):
+@click.option("--threads", "threads", type=click.IntRange(2, 64), multiple=True,
+              help="Thread counts of the threaded rows, beside one thread (repeatable; "
+                   "default: 2).")
+@click.option("--no-threads", is_flag=True, help="Skip the threaded rows.")
+def speed(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost,
+          threads, no_threads):
     """Measure steps per second of random legal play, beside PettingZoo and OpenSpiel
-    yardsticks, and the trainer's throughput."""
-    from plunder.training.speed.envs import encoder_summary, format_table, run_bench
+    yardsticks, a compiled batch split over threads, and the trainer's throughput."""
+    from plunder.training.speed.envs import (
+        encoder_summary, format_table, format_threads, run_bench, run_threads,
+    )
 
     results = run_bench(seconds, list(games) or None, not no_yardsticks,
                         players=list(players) or None, batched=not no_batched,
                         observation_cost=observation_cost)
     click.echo(format_table(results))
     click.echo(encoder_summary())
+    if not no_threads:
+        click.echo(format_threads(run_threads(seconds, list(games) or None,
+                                              list(players) or None, list(threads) or [2])))
     if not no_train:
         try:
             from plunder.training.speed.trainer import bench_training

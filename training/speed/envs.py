@@ -190,6 +190,99 @@ def bench_batch(batch, seconds: float, seed: int = 0) -> BenchResult:
                        time.process_time() - cpu_start)
 
 
+THREAD_TABLES = 1024   # games per batch in the threaded rows: enough work to split
+
+
+@dataclass
+class ThreadResult:
+    """Wall-clock rates of one compiled batch stepped on 1 and on more threads."""
+
+    name: str
+    players: int
+    tables: int
+    path: str                                   # "compiled" or "python"
+    rates: dict[int, float]                     # threads -> agent-steps per wall second
+    cpu_per_wall: dict[int, float]              # threads -> CPU seconds per wall second
+
+
+def bench_threads(env_id: str, players: int, seconds: float, threads=(1, 2),
+                  tables: int = THREAD_TABLES, rounds: int = 5) -> ThreadResult:
+    """The engine's own step rate (agent-steps per wall second) of a large batch at each
+    thread count, in interleaved rounds: each step answers every row with a legal action
+    chosen before the clock starts (its first legal one), so only ``step`` is timed (the
+    rules, masks and observations of every table). A game without a compiled engine is
+    measured in Python, a ``GameBatch`` of ``BATCH_GAMES`` games on one thread (``path``:
+    "python"; its timed step includes building the observations)."""
+    from plunder.envs import game_class
+    from plunder.envs.core.batch import CompiledBatch, GameBatch, engine_module
+
+    cls = game_class(env_id)
+    module = engine_module(cls)
+    if module is None:
+        counts, path = [1], "python"
+        batches = {1: GameBatch(cls, players, BATCH_GAMES, seed=0, compiled=False)}
+        tables = BATCH_GAMES
+    else:
+        counts, path = sorted({1, *threads}), "compiled"
+        game = cls(players)
+        batches = {t: CompiledBatch(game, module, tables, threads=t) for t in counts}
+        for b in batches.values():
+            b.reset(0)
+    steps = {t: 0 for t in counts}
+    wall = {t: 0.0 for t in counts}
+    cpu = {t: 0.0 for t in counts}
+    for _ in range(rounds):
+        for t, b in batches.items():
+            deadline = time.perf_counter() + seconds / rounds / len(counts)
+            while time.perf_counter() < deadline:
+                if path == "compiled":
+                    actions = b.masks[:b.rows].argmax(1)
+                else:
+                    actions = b.decisions()[3].argmax(1)
+                w0, c0 = time.perf_counter(), time.process_time()
+                b.step(actions)
+                if path == "python":
+                    b.decisions()        # its observations and masks: built here
+                wall[t] += time.perf_counter() - w0
+                cpu[t] += time.process_time() - c0
+                steps[t] += len(actions)
+    return ThreadResult(env_id, players, tables, path,
+                        {t: steps[t] / wall[t] if wall[t] else 0.0 for t in counts},
+                        {t: cpu[t] / wall[t] if wall[t] else 0.0 for t in counts})
+
+
+def format_threads(results: list[ThreadResult]) -> str:
+    """A Markdown table of the threaded rows: each thread count's wall-clock rate, its
+    ratio to one thread, and the CPU seconds the process got per wall second (below the
+    thread count: the threads did not all find a free core), with the machine's load."""
+    import os
+
+    counts = sorted({t for r in results for t in r.rates})
+    head = "| env | players | tables | path |" + "".join(
+        f" {t} thread{'s' if t > 1 else ''} agent-steps/s (wall) | CPU/wall |"
+        + (" x 1 thread |" if t > 1 else "") for t in counts)
+    rows = [head, "|---|---|---|---|" + "".join("---|---|" + ("---|" if t > 1 else "")
+                                               for t in counts)]
+    for r in results:
+        row = f"| {r.name} | {r.players} | {r.tables} | {r.path} |"
+        for t in counts:
+            if t in r.rates:
+                row += f" {r.rates[t]:,.0f} | {r.cpu_per_wall[t]:.2f} |"
+                if t > 1:
+                    row += f" {r.rates[t] / r.rates[1]:.2f}x |" if r.rates[1] else " - |"
+            else:               # the games in Python: one thread
+                row += " - | - |" + (" - |" if t > 1 else "")
+        rows.append(row)
+    try:
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:  # pragma: no cover
+        load = "unknown"
+    rows.append(f"\n(threads: the engine's step alone, a legal action per row chosen "
+                f"before the clock starts; {os.cpu_count()} cores, load average {load}; "
+                "a batch in Python runs on one thread)")
+    return "\n".join(rows)
+
+
 class RulesOnly:
     """Random legal play on the engine alone: for each decider the mask, a uniform legal
     choice, then the joint move; no view, no observation, no env. Its games carry on
@@ -398,6 +491,24 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
         if res.seconds and not res.name.startswith(("texas", "leduc", "openspiel")):
             res.state_bytes = max_state_bytes(res.name, res.players)
     return results
+
+
+def run_threads(seconds: float = 3.0, games: list[str] | None = None,
+                players: list[int] | None = None, threads=(2,)) -> list[ThreadResult]:
+    """The threaded rows of ``plunder speed``: every game (or ``games``) at the player
+    counts asked for (default: its fewest and the benchmarked count), a compiled batch of
+    ``THREAD_TABLES`` games on one thread and on each of ``threads``; a game without a
+    compiled engine gets one Python row."""
+    from plunder.envs import ENV_IDS, game_class
+
+    out = []
+    for env_id in games or ENV_IDS:
+        cls = game_class(env_id)
+        counts = player_counts(env_id, players) if players else \
+            sorted({cls.min_players, default_players(env_id)})
+        for n in counts:
+            out.append(bench_threads(env_id, n, seconds, (1, *threads)))
+    return out
 
 
 def format_table(results: list[BenchResult]) -> str:
