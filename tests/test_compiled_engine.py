@@ -344,12 +344,23 @@ def test_junk_actions_players_and_buffers_are_refused(env_id):
                 np.zeros((size, 2), np.float32)[:, 0], read_only, None, [0.0] * size):
         with pytest.raises((ValueError, TypeError, BufferError)):
             state.encode_into(p, out)
-    # a finished game takes no action
+    # a finished game takes no action; on the way, each decider of a simultaneous step is
+    # checked against its own mask (nothing applied when one is illegal)
     rng = np.random.default_rng(0)
     while not state.is_terminal():
-        state.apply_joint({q: int(rng.choice(np.flatnonzero(np.frombuffer(state.mask(q),
-                                                                          np.int8))))
-                           for q in state.current_players()})
+        seats = state.current_players()
+        masks = {q: np.frombuffer(state.mask(q), np.int8) for q in seats}
+        joint = {q: int(rng.choice(np.flatnonzero(m))) for q, m in masks.items()}
+        if len(seats) > 1 and rng.random() < 0.2:
+            before = state.to_dict()
+            for q in seats:
+                for bad in (-1, int(masks[q].argmin()), None):
+                    with pytest.raises(IllegalActionError):
+                        state.apply_joint({**joint, q: bad})
+            with pytest.raises(NotActingError):
+                state.apply_joint(dict(list(joint.items())[1:]))
+            assert state.to_dict() == before
+        state.apply_joint(joint)
     with pytest.raises(GameOverError):
         state.apply_joint({0: 0})
     assert state.current_players() == ()
@@ -437,7 +448,9 @@ def test_held_tables_keep_their_games_and_rows(env_id, threads):
                       derived_features=False)
         py = GameBatch(cls, n, 7, seed=3, compiled=False, derived_features=False)
         ended = held_rows = 0
-        for step in range(300):
+        for step in range(3000):       # 300 steps, or on until a game ended (long games)
+            if step >= 300 and ended:
+                break
             dc, dp = c.decisions(), py.decisions()
             for a, b in zip(dc, dp):
                 assert a.tobytes() == b.tobytes(), step

@@ -12,7 +12,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=6,
     simultaneous=True,
-    compiled=("encoder", "view"),
+    compiled=("encoder", "view", "engine"),
     heuristic="plunder.policies.all_hands_crew_heuristic:AllHandsCrewHeuristic",
     # its critic predicts results poorly: rollouts to the end, two candidates, a wider
     # margin, and worlds sampled with what the seat remembers (plunder.policies.netsearch)

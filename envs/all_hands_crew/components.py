@@ -23,8 +23,8 @@ from plunder.envs.core.memo import remember
 NUM_CREW = 6
 NUM_CAPTAINS = 3
 NUM_KINDS = NUM_CREW + NUM_CAPTAINS
-#: a row of card counts with no card: one shared tuple, so the views' rows and the
-#: encoder's keys compare equal by identity first
+#: a row of card counts with no card: one shared tuple, which the compiled view builder
+#: (``_cview.c``) puts in its views for every empty row
 NO_CARDS = (0,) * NUM_KINDS
 PAIR_ACTIONS = ("none", "double_hire", "snatch", "spyglass", "short_rations", "curse")
 #: actions that need a chosen player right after the pair is laid

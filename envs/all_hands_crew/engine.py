@@ -38,14 +38,13 @@ import numpy as np
 from plunder.envs.core.errors import require
 from plunder.envs.core.game import Game, GameState
 from plunder.envs.core.layout import EntityGroup
-from plunder.envs.core.memo import remember, shared_memos
 from plunder.envs.core.state_io import (
     check_choice, check_int, check_int_lists, check_list, copy_rows, field, last_seat,
     num_players,
 )
 
 from .components import NO_CARDS, NUM_CREW, NUM_KINDS, TARGETED, default_components, partitioner
-from .observation import Encoder, build_layout, encode_view
+from .observation import build_layout, encode_view
 from .codes import PHASES, Phase, action_ranges
 from .rounds import RoundPhases
 from .view import AllHandsCrewView
@@ -86,40 +85,33 @@ class AllHandsCrewGame(Game):
         self.combo_parts = [tuple((k, c) for k, c in enumerate(cb.counts) if c)
                             for cb in self.combos]
         self.single_values = [self.comps.single_value(k) for k in range(NUM_KINDS)]
-        #: view constants: per seat no card (crew knowledge, final_left), no combination
+        #: the compiled view builder's shared constants (view_params): per seat no card
+        #: (crew knowledge, final_left), no combination
         self.no_card_rows = (NO_CARDS,) * n
         self.no_combos = ((),) * n
-        self._link_memos()
         self.bind_compiled()
 
-    def _link_memos(self) -> None:
-        """Attach the memo tables this process keeps for this game's parameters."""
-        # pure functions of their keys, so shared by the games of one player count and
-        # open_stock (docs/architecture.md, Performance notes)
-        memos = shared_memos("all_hands_crew", (self.num_players, self.open_stock), 3)
-        #: legal action masks of the frequent phases, on the fields they read
-        self.mask_memo: dict = memos[0]
-        #: view memos: (player bit, one pile's knower masks) -> positions the player knows
-        self.known_positions: dict = memos[1]
-        #: view memo: a stock's sources -> the stock as a view shows it face down
-        self.hidden_stocks: dict = memos[2]
+    def compiled_engine_params(self, module) -> tuple:
+        """The compiled engine's constants (``_engine.Engine(*params)``, in its order): the
+        sizes and the variant, the action ranges' starts, each combination's action, the
+        partition solver's same-kind groups (the combinations settling r cards of a kind)
+        and the encoder's constants (``observation.compiled_params``)."""
+        from .observation import compiled_params
 
-    def bind_compiled(self) -> None:
-        """The compiled encoder and view builder where built (``Game.bind_compiled``); else
-        the Python encoder ``enc`` (an unpickled one, or a new one). Compiled, ``enc`` is
-        None: the Python encoder and its caches are never built."""
-        super().bind_compiled()
-        if "encode_into" in self.__dict__:
-            self.enc = None
-        elif self.__dict__.get("enc") is None:
-            self.enc = Encoder(self)
+        c, a = self.comps, self.actions
+        return (self.num_players, bool(self.open_stock), self.deal, c.stock_cards,
+                c.spyglass_extra, c.short_rations_stock, self.max_spyglasses,
+                (a.draw, a.hire, a.lay, a.target, a.pass_turn, a.size),
+                tuple(cb.action for cb in self.combos),
+                tuple(tuple(combos for _, combos in table) for table in self.partitioner._group),
+                compiled_params(self, module), AllHandsCrewView, PHASES)
 
     # -- pickling (SuperSuit's vector envs, copy.deepcopy) -------------------------------
     def __getstate__(self) -> dict:
         """The game without its process-wide objects (relinked on loading: the packaged
-        components, the partition solver, whose memo may hold a million entries, and the
-        mask and view memos are the loading process's own) and without the compiled code
-        (``Game.__getstate__``: rebuilt on loading, if the loading process has it)."""
+        components and the partition solver, whose memo may hold a million entries, are
+        the loading process's own) and without the compiled code (``Game.__getstate__``:
+        rebuilt on loading, if the loading process has it)."""
         state = super().__getstate__()
         for key in _SHARED_OR_CACHED:
             del state[key]
@@ -131,7 +123,6 @@ class AllHandsCrewGame(Game):
         self.comps = default_components()
         self.partitioner = partitioner()
         self.combos = self.comps.combos
-        self._link_memos()
         self.no_card_rows = (NO_CARDS,) * self.num_players
         self.no_combos = ((),) * self.num_players
         self.bind_compiled()
@@ -188,8 +179,7 @@ _EVENT_KINDS = ("draw", "hire", "lay", "snatch", "curse", "short_rations", "forf
 _MAX_EVENTS = 1000
 
 #: game attributes a pickle leaves out (see AllHandsCrewGame.__getstate__)
-_SHARED_OR_CACHED = ("comps", "partitioner", "combos", "mask_memo", "known_positions",
-                     "hidden_stocks", "no_card_rows", "no_combos")
+_SHARED_OR_CACHED = ("comps", "partitioner", "combos", "no_card_rows", "no_combos")
 
 def _read_crew_known(game: AllHandsCrewGame, value, where: str) -> list:
     """Per seat q, per seat o: how many cards of each kind o knows are in q's Crew Pile."""
@@ -329,33 +319,6 @@ class AllHandsCrewState(RoundPhases, GameState):
                           if keep[p] > s and len(stock[p]) > s])
 
     def legal_actions_mask(self, player: int) -> np.ndarray:
-        # The frequent phases are memoised (per player count) on exactly the fields their mask
-        # reads; the caller gets a copy it may modify.
-        g = self.game
-        ph = self.phase
-        if ph == "draw":
-            if player != self.actor:
-                return np.zeros(g.num_actions, dtype=np.int8)
-            key = (ph, player, tuple(map(bool, self.piles)))
-        elif ph == "lay":
-            if player != self.actor:
-                return np.zeros(g.num_actions, dtype=np.int8)
-            key = (ph, tuple(self.crew[player]))
-        elif ph == "hire":
-            s = self.hire_step
-            stock = self.stock[player]
-            if self.keep[player] <= s or len(stock) <= s:
-                return np.zeros(g.num_actions, dtype=np.int8)
-            key = (ph, len(stock), tuple(self.hired[player]), self.hire_done[player], s > 0)
-        else:
-            return self._mask(player)
-        mask = g.mask_memo.get(key)
-        if mask is None:
-            mask = remember(g.mask_memo, key, self._mask(player))
-        return mask.copy()
-
-    def _mask(self, player: int) -> np.ndarray:
-        """The legal action mask computed from the rules (no memo)."""
         g = self.game
         mask = np.zeros(g.num_actions, dtype=np.int8)
         ph = self.phase
@@ -460,53 +423,34 @@ class AllHandsCrewState(RoundPhases, GameState):
     # -- information --------------------------------------------------------------------
     def python_view(self, player: int) -> AllHandsCrewView:
         g = self.game
-        n = g.num_players
         bit = 1 << player
-        masks = tuple(map(tuple, self.pile_known))
-        seen = []
-        memo = g.known_positions
-        for known, pile in zip(masks, self.piles):
-            where = ()
-            if any(known):   # someone knows cards here: which I know, memoised on the masks
-                key = (bit, known)
-                where = memo.get(key)
-                if where is None:
-                    where = remember(memo, key,
-                                     tuple([i for i, m in enumerate(known) if m & bit]))
-            seen.append(tuple([(i, pile[i]) for i in where]) if where else ())
-        stock_src = self.stock_src
-        if not any(stock_src):
-            stock = ((),) * n
-        elif self.phase == "hire":   # stock cards are seen at hiring only
-            stock = tuple([tuple(zip(cards, srcs)) if q == player or g.open_stock
-                           else _hidden_stock(g, srcs)
-                           for q, (cards, srcs) in enumerate(zip(self.stock, stock_src))])
-        else:
-            stock = tuple([_hidden_stock(g, srcs) for srcs in stock_src])
-        events = tuple([(a, what, arg, k if m & bit else -1)
-                        for a, what, arg, k, m in self.events])
-        crew_known, maybe_gone = self.crew_known, self.crew_maybe_gone
-        final, left = self.final, self.final_left
-        # tuple.__new__ skips the NamedTuple's Python-level argument binding. Card counts
-        # that are all zero (most rows; all of final and final_left until the end) are
-        # shared tuples: nothing to build, and the encoder's comparisons of equal views
-        # then stop at identity tests.
-        return tuple.__new__(AllHandsCrewView, (
-            player, n, bool(g.open_stock), self.phase, self.current_players(), self.actor,
-            self.round, self.start, self.hire_step, self.pending, masks, tuple(seen), stock,
-            tuple(self.hired[player]), self.hire_done[player], tuple(self.crew[player]),
-            tuple(map(sum, self.crew)),
-            _count_rows([row[player] for row in crew_known], g.no_card_rows),
-            tuple([row[player] for row in maybe_gone]),
-            _count_rows(crew_known[player], g.no_card_rows),
-            tuple(maybe_gone[player]),
-            tuple(map(tuple, self.laid)),
-            tuple(map(tuple, final)) if any(final) else g.no_combos,
-            _count_rows(left, g.no_card_rows),
-            tuple(self.curses), tuple(self.draw_target), tuple(self.spy_left),
-            tuple(self.keep), tuple(self.next_double), tuple(self.next_spy),
-            tuple(self.next_short), events,
-        ))
+        # stock cards are seen at hiring only: one's own, or everyone's with open stock
+        shown = [self.phase == "hire" and (q == player or g.open_stock)
+                 for q in range(g.num_players)]
+        return AllHandsCrewView(
+            player=player, num_players=g.num_players, open_stock=bool(g.open_stock),
+            phase=self.phase, acting=self.current_players(), actor=self.actor,
+            round=self.round, start=self.start, hire_step=self.hire_step,
+            pending=self.pending,
+            pile_masks=tuple(tuple(known) for known in self.pile_known),
+            pile_seen=tuple(tuple((i, pile[i]) for i, m in enumerate(known) if m & bit)
+                            for pile, known in zip(self.piles, self.pile_known)),
+            stock=tuple(tuple((k if shown[q] else -1, src) for k, src in zip(cards, srcs))
+                        for q, (cards, srcs) in enumerate(zip(self.stock, self.stock_src))),
+            my_hired=tuple(self.hired[player]), my_hire_done=self.hire_done[player],
+            my_crew=tuple(self.crew[player]), crew_sizes=tuple(map(sum, self.crew)),
+            crew_known=tuple(tuple(rows[player]) for rows in self.crew_known),
+            crew_maybe_gone=tuple(row[player] for row in self.crew_maybe_gone),
+            known_about_me=tuple(tuple(row) for row in self.crew_known[player]),
+            maybe_gone_about_me=tuple(self.crew_maybe_gone[player]),
+            laid=tuple(map(tuple, self.laid)), final=tuple(map(tuple, self.final)),
+            final_left=tuple(map(tuple, self.final_left)), curses=tuple(self.curses),
+            draw_target=tuple(self.draw_target), spy_left=tuple(self.spy_left),
+            keep=tuple(self.keep), next_double=tuple(self.next_double),
+            next_spy=tuple(self.next_spy), next_short=tuple(self.next_short),
+            events=tuple((a, what, arg, k if m & bit else -1)
+                         for a, what, arg, k, m in self.events),
+        )
 
     # -- copies and text ----------------------------------------------------------------
     def validate(self) -> None:
@@ -669,25 +613,6 @@ def view_params(g: AllHandsCrewGame) -> tuple:
     puts in its views."""
     return (g.num_players, NUM_KINDS, bool(g.open_stock), AllHandsCrewView, NO_CARDS,
             g.no_card_rows, g.no_combos)
-
-
-def _count_rows(rows: list, no_cards: tuple) -> tuple:
-    """Rows of card counts as tuples: an all-zero row is the shared ``NO_CARDS``, a table
-    with no card at all the shared ``no_cards``."""
-    if not any(map(any, rows)):
-        return no_cards
-    return tuple([tuple(row) if any(row) else NO_CARDS for row in rows])
-
-
-def _hidden_stock(g: AllHandsCrewGame, srcs: list) -> tuple:
-    """A stock whose cards the viewer cannot see, as the view gives it: ((-1, source), ...).
-    Memoised on the sources (public), so equal stocks are one object: cheaper to build,
-    and compared by identity first."""
-    key = tuple(srcs)
-    out = g.hidden_stocks.get(key)
-    if out is None:
-        out = remember(g.hidden_stocks, key, tuple([(-1, s) for s in srcs]))
-    return out
 
 
 def _points(g: AllHandsCrewGame, laid, final, final_left, curses) -> int:

@@ -8,8 +8,8 @@ from typing import NamedTuple
 class AllHandsCrewView(NamedTuple):
     """Everything player ``player`` knows (plain tuples, ``==``-comparable).
 
-    A ``NamedTuple`` (immutable; built positionally by the engine at every step, which is
-    much cheaper than a frozen dataclass).
+    A ``NamedTuple``: immutable, and built by position by the compiled view builders
+    (``_cview.c``, ``_engine.c``); ``AllHandsCrewState.python_view`` builds it by name.
 
     Seats are absolute here; the observation encoder rotates them so that the viewer is
     seat offset 0. Unknown cards are -1.

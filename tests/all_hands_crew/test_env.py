@@ -147,8 +147,8 @@ def test_pickled_mid_game_env_continues_identically(restore, open_stock):
 
 
 def test_every_game_object_pickles():
-    """Game, state, view, encoder and solver pickle; a loaded game relinks to the shared
-    solver and encoder tables and encodes exactly as the original."""
+    """Game, state, view and solver pickle; a loaded game relinks to the shared solver
+    and encodes exactly as the original."""
     game = Game(5, open_stock=True)
     state = game.new_initial_state(np.random.default_rng(3))
     rng = np.random.default_rng(3)
@@ -157,16 +157,12 @@ def test_every_game_object_pickles():
                            for p in state.current_players()})
     views = [state.view(p) for p in range(5)]
     expected = [game.encode(v) for v in views]
-    # the Python encoder's objects exist only without the compiled encoder
-    python_encoder = (game.enc, game.enc.tables) if game.enc is not None else ()
-    for obj in (game, state, views[0], *python_encoder, game.partitioner, game.layout):
+    for obj in (game, state, views[0], game.partitioner, game.layout):
         for restore in (_roundtrip_pickle, copy.deepcopy, _roundtrip_cloudpickle):
             assert type(restore(obj)) is type(obj)
     for restore in (_roundtrip_pickle, copy.deepcopy):
         other = restore(state)
         assert other.game is not game and other.game.partitioner is partitioner()
-        if python_encoder:
-            assert other.game.enc.tables is game.enc.tables
         assert other.to_json() == state.to_json()
         for p in range(5):
             assert other.view(p) == views[p]

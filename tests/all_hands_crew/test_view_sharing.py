@@ -1,5 +1,6 @@
-"""The view's shared tuples (all-zero card rows, face-down stocks) hold exactly what a plain
-build of the view gives, in every phase, also for a pickled game and re-observed states."""
+"""The view's shared tuples (the compiled view builder's all-zero card rows and empty
+layouts) hold exactly what a plain build of the view gives, in every phase, also for a
+pickled game and re-observed states."""
 
 from __future__ import annotations
 
@@ -50,24 +51,3 @@ def test_shared_view_tuples_equal_plain_build(num_players, open_stock):
             for name, want in _plain_fields(s, player).items():
                 assert getattr(v, name) == want, name
 
-
-def test_games_of_one_kind_share_their_memos_and_others_do_not():
-    """Mask and view memos are shared by the games of one (player count, open_stock) in a
-    process, also by a pickled copy, and hold what the plain computation gives."""
-    a, b = Game(4), Game(4)
-    copy = pickle.loads(pickle.dumps(a))
-    for memo in ("mask_memo", "known_positions", "hidden_stocks"):
-        assert getattr(a, memo) is getattr(b, memo) is getattr(copy, memo)
-        assert getattr(a, memo) is not getattr(Game(3), memo)
-        assert getattr(a, memo) is not getattr(Game(4, open_stock=True), memo)
-    rng = np.random.default_rng(5)
-    for game in (a, b, copy, Game(4, open_stock=True)):
-        s = game.new_game(np.random.default_rng(int(rng.integers(1 << 30))))
-        while not s.is_terminal():
-            acts = {}
-            for p in range(4):
-                mask = s.legal_actions_mask(p)
-                np.testing.assert_array_equal(mask, s._mask(p))
-                if p in s.current_players():
-                    acts[p] = int(rng.choice(np.flatnonzero(mask)))
-            s.apply_checked(acts)
