@@ -137,6 +137,22 @@ class AllHandsBattleGame(Game):
                 card.attack_level / 10, card.defend_level / 10, float(card.bonus),
                 card.value / 30, card.penalty / 30, card.rank / 3)
 
+    def compiled_engine_params(self, module) -> tuple:
+        """The compiled engine's constants (``_engine.Engine(*params)``, in its order): the
+        rules' sizes and variant flags, the card table (``module.CARD_COLUMNS`` per card)
+        and names, the action and observation sizes, the layout blocks as (start, stop) in
+        ``module.LAYOUT_FIELDS`` order, the view classes, the phases and decisions."""
+        from . import observation
+        comp, layout = self.components, self.layout
+        cards = tuple(tuple(getattr(c, k) for c in self.cards) for k in module.CARD_COLUMNS)
+        blocks = tuple((layout.slice(f).start, layout.slice(f).stop)
+                       for f in module.LAYOUT_FIELDS)
+        return (self.num_players, comp.hand_size, comp.crew_per_ship, comp.ships_per_fleet,
+                comp.ship_points, comp.first_fleet_bonus, comp.alliance, self.prize_crew,
+                self.alternate_aargh, self.target_score, self.max_rounds, cards,
+                tuple(c.name for c in self.cards), self.num_actions, layout.size, blocks,
+                observation.ROUND_SCALE, AllHandsBattleView, ShipView, tuple(Phase), DECISIONS)
+
     # -- states -------------------------------------------------------------------------
     def new_initial_state(self, rng: np.random.Generator) -> "AllHandsBattleState":
         """Draw the first player, shuffle and deal round 1."""
