@@ -5,9 +5,12 @@ over sampled (``sample_state``) and JSON-loaded states, and through the batched 
 (GameBatch compiled and in Python); junk in a saved state, an action or a buffer is
 refused with the project's errors.
 
-Every game whose spec declares the ``engine`` part runs here; a new one joins by
+Every game whose spec declares the ``engine`` part runs here, at every player count and
+in every variant its spec tests (``GameSpec.test_variants``); a new one joins by
 declaring it (its ``State`` offers to_dict, current_players, is_terminal, mask, apply,
-view, encode_into, scores, rank_keys, clone and turns, as Scallywags' does).
+view, encode_into, scores, rank_keys, clone and turns, as Scallywags' does). Games differ
+in length by two orders of magnitude, so the random games stop at a count of games or of
+decisions, whichever comes first.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import numpy as np
 import pytest
 
 from plunder.envs import ENV_IDS, game_class
+from plunder.envs.core.registry import spec as game_spec
 from plunder.envs.core import compiled
 from plunder.envs.core.batch import GameBatch, engine_module
 from plunder.envs.core.errors import (
@@ -28,21 +32,26 @@ from plunder.envs.core.errors import (
 
 ENGINE_GAMES = [e for e in ENV_IDS if game_class(e).__module__.split(".")[-2]
                 in compiled.packages("engine")]
-GAMES = 2000             # random games per player count in the default run
+GAMES = 2000             # random games per player count and variant in the default run
+DECISIONS = 200_000      # ... unless they reach this many decisions first
 #: in the slow suite: 10,000 per count keeps CI's run short; the full soak of 100,000 per
 #: count (about 20 minutes for Scallywags' five counts) runs with PLUNDER_ENGINE_GAMES=100000
 SLOW_GAMES = int(os.environ.get("PLUNDER_ENGINE_GAMES", "10000"))
+#: the slow suite's decision budget per count and variant (PLUNDER_ENGINE_DECISIONS)
+SLOW_DECISIONS = int(os.environ.get("PLUNDER_ENGINE_DECISIONS", "20000000"))
+LOADS = 150              # JSON-loaded (and as many sampled) states per count and variant
+JUNK_STATES = 60         # saved states mutated per player count
 
 
 pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
-def _engine(env_id, n):
+def _engine(env_id, n, options=None):
     cls = game_class(env_id)
     module = engine_module(cls)
     if module is None:
         pytest.skip(f"{env_id}: the compiled engine is not built")
-    game = cls(n)
+    game = cls(n, **(options or {}))
     return game, module.Engine(*game.compiled_engine_params(module))
 
 
@@ -51,8 +60,14 @@ def _counts(env_id):
     return range(cls.min_players, cls.max_players + 1)
 
 
+def _variants(env_id):
+    return [dict(v) for v in game_spec(env_id).test_variants]
+
+
 def _params():
-    return [(e, n) for e in ENGINE_GAMES for n in _counts(e)]
+    """(env id, player count, variant options) of every table the suite plays."""
+    return [pytest.param(e, n, v, id=f"{e}-{n}-{'+'.join(sorted(v)) or 'base'}")
+            for e in ENGINE_GAMES for n in _counts(e) for v in _variants(e)]
 
 
 def _same_state(game, py, c, where=""):
@@ -103,16 +118,18 @@ def _play(game, engine, seed, rng, uniform, check_every=20):
     return steps
 
 
-def _random_games(env_id, n, games):
-    game, engine = _engine(env_id, n)
+def _random_games(env_id, n, options, games, decisions):
+    """Random games compared step by step: ``games`` of them, or fewer once they have
+    taken ``decisions`` decisions."""
+    game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(100 + n)
     uniform = rng.random(1 << 12)
-    ended = 0
-    for _ in range(games):
+    ended = taken = 0
+    while ended < games and taken < decisions:
         seed = int(rng.integers(2**63 - 1))
-        _play(game, engine, seed, rng, uniform)
+        taken += _play(game, engine, seed, rng, uniform)
         ended += 1
-    assert ended == games
+    assert ended == games or taken >= decisions
 
 
 @pytest.mark.parametrize("env_id", ENGINE_GAMES)
@@ -129,28 +146,29 @@ def test_default_rng_is_numpys(env_id):
             engine.rng_state(bad)
 
 
-@pytest.mark.parametrize("env_id, n", _params())
-def test_random_games_are_identical(env_id, n):
-    _random_games(env_id, n, GAMES)
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_random_games_are_identical(env_id, n, options):
+    _random_games(env_id, n, options, GAMES, DECISIONS)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("env_id, n", _params())
-def test_random_games_are_identical_slow(env_id, n):
-    _random_games(env_id, n, SLOW_GAMES)
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_random_games_are_identical_slow(env_id, n, options):
+    _random_games(env_id, n, options, SLOW_GAMES, SLOW_DECISIONS)
 
 
-@pytest.mark.parametrize("env_id, n", _params())
-def test_json_loaded_and_sampled_states_play_on_identically(env_id, n):
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_json_loaded_and_sampled_states_play_on_identically(env_id, n, options):
     """States saved to JSON and loaded into the compiled engine, and states dealt by
-    ``sample_state`` from a player's view, then played on in both engines."""
-    game, engine = _engine(env_id, n)
+    ``sample_state`` from a player's view, then played on in both engines (LOADS of
+    each, from up to 40 games)."""
+    game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(7 + n)
     uniform = rng.random(1 << 10)
     loaded = 0
     for g in range(40):
         py = game.new_game(rng)
-        while not py.is_terminal():
+        while not py.is_terminal() and loaded < LOADS:
             if rng.random() < 0.1:
                 text = py.to_json()
                 c = engine.from_dict(json.loads(text))
@@ -246,21 +264,28 @@ def _mutations(data):
 def test_junk_states_are_refused_or_load_as_python_loads_them(env_id):
     """A saved state with junk in it: the compiled engine refuses it with
     InvalidStateError whenever the Python engine does (and never crashes); where the
-    Python engine loads it, the compiled one loads the same position or refuses it."""
+    Python engine loads it, the compiled one loads the same position or refuses it. The
+    states are taken from random games (in the spec's last test variant), more often in
+    the middle of a turn (after a step that completed no turn: a card's targets, a block,
+    a launch, a claim), at most JUNK_STATES per player count."""
     cls = game_class(env_id)
     rng = np.random.default_rng(3)
     tried = refused = 0
     for n in (cls.min_players, cls.max_players):
-        game, engine = _engine(env_id, n)
+        game, engine = _engine(env_id, n, _variants(env_id)[-1])
         states = []
         for _ in range(4):
             s = game.new_game(rng)
+            mid_turn = False
             while not s.is_terminal():
-                if rng.random() < 0.03 or s.phase != "choose" and rng.random() < 0.2:
+                if rng.random() < 0.03 or mid_turn and rng.random() < 0.2:
                     states.append(s.to_dict())
                 (p,) = s.current_players()
+                turns = s.turns
                 s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
-        for data in states[::3]:
+                mid_turn = s.turns == turns
+        states = states[::3]
+        for data in states[::max(1, -(-len(states) // JUNK_STATES))]:
             for bad in _mutations(data):
                 tried += 1
                 try:
