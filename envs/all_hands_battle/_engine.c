@@ -26,8 +26,6 @@
  */
 #define ENGINE_ENV_ID "all_hands_battle_v0"
 #include "engine.h"
-#include "cencode.h"
-#include <stdint.h>
 #include <stdio.h>
 
 /* -- sizes -------------------------------------------------------------------------------- */
@@ -1195,7 +1193,7 @@ static int best_ship(const rules *g, long m, const cset *cards, long card, doubl
                      int *holds)
 {
     long k = g->crew, np = 0, idx[MAX_CREW];
-    uint8_t pool[MAX_CARDS], crew[MAX_CREW];
+    uint8_t pool[MAX_CARDS], crew[MAX_CREW] = {0};
     for (long c = 0; c < g->C; c++)
         if (cs_has(cards, c) && cs_has(&g->pool[m], c))
             pool[np++] = (uint8_t)c;
@@ -1819,13 +1817,14 @@ static int read_rows(PyObject *obj, const char *name, long len)
     return 0;
 }
 
-/* a list of ints into bytes */
-static long read_bytes(PyObject *obj, const char *name, long len, long max_len, long lo,
-                       long hi, uint8_t *out)
+/* a list of at most ``max_len`` ints into bytes (``out`` holds ``room``) */
+static long read_bytes(PyObject *obj, const char *name, long max_len, long lo, long hi,
+                       uint8_t *out, size_t room)
 {
-    long buf[MAX_LOOKS];
-    long k = read_list(obj, name, len, max_len, lo, hi, buf);
-    for (long i = 0; i < k; i++)
+    long buf[MAX_CARDS];
+    long k = read_list(obj, name, -1, max_len < (long)room ? max_len : (long)room, lo, hi,
+                       buf);
+    for (long i = 0; i < k && i < (long)room; i++)
         out[i] = (uint8_t)buf[i];
     return k;
 }
@@ -1839,8 +1838,8 @@ static int read_ship(const rules *g, PyObject *obj, ship *sh)
     if (read_int(PyList_GET_ITEM(obj, 0), "ships (shipmaster)", 0, g->C - 1, &v) < 0)
         return -1;
     sh->master = (uint8_t)v;
-    long k = read_bytes(PyList_GET_ITEM(obj, 1), "ships (crew)", -1, g->crew, 0, g->C - 1,
-                        sh->crew);
+    long k = read_bytes(PyList_GET_ITEM(obj, 1), "ships (crew)", g->crew, 0, g->C - 1,
+                       sh->crew, sizeof(sh->crew));
     if (k < 0)
         return -1;
     sh->crew_len = (uint8_t)k;
@@ -1913,17 +1912,19 @@ static int read_fields(const rules *g, PyObject *const *f, ab_state *s)
     if (read_int(f[7], "turn_player", -1, n - 1, &v) < 0)
         return -1;
     s->turn_player = (int8_t)v;
-    if ((k = read_bytes(f[8], "deck", -1, C, 0, C - 1, s->deck)) < 0)
+    if ((k = read_bytes(f[8], "deck", C, 0, C - 1,
+                       s->deck, sizeof(s->deck))) < 0)
         return -1;
     s->deck_len = (uint16_t)k;
-    if ((k = read_bytes(f[9], "discard", -1, C, 0, C - 1, s->discard)) < 0)
+    if ((k = read_bytes(f[9], "discard", C, 0, C - 1,
+                       s->discard, sizeof(s->discard))) < 0)
         return -1;
     s->discard_len = (uint16_t)k;
     if (read_rows(f[10], "hands", n) < 0)
         return -1;
     for (long q = 0; q < n; q++) {
-        if ((k = read_bytes(PyList_GET_ITEM(f[10], q), "hands", -1, g->hand + 1, 0, C - 1,
-                            s->hands[q])) < 0)
+        if ((k = read_bytes(PyList_GET_ITEM(f[10], q), "hands", g->hand + 1, 0, C - 1,
+                       s->hands[q], sizeof(s->hands[q]))) < 0)
             return -1;
         s->hand_len[q] = (uint8_t)k;
     }
@@ -1934,8 +1935,8 @@ static int read_fields(const rules *g, PyObject *const *f, ab_state *s)
     if (read_rows(f[12], "known_with", n) < 0)
         return -1;
     for (long q = 0; q < n; q++) {
-        if ((k = read_bytes(PyList_GET_ITEM(f[12], q), "known_with", -1, g->hand + 1, 0, C - 1,
-                            s->known_with[q])) < 0)
+        if ((k = read_bytes(PyList_GET_ITEM(f[12], q), "known_with", g->hand + 1, 0, C - 1,
+                       s->known_with[q], sizeof(s->known_with[q]))) < 0)
             return -1;
         s->kw_len[q] = (uint8_t)k;
     }
@@ -1953,29 +1954,33 @@ static int read_fields(const rules *g, PyObject *const *f, ab_state *s)
     if (read_rows(f[14], "plunder", n) < 0)
         return -1;
     for (long q = 0; q < n; q++) {
-        if ((k = read_bytes(PyList_GET_ITEM(f[14], q), "plunder", -1, C, 0, C - 1,
-                            s->plunder[q])) < 0)
+        if ((k = read_bytes(PyList_GET_ITEM(f[14], q), "plunder", C, 0, C - 1,
+                       s->plunder[q], sizeof(s->plunder[q]))) < 0)
             return -1;
         s->plunder_len[q] = (uint16_t)k;
     }
     if (read_int(f[15], "launch_master", -1, C - 1, &v) < 0)
         return -1;
     s->launch_master = (int16_t)v;
-    if ((k = read_bytes(f[16], "launch_crew", -1, g->crew, 0, C - 1, s->launch_crew)) < 0)
+    if ((k = read_bytes(f[16], "launch_crew", g->crew, 0, C - 1,
+                       s->launch_crew, sizeof(s->launch_crew))) < 0)
         return -1;
     s->launch_len = (uint8_t)k;
     if (read_bool(f[17], "launched", &s->launched) < 0)
         return -1;
-    if ((k = read_bytes(f[18], "claim_queue", -1, n - 1, 0, n - 1, s->claim_queue)) < 0)
+    if ((k = read_bytes(f[18], "claim_queue", n - 1, 0, n - 1,
+                       s->claim_queue, sizeof(s->claim_queue))) < 0)
         return -1;
     s->cq_len = (uint8_t)k;
     if (read_int(f[19], "first_fleet", -1, n - 1, &v) < 0)
         return -1;
     s->first_fleet = (int8_t)v;
-    if ((k = read_bytes(f[20], "last_turns", -1, n - 1, 0, n - 1, s->last_turns)) < 0)
+    if ((k = read_bytes(f[20], "last_turns", n - 1, 0, n - 1,
+                       s->last_turns, sizeof(s->last_turns))) < 0)
         return -1;
     s->lt_len = (uint8_t)k;
-    if ((k = read_bytes(f[21], "reshuffled", -1, C, 0, C - 1, s->reshuffled)) < 0)
+    if ((k = read_bytes(f[21], "reshuffled", C, 0, C - 1,
+                       s->reshuffled, sizeof(s->reshuffled))) < 0)
         return -1;
     s->resh_len = (uint16_t)k;
     if (read_rows(f[22], "passed", n) < 0)
@@ -2276,6 +2281,7 @@ typedef struct {
 static int arg_int(PyObject *obj, const char *name, long long lo, long long hi, long long *v)
 {
     int overflow = 0;
+    *v = 0;
     if (PyLong_Check(obj) && !PyBool_Check(obj))
         *v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (!PyLong_Check(obj) || PyBool_Check(obj) || overflow || *v < lo || *v > hi) {
@@ -2782,88 +2788,31 @@ static PyObject *State_mask(State *st, PyObject *player_obj)
     return out;
 }
 
-/* the action ``obj`` of the acting seat if the mask allows it, else -1 with
- * IllegalActionError set (nothing applied) */
-static long checked_action(State *st, PyObject *obj)
+/* apply(action): the acting player's action, checked against the mask (IllegalActionError
+ * with nothing applied otherwise) */
+static PyObject *State_apply(State *st, PyObject *action_obj)
 {
     const rules *g = &st->engine->g;
-    int8_t *mask = PyMem_Calloc((size_t)g->a_size, 1);
-    if (mask == NULL) {
-        PyErr_NoMemory();
-        return -1;
+    if (finished(&st->s)) {
+        PyErr_SetString(GameOverError, "the game is over; no action can be applied");
+        return NULL;
     }
+    int8_t mask[4 * MAX_CARDS + 2 * MAX_PLAYERS * MAX_SHIPS + 8] = {0};
     fill_mask(g, &st->s, mask);
     long long a = -1;
     int overflow = 0;
-    if (PyLong_Check(obj) && !PyBool_Check(obj))
-        a = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (!overflow && a >= 0 && a < g->a_size && mask[a]) {
-        PyMem_Free(mask);
-        return (long)a;
-    }
-    PyErr_Clear();
-    PyObject *legal = PyList_New(0);
-    for (long i = 0; legal && i < g->a_size; i++)
-        if (mask[i]) {
-            PyObject *x = PyLong_FromLong(i);
-            if (x == NULL || PyList_Append(legal, x) < 0)
-                Py_CLEAR(legal);
-            Py_XDECREF(x);
-        }
-    PyMem_Free(mask);
-    if (legal == NULL)
-        return -1;
-    PyObject *err = PyObject_CallFunction(IllegalActionError, "OO", obj, legal);
-    Py_DECREF(legal);
-    if (err != NULL) {
-        PyErr_SetObject(IllegalActionError, err);
-        Py_DECREF(err);
-    }
-    return -1;
-}
-
-/* apply(action): the acting player's action, checked against the mask */
-static PyObject *State_apply(State *st, PyObject *action_obj)
-{
-    if (finished(&st->s)) {
-        PyErr_SetString(InvalidArgumentError, "the game is over; no action can be applied");
+    if (PyLong_Check(action_obj) && !PyBool_Check(action_obj))
+        a = PyLong_AsLongLongAndOverflow(action_obj, &overflow);
+    if (overflow || a < 0 || a >= g->a_size || !mask[a]) {
+        PyErr_Clear();
+        engine_illegal(action_obj, mask, g->a_size, st->s.actor);
         return NULL;
     }
-    long a = checked_action(st, action_obj);
-    if (a < 0)
-        return NULL;
-    apply_action(&st->engine->g, &st->s, a);
+    apply_action(g, &st->s, (long)a);
     Py_RETURN_NONE;
 }
 
-/* apply_joint({seat: action}): the deciders' actions (here the one acting seat's) */
-static PyObject *State_apply_joint(State *st, PyObject *joint)
-{
-    if (finished(&st->s)) {
-        PyErr_SetString(InvalidArgumentError, "the game is over; no action can be applied");
-        return NULL;
-    }
-    if (!PyDict_Check(joint) || PyDict_GET_SIZE(joint) != 1) {
-        PyErr_Format(InvalidArgumentError, "apply_joint: expected {%d: action}", st->s.actor);
-        return NULL;
-    }
-    PyObject *key, *value;
-    Py_ssize_t pos = 0;
-    PyDict_Next(joint, &pos, &key, &value);
-    long seat;
-    if (read_player(st, key, &seat) < 0)
-        return NULL;
-    if (seat != st->s.actor) {
-        PyErr_Format(InvalidArgumentError, "apply_joint: expected an action from player %d, "
-                     "got one from %ld", st->s.actor, seat);
-        return NULL;
-    }
-    long a = checked_action(st, value);
-    if (a < 0)
-        return NULL;
-    apply_action(&st->engine->g, &st->s, a);
-    Py_RETURN_NONE;
-}
+static PyObject *State_apply_joint(State *st, PyObject *joint);   /* after the Batch */
 
 static PyObject *bytes_tuple(const uint8_t *a, long k)
 {
@@ -2955,9 +2904,7 @@ static PyObject *State_view(State *st, PyObject *player_obj)
     Engine *e = st->engine;
     const rules *g = &e->g;
     const ab_state *s = &st->s;
-    ab_view *v = PyMem_Malloc(sizeof(ab_view));
-    if (v == NULL)
-        return PyErr_NoMemory();
+    ab_view view, *v = &view;
     plain_view(g, s, player, v);
     long n = g->n, sizes[MAX_PLAYERS];
     PyObject *items[NUM_VIEW_FIELDS];
@@ -3014,7 +2961,6 @@ static PyObject *State_view(State *st, PyObject *player_obj)
     items[30] = spied_to_py(s, 1);
     items[31] = events_list(g, s, 1);
     items[32] = PyLong_FromLongLong(s->turns);
-    PyMem_Free(v);
     return record(e->view_cls, items, NUM_VIEW_FIELDS);
 }
 
@@ -3032,14 +2978,9 @@ static PyObject *State_encode_into(State *st, PyObject *const *args, Py_ssize_t 
     Py_buffer buf;
     if (ce_out(args[1], e->g.size, &buf) < 0)
         return NULL;
-    ab_view *v = PyMem_Malloc(sizeof(ab_view));
-    if (v == NULL) {
-        PyBuffer_Release(&buf);
-        return PyErr_NoMemory();
-    }
-    plain_view(&e->g, &st->s, player, v);
-    encode(&e->g, v, buf.buf);
-    PyMem_Free(v);
+    ab_view v;
+    plain_view(&e->g, &st->s, player, &v);
+    encode(&e->g, &v, buf.buf);
     PyBuffer_Release(&buf);
     Py_RETURN_NONE;
 }
@@ -3097,7 +3038,7 @@ static PyMethodDef State_methods[] = {
      "apply(action): the acting player's action (IllegalActionError if the mask forbids "
      "it)."},
     {"apply_joint", (PyCFunction)State_apply_joint, METH_O,
-     "apply_joint({seat: action}): the acting seat's action, checked as apply."},
+     "apply_joint({seat: action}): the acting player's action, as GameState.apply_joint."},
     {"view", (PyCFunction)State_view, METH_O, "view(player): the player's AllHandsBattleView."},
     {"encode_into", (PyCFunction)(void (*)(void))State_encode_into, METH_FASTCALL,
      "encode_into(player, out): the player's observation into a float32 vector."},
@@ -3123,6 +3064,75 @@ static PyTypeObject StateType = {
     .tp_getset = State_getset,
 };
 
+/* -- the Batch type (envs/core/engine_batch.h): the game's side -------------------------- */
+
+#define BATCH_STATE ab_state
+#define BATCH_ENGINE Engine
+#define BATCH_ENGINE_TYPE EngineType
+#define BATCH_MAX_SEATS MAX_PLAYERS
+#define BATCH_KEY_LEN 1
+#define BATCH_TYPE_NAME "plunder.envs.all_hands_battle._engine.Batch"
+
+static int batch_engine_ready(Engine *e) { return engine_ready(e); }
+static long batch_num_players(const Engine *e) { return e->g.n; }
+static long batch_num_actions(const Engine *e) { return e->g.a_size; }
+static long batch_obs_size(const Engine *e) { return e->g.size; }
+static pcg64 *batch_rng(ab_state *s) { return &s->rng; }
+static void batch_setup(const Engine *e, ab_state *s) { setup(&e->g, s); }
+static int batch_finished(const ab_state *s) { return finished(s); }
+static int64_t batch_turns(const ab_state *s) { return s->turns; }
+
+static long batch_deciders(const Engine *e, const ab_state *s, long *seats)
+{
+    if (finished(s))
+        return 0;
+    seats[0] = s->actor;
+    return 1;
+}
+
+static void batch_observe(const Engine *e, const ab_state *s, long seat, int8_t *mask,
+                          float *row)
+{
+    if (seat == s->actor)
+        fill_mask(&e->g, s, mask);
+    ab_view v;
+    plain_view(&e->g, s, seat, &v);
+    encode(&e->g, &v, row);
+}
+
+static void batch_apply(const Engine *e, ab_state *s, const long *seats,
+                        const int64_t *actions, long k)
+{
+    apply_action(&e->g, s, (long)actions[0]);
+}
+
+static void batch_scores(const Engine *e, const ab_state *s, double *out)
+{
+    scores(&e->g, s, out);
+}
+
+/* the score alone, as GameState.rank_keys */
+static long batch_rank_keys(const Engine *e, const ab_state *s, double *keys)
+{
+    scores(&e->g, s, keys);
+    return e->g.n;
+}
+
+static PyObject *batch_wrap_state(Engine *e, const ab_state *s)
+{
+    State *st = new_state(e);
+    if (st != NULL)
+        st->s = *s;
+    return (PyObject *)st;
+}
+
+#include "engine_batch.h"
+
+static PyObject *State_apply_joint(State *st, PyObject *joint)
+{
+    return engine_apply_joint(st->engine, &st->s, joint);
+}
+
 /* -- the module --------------------------------------------------------------------------- */
 
 static struct PyModuleDef module = {
@@ -3147,7 +3157,7 @@ PyMODINIT_FUNC PyInit__engine(void)
     PyObject *m = ce_module_named(&module, "Engine", &EngineType, names, 4);
     if (m == NULL)
         return NULL;
-    if (ce_add_type(m, "State", &StateType) < 0) {
+    if (ce_add_type(m, "State", &StateType) < 0 || ce_add_type(m, "Batch", &BatchType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,14 +1,26 @@
-/* PROVISIONAL stand-in for the shared envs/core/engine.h (the lead's lands on main; this
- * copy is replaced by it at the merge). Extracted from envs/scallywags/_engine.c. */
+/* The shared machinery of the compiled game engines (envs/<game>/_engine.c): numpy's
+ * random draws reproduced exactly, the project's errors, and the readers and writers of
+ * a saved state's JSON values. Header-only: each engine module includes it once, after
+ * defining ENGINE_ENV_ID (the env id its messages name, e.g. "scallywags_v0").
+ *
+ * Randomness is numpy's, bit for bit: PCG64 with its 32-bit half buffer, SeedSequence for
+ * an int seed, Generator.permutation/shuffle (a Fisher-Yates shuffle over
+ * random_interval), Generator.random and Generator.integers (Lemire's bounded draws), so
+ * a compiled state's generator gives the same numbers as the Python state's ``rng``, and
+ * its saved form is numpy's PCG64 state dict.
+ */
 #ifndef PLUNDER_ENGINE_H
 #define PLUNDER_ENGINE_H
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
+
 #ifndef ENGINE_ENV_ID
-#error "define ENGINE_ENV_ID before including engine.h"
+#error "define ENGINE_ENV_ID (the env id the messages name) before including engine.h"
 #endif
+
+#include "cencode.h"
+#include <stdint.h>
+
+/* -- numpy's PCG64, SeedSequence and Generator draws -------------------------------------- */
+
 typedef unsigned __int128 u128;
 typedef struct {
     u128 state, inc;
@@ -67,7 +79,7 @@ static inline uint64_t random_interval(pcg64 *r, uint64_t max)
 }
 
 /* Generator.shuffle of a 1-d array (Generator.permutation copies then shuffles). */
-static void shuffle_u8(pcg64 *r, uint8_t *a, long n)
+static inline void shuffle_u8(pcg64 *r, uint8_t *a, long n)
 {
     for (long i = n - 1; i >= 1; i--) {
         long j = (long)random_interval(r, (uint64_t)i);
@@ -77,7 +89,7 @@ static void shuffle_u8(pcg64 *r, uint8_t *a, long n)
     }
 }
 
-static void shuffle_i16(pcg64 *r, int16_t *a, long n)
+static inline void shuffle_i16(pcg64 *r, int16_t *a, long n)
 {
     for (long i = n - 1; i >= 1; i--) {
         long j = (long)random_interval(r, (uint64_t)i);
@@ -120,7 +132,7 @@ static inline uint64_t integers64(pcg64 *r, uint64_t high)
 }
 
 /* numpy.random.default_rng(seed) for an int seed: SeedSequence(seed) feeding PCG64. */
-static uint32_t hashmix(uint32_t value, uint32_t *hash_const)
+static inline uint32_t hashmix(uint32_t value, uint32_t *hash_const)
 {
     value ^= *hash_const;
     *hash_const *= 0x931e8875U;
@@ -129,14 +141,14 @@ static uint32_t hashmix(uint32_t value, uint32_t *hash_const)
     return value;
 }
 
-static uint32_t mix(uint32_t x, uint32_t y)
+static inline uint32_t mix(uint32_t x, uint32_t y)
 {
     uint32_t result = 0xca01f9ddU * x - 0x4973f715U * y;
     result ^= result >> 16;
     return result;
 }
 
-static void pcg_seed_words(pcg64 *r, const uint64_t w[4])
+static inline void pcg_seed_words(pcg64 *r, const uint64_t w[4])
 {
     u128 initstate = ((u128)w[0] << 64) | w[1], initseq = ((u128)w[2] << 64) | w[3];
     r->state = 0;
@@ -148,7 +160,7 @@ static void pcg_seed_words(pcg64 *r, const uint64_t w[4])
     r->uinteger = 0;
 }
 
-static void pcg_seed(pcg64 *r, uint64_t seed)
+static inline void pcg_seed(pcg64 *r, uint64_t seed)
 {
     uint32_t entropy[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
     int len = (seed >> 32) ? 2 : 1;
@@ -174,8 +186,7 @@ static void pcg_seed(pcg64 *r, uint64_t seed)
     pcg_seed_words(r, w);
 }
 
-
-static void shuffle_i32(pcg64 *r, int32_t *a, long n)
+static inline void shuffle_i32(pcg64 *r, int32_t *a, long n)
 {
     for (long i = n - 1; i >= 1; i--) {
         long j = (long)random_interval(r, (uint64_t)i);
@@ -185,7 +196,7 @@ static void shuffle_i32(pcg64 *r, int32_t *a, long n)
     }
 }
 
-static void shuffle_i64(pcg64 *r, int64_t *a, long n)
+static inline void shuffle_i64(pcg64 *r, int64_t *a, long n)
 {
     for (long i = n - 1; i >= 1; i--) {
         long j = (long)random_interval(r, (uint64_t)i);
@@ -195,9 +206,13 @@ static void shuffle_i64(pcg64 *r, int64_t *a, long n)
     }
 }
 
-static PyObject *InvalidStateError, *InvalidArgumentError, *IllegalActionError;
+/* -- the project's errors (plunder.envs.core.errors) --------------------------------------- */
 
-static int engine_import_errors(void)
+static PyObject *InvalidStateError, *InvalidArgumentError, *IllegalActionError;
+static PyObject *NotActingError, *GameOverError;
+
+/* Look the errors up (in the module's init); -1 with an exception on failure. */
+static inline int engine_import_errors(void)
 {
     PyObject *errors = PyImport_ImportModule("plunder.envs.core.errors");
     if (errors == NULL)
@@ -205,18 +220,23 @@ static int engine_import_errors(void)
     InvalidStateError = PyObject_GetAttrString(errors, "InvalidStateError");
     InvalidArgumentError = PyObject_GetAttrString(errors, "InvalidArgumentError");
     IllegalActionError = PyObject_GetAttrString(errors, "IllegalActionError");
+    NotActingError = PyObject_GetAttrString(errors, "NotActingError");
+    GameOverError = PyObject_GetAttrString(errors, "GameOverError");
     Py_DECREF(errors);
-    return (!InvalidStateError || !InvalidArgumentError || !IllegalActionError) ? -1 : 0;
+    return InvalidStateError && InvalidArgumentError && IllegalActionError && NotActingError
+        && GameOverError ? 0 : -1;
 }
 
-static int bad_state(const char *fmt, const char *name)
+/* -- reading Python values (the JSON loader) ---------------------------------------------- */
+
+static inline int bad_state(const char *fmt, const char *name)
 {
     PyErr_Format(InvalidStateError, ENGINE_ENV_ID " state: %s: %s", name, fmt);
     return -1;
 }
 
 /* an int (not a bool) within lo..hi */
-static int read_int(PyObject *obj, const char *name, long long lo, long long hi, long long *v)
+static inline int read_int(PyObject *obj, const char *name, long long lo, long long hi, long long *v)
 {
     if (!PyLong_Check(obj) || PyBool_Check(obj)) {
         PyErr_Format(InvalidStateError, ENGINE_ENV_ID " state: %s: expected an int, got %.80s",
@@ -237,7 +257,7 @@ static int read_int(PyObject *obj, const char *name, long long lo, long long hi,
 
 /* a list of ints within lo..hi: exactly ``len`` of them (len >= 0) or at most ``max_len``;
  * into ``out`` as longs, the count returned (-1 on error) */
-static long read_list(PyObject *obj, const char *name, long len, long max_len, long long lo,
+static inline long read_list(PyObject *obj, const char *name, long len, long max_len, long long lo,
                       long long hi, long *out)
 {
     if (!PyList_Check(obj)) {
@@ -260,7 +280,7 @@ static long read_list(PyObject *obj, const char *name, long len, long max_len, l
     return (long)k;
 }
 
-static PyObject *get_key(PyObject *data, const char *key)
+static inline PyObject *get_key(PyObject *data, const char *key)
 {
     PyObject *v = PyDict_GetItemString(data, key);
     if (v == NULL)
@@ -269,7 +289,7 @@ static PyObject *get_key(PyObject *data, const char *key)
 }
 
 /* a non-negative int below 2**128 as two 64-bit halves */
-static int read_u128(PyObject *obj, const char *name, u128 *out)
+static inline int read_u128(PyObject *obj, const char *name, u128 *out)
 {
     if (!PyLong_Check(obj) || PyBool_Check(obj) || _PyLong_Sign(obj) < 0
             || _PyLong_NumBits(obj) > 128) {
@@ -290,7 +310,7 @@ static int read_u128(PyObject *obj, const char *name, u128 *out)
     return 0;
 }
 
-static int read_rng(PyObject *data, pcg64 *r)
+static inline int read_rng(PyObject *data, pcg64 *r)
 {
     if (!PyDict_Check(data))
         return bad_state("expected a saved numpy generator state", "rng");
@@ -321,7 +341,9 @@ static int read_rng(PyObject *data, pcg64 *r)
     return 0;
 }
 
-static PyObject *u128_to_py(u128 x)
+/* -- writing Python values ---------------------------------------------------------------- */
+
+static inline PyObject *u128_to_py(u128 x)
 {
     PyObject *hi = PyLong_FromUnsignedLongLong((uint64_t)(x >> 64));
     PyObject *lo = PyLong_FromUnsignedLongLong((uint64_t)x);
@@ -340,7 +362,7 @@ static PyObject *u128_to_py(u128 x)
     return out;
 }
 
-static PyObject *rng_to_py(const pcg64 *r)
+static inline PyObject *rng_to_py(const pcg64 *r)
 {
     PyObject *state = u128_to_py(r->state), *inc = u128_to_py(r->inc);
     PyObject *out = NULL;
@@ -368,7 +390,7 @@ static PyObject *rng_to_py(const pcg64 *r)
         }                                                                             \
     } while (0)
 
-static int set_item(PyObject *d, const char *key, PyObject *v)
+static inline int set_item(PyObject *d, const char *key, PyObject *v)
 {
     if (v == NULL)
         return -1;
@@ -377,8 +399,9 @@ static int set_item(PyObject *d, const char *key, PyObject *v)
     return rc;
 }
 
+
 /* ``obj`` as a writable C-contiguous buffer of ``len`` items of format ``fmt`` */
-static int get_array(PyObject *obj, const char *name, const char *fmt, Py_ssize_t itemsize,
+static inline int get_array(PyObject *obj, const char *name, const char *fmt, Py_ssize_t itemsize,
                      Py_ssize_t len, Py_buffer *buf)
 {
     if (PyObject_GetBuffer(obj, buf, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
@@ -397,5 +420,29 @@ static int get_array(PyObject *obj, const char *name, const char *fmt, Py_ssize_
     return 0;
 }
 
+/* IllegalActionError(action, legal, player=player) set as the current exception */
+static inline void engine_illegal(PyObject *action, const int8_t *mask, long a_size, long player)
+{
+    PyObject *legal = PyList_New(0);
+    for (long i = 0; legal && i < a_size; i++)
+        if (mask[i]) {
+            PyObject *x = PyLong_FromLong(i);
+            if (x == NULL || PyList_Append(legal, x) < 0)
+                Py_CLEAR(legal);
+            Py_XDECREF(x);
+        }
+    if (legal == NULL)
+        return;
+    PyObject *args = Py_BuildValue("(OO)", action, legal);
+    PyObject *kw = Py_BuildValue("{s:l}", "player", player);
+    PyObject *err = args && kw ? PyObject_Call(IllegalActionError, args, kw) : NULL;
+    Py_DECREF(legal);
+    Py_XDECREF(args);
+    Py_XDECREF(kw);
+    if (err != NULL) {
+        PyErr_SetObject(IllegalActionError, err);
+        Py_DECREF(err);
+    }
+}
 
-#endif
+#endif /* PLUNDER_ENGINE_H */
