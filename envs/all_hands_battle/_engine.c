@@ -162,6 +162,8 @@ typedef struct {
      * crews (ShipRules._pool), its Prize Crew parts; all treasure cards */
     cset elig[MAX_CARDS], elig_nom[MAX_CARDS], pool[MAX_CARDS], caps[MAX_CARDS],
         cooks[MAX_CARDS];
+    /* per card, the cards that dominate it in a crew (ShipRules._dominator_masks) */
+    cset dominators[MAX_CARDS];
     cset treasure;
     /* card names (UTF-8), for the event texts */
     const char *name[MAX_CARDS];
@@ -1188,14 +1190,22 @@ static double crew_worth(const rules *g, const uint8_t *crew, long k)
 }
 
 /* ShipRules.best_ship: the launch value of ``m``'s first best crew (in combinations order)
- * from the cards of ``cards``, with *holds set if that crew holds ``card``; 0 if none */
+ * from the cards of ``cards``, with *holds set if that crew holds ``card``; 0 if none.
+ * As ShipRules._best_crew, a master without Prize Crew parts leaves out the cards that a
+ * crew's worth of others dominate (no first best crew holds one). */
 static int best_ship(const rules *g, long m, const cset *cards, long card, double *value,
                      int *holds)
 {
     long k = g->crew, np = 0, idx[MAX_CREW];
     uint8_t pool[MAX_CARDS], crew[MAX_CREW] = {0};
+    cset usable;
+    for (int i = 0; i < CSET_WORDS; i++)
+        usable.w[i] = cards->w[i] & g->pool[m].w[i];
+    if (cs_common(&usable, &usable) < k)
+        return 0;
     for (long c = 0; c < g->C; c++)
-        if (cs_has(cards, c) && cs_has(&g->pool[m], c))
+        if (cs_has(&usable, c)
+                && (g->has_prize[m] || cs_common(&g->dominators[c], &usable) < k))
             pool[np++] = (uint8_t)c;
     if (np < k)
         return 0;
@@ -2380,6 +2390,22 @@ static int init_cards(rules *g, PyObject *columns, PyObject *names)
             PyErr_SetString(InvalidArgumentError, "Engine: cards: Privateers, and only they, "
                             "have no suit");
             return -1;
+        }
+    }
+    /* _dominator_masks: a dominates b in any crew without both (same kind of
+     * contribution, a defending level and treasure value at least b's), and strictly
+     * more or a lower id */
+    for (long b = 0; b < C; b++) {
+        memset(&g->dominators[b], 0, sizeof(cset));
+        for (long a = 0; a < C; a++) {
+            if (a == b || g->duelling[a] != g->duelling[b] || g->ruth_bonus[a] != g->ruth_bonus[b]
+                    || (g->kind[a] == LADY) != (g->kind[b] == LADY)
+                    || (g->kind[a] == BLACK_SPOT) != (g->kind[b] == BLACK_SPOT)
+                    || (g->kind[a] == DAUGHTER) != (g->kind[b] == DAUGHTER)
+                    || g->defend_level[a] < g->defend_level[b] || g->value[a] < g->value[b])
+                continue;
+            if (g->defend_level[a] > g->defend_level[b] || g->value[a] > g->value[b] || a < b)
+                cs_add(&g->dominators[b], a);
         }
     }
     for (long m = 0; m < C; m++) {
