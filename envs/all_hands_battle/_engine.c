@@ -1446,17 +1446,11 @@ static void tx_card(text *t, const rules *g, long c)
     tx_add(t, g->name[c], (size_t)g->name_len[c]);
 }
 
-/* f"P{seat}" */
-static void tx_seat(text *t, long seat)
-{
-    tx_str(t, "P");
-    tx_int(t, seat);
-}
-
 /* _ship_name: f"P{seat}'s ship {slot + 1} ({name of its shipmaster})" */
 static void tx_ship(text *t, const rules *g, long seat, long slot, long master)
 {
-    tx_seat(t, seat);
+    tx_str(t, "P");
+    tx_int(t, seat);
     tx_str(t, "'s ship ");
     tx_int(t, slot + 1);
     tx_str(t, " (");
@@ -1473,113 +1467,73 @@ static void tx_cards(text *t, const rules *g, const uint8_t *cards, long k)
     }
 }
 
+/* The Python engine's texts, one per event type; in braces what event_text writes there:
+ * {n} the number, {s} the seat, {c} the card's name, {m} the shipmaster's, {B} the first
+ * fleet bonus, {A} the attacking ship, {T} the ship attacked or looked at, {1} and {2}
+ * the two card lists, {R} the battle's result, {+} and {=} the per-seat numbers (with and
+ * without a plus sign) */
+static const char *const EVENT_FORMATS[] = {
+    [EV_ROUND] = "round {n}: cards dealt; P{s} begins",
+    [EV_RESHUFFLE] = "the discard pile ({n} cards) is shuffled into a new draw pile",
+    [EV_PICK_UP] = "P{s} picks up the reserved {c}",
+    [EV_FIRST_FLEET] = "P{s} has launched the fleet first (+{B}); everyone else has one last turn",
+    [EV_DISCARD] = "P{s} discards {c}",
+    [EV_LAUNCH] = "P{s} launches ship {n}: {m} and 3 crew face down",
+    [EV_RESERVE] = "P{s}: Aargh! reserves {c}",
+    [EV_SPY] = "P{s}'s Spy looks at {T}",
+    [EV_PASS] = "P{s} passes (no more attacks this round)",
+    [EV_BATTLES] = "recruiting is over; naval battles begin",
+    [EV_RAID] = "{A} attacks {T}: raid! P{s} plunders {1}; both ships leave play",
+    [EV_ATTACK] = "{A} attacks {T}: [{1} vs {2}] {R}",
+    [EV_RECKONING] = "reckoning of round {n}: {+}",
+    [EV_GAME_OVER] = "game over: {=}",
+};
+
 /* the text of event ``e`` of state ``s`` as a str */
 static PyObject *event_text(const rules *g, const ab_state *s, const event *e)
 {
     if (e->type == EV_TEXT)
         return PyUnicode_DecodeUTF8(s->texts[e->num], s->text_len[e->num], "strict");
     text t = {NULL, 0, 0, 0};
-    long n = g->n;
-    switch (e->type) {
-    case EV_ROUND:
-        tx_str(&t, "round ");
-        tx_int(&t, e->num);
-        tx_str(&t, ": cards dealt; ");
-        tx_seat(&t, e->seat);
-        tx_str(&t, " begins");
-        break;
-    case EV_RESHUFFLE:
-        tx_str(&t, "the discard pile (");
-        tx_int(&t, e->num);
-        tx_str(&t, " cards) is shuffled into a new draw pile");
-        break;
-    case EV_PICK_UP:
-        tx_seat(&t, e->seat);
-        tx_str(&t, " picks up the reserved ");
-        tx_card(&t, g, e->num);
-        break;
-    case EV_FIRST_FLEET:
-        tx_seat(&t, e->seat);
-        tx_str(&t, " has launched the fleet first (+");
-        tx_int(&t, g->ff_bonus);
-        tx_str(&t, "); everyone else has one last turn");
-        break;
-    case EV_DISCARD:
-        tx_seat(&t, e->seat);
-        tx_str(&t, " discards ");
-        tx_card(&t, g, e->num);
-        break;
-    case EV_LAUNCH:
-        tx_seat(&t, e->seat);
-        tx_str(&t, " launches ship ");
-        tx_int(&t, e->num);
-        tx_str(&t, ": ");
-        tx_card(&t, g, e->master);
-        tx_str(&t, " and 3 crew face down");
-        break;
-    case EV_RESERVE:
-        tx_seat(&t, e->seat);
-        tx_str(&t, ": Aargh! reserves ");
-        tx_card(&t, g, e->num);
-        break;
-    case EV_SPY:
-        tx_seat(&t, e->seat);
-        tx_str(&t, "'s Spy looks at ");
-        tx_ship(&t, g, e->owner, e->tslot, e->tmaster);
-        break;
-    case EV_PASS:
-        tx_seat(&t, e->seat);
-        tx_str(&t, " passes (no more attacks this round)");
-        break;
-    case EV_BATTLES:
-        tx_str(&t, "recruiting is over; naval battles begin");
-        break;
-    case EV_RAID: case EV_ATTACK:
-        tx_ship(&t, g, e->seat, e->slot, e->master);
-        tx_str(&t, " attacks ");
-        tx_ship(&t, g, e->owner, e->tslot, e->tmaster);
-        if (e->type == EV_RAID) {
-            tx_str(&t, ": raid! ");
-            tx_seat(&t, e->seat);
-            tx_str(&t, " plunders ");
-            tx_cards(&t, g, e->cards, e->n1);
-            tx_str(&t, "; both ships leave play");
+    tx_add(&t, "", 0);
+    for (const char *f = EVENT_FORMATS[e->type]; *f; f++) {
+        if (f[0] != '{' || f[1] == 0 || f[2] != '}') {
+            tx_add(&t, f, 1);
+            continue;
+        }
+        switch (f[1]) {
+        case 'n': tx_int(&t, e->num); break;
+        case 's': tx_int(&t, e->seat); break;
+        case 'c': tx_card(&t, g, e->num); break;
+        case 'm': tx_card(&t, g, e->master); break;
+        case 'B': tx_int(&t, g->ff_bonus); break;
+        case 'A': tx_ship(&t, g, e->seat, e->slot, e->master); break;
+        case 'T': tx_ship(&t, g, e->owner, e->tslot, e->tmaster); break;
+        case '1': tx_cards(&t, g, e->cards, e->n1); break;
+        case '2': tx_cards(&t, g, e->cards + e->n1, e->n2); break;
+        case 'R':
+            if (e->outcome == SINK) {
+                tx_str(&t, "both ships sink");
+            } else {
+                tx_str(&t, "P");
+                tx_int(&t, e->outcome == ATTACKER ? e->seat : e->owner);
+                tx_str(&t, " wins");
+            }
+            tx_str(&t, " (");
+            tx_str(&t, REASONS[e->reason]);
+            tx_str(&t, ")");
+            break;
+        case '+': case '=':
+            for (long p = 0; p < g->n; p++) {
+                tx_str(&t, p ? ", P" : "P");
+                tx_int(&t, p);
+                tx_str(&t, f[1] == '+' ? " +" : " ");
+                tx_int(&t, e->vals[p]);
+            }
             break;
         }
-        tx_str(&t, ": [");
-        tx_cards(&t, g, e->cards, e->n1);
-        tx_str(&t, " vs ");
-        tx_cards(&t, g, e->cards + e->n1, e->n2);
-        tx_str(&t, "] ");
-        if (e->outcome == SINK) {
-            tx_str(&t, "both ships sink");
-        } else {
-            tx_seat(&t, e->outcome == ATTACKER ? e->seat : e->owner);
-            tx_str(&t, " wins");
-        }
-        tx_str(&t, " (");
-        tx_str(&t, REASONS[e->reason]);
-        tx_str(&t, ")");
-        break;
-    case EV_RECKONING: case EV_GAME_OVER:
-        if (e->type == EV_RECKONING) {
-            tx_str(&t, "reckoning of round ");
-            tx_int(&t, e->num);
-            tx_str(&t, ": ");
-        } else {
-            tx_str(&t, "game over: ");
-        }
-        for (long p = 0; p < n; p++) {
-            if (p)
-                tx_str(&t, ", ");
-            tx_seat(&t, p);
-            tx_str(&t, e->type == EV_RECKONING ? " +" : " ");
-            tx_int(&t, e->vals[p]);
-        }
-        break;
+        f += 2;
     }
-    if (t.buf == NULL && !t.failed)
-        tx_add(&t, "", 0);
     PyObject *out = t.failed ? PyErr_NoMemory()
         : PyUnicode_DecodeUTF8(t.buf, (Py_ssize_t)t.len, "strict");
     PyMem_Free(t.buf);
