@@ -2472,8 +2472,11 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kwds)
     PyObject *o_n, *o_hand, *o_crew, *o_S, *o_pts, *o_bonus, *alliance, *prize, *alt, *o_target,
         *o_rounds, *cards, *names, *o_actions, *o_size, *blocks, *o_scale, *view_cls, *ship_cls,
         *phases, *decisions;
-    e->ready = 0;
-    rules_free(&e->g);
+    if (e->ready) {                 /* its States read these constants */
+        PyErr_SetString(InvalidArgumentError, "Engine: already initialised");
+        return -1;
+    }
+    rules_free(&e->g);              /* what a failed call left */
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOOOOOOOOOOO:Engine", kwlist, &o_n,
                                      &o_hand, &o_crew, &o_S, &o_pts, &o_bonus, &alliance, &prize,
                                      &alt, &o_target, &o_rounds, &cards, &names, &o_actions,
