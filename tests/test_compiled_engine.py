@@ -6,9 +6,10 @@ over sampled (``sample_state``) and JSON-loaded states, and through the batched 
 refused with the project's errors.
 
 Every game whose spec declares the ``engine`` part runs here, at every player count and
-in every variant its spec tests (``GameSpec.test_variants``); a new one joins by
-declaring it (its ``State`` offers to_dict, current_players, is_terminal, mask, apply,
-view, encode_into, scores, rank_keys, clone and turns, as Scallywags' does). Games differ
+variant its spec tests (``GameSpec.test_variants``); a new one joins by declaring it (its
+``State`` offers to_dict, current_players, is_terminal, mask, apply_joint, view,
+encode_into, scores, rank_keys, clone and turns, as Scallywags' does). Simultaneous
+decisions are played as joint actions of every seat asked, in seat order. Games differ
 in length by two orders of magnitude, so the random games stop at a count of games or of
 decisions, whichever comes first.
 """
@@ -22,8 +23,7 @@ import os
 import numpy as np
 import pytest
 
-from plunder.envs import ENV_IDS, game_class
-from plunder.envs.core.registry import spec as game_spec
+from plunder.envs import ENV_IDS, game_class, spec
 from plunder.envs.core import compiled
 from plunder.envs.core.batch import GameBatch, engine_module
 from plunder.envs.core.errors import (
@@ -32,17 +32,15 @@ from plunder.envs.core.errors import (
 
 ENGINE_GAMES = [e for e in ENV_IDS if game_class(e).__module__.split(".")[-2]
                 in compiled.packages("engine")]
-GAMES = 2000             # random games per player count and variant in the default run
+GAMES = 2000             # random games per player count in the default run
 DECISIONS = 200_000      # ... unless they reach this many decisions first
 #: in the slow suite: 10,000 per count keeps CI's run short; the full soak of 100,000 per
 #: count (about 20 minutes for Scallywags' five counts) runs with PLUNDER_ENGINE_GAMES=100000
 SLOW_GAMES = int(os.environ.get("PLUNDER_ENGINE_GAMES", "10000"))
-#: the slow suite's decision budget per count and variant (PLUNDER_ENGINE_DECISIONS): all
-#: of Scallywags' 10,000 games, about 3,700 of All Hands battle's (some 25 minutes for its
-#: eight tables)
+#: the slow suite's decision budget per count (PLUNDER_ENGINE_DECISIONS): all of
+#: Scallywags' 10,000 games, about 3,700 of All Hands battle's
 SLOW_DECISIONS = int(os.environ.get("PLUNDER_ENGINE_DECISIONS", "3000000"))
-LOADS = 150              # JSON-loaded (and as many sampled) states per count and variant
-JUNK_STATES = 60         # saved states mutated per player count
+LOADS = 240              # JSON-loaded (and as many sampled) states per count at most
 
 
 pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
@@ -62,14 +60,29 @@ def _counts(env_id):
     return range(cls.min_players, cls.max_players + 1)
 
 
-def _variants(env_id):
-    return [dict(v) for v in game_spec(env_id).test_variants]
+def _variants(env_id, n):
+    """The options of the variants the game's spec tests that are offered at ``n``."""
+    out = []
+    for options in spec(env_id).test_variants:
+        try:
+            game_class(env_id)(n, **options)
+        except InvalidArgumentError:           # not offered at this count
+            continue
+        out.append(dict(options))
+    return out
 
 
 def _params():
-    """(env id, player count, variant options) of every table the suite plays."""
-    return [pytest.param(e, n, v, id=f"{e}-{n}-{'+'.join(sorted(v)) or 'base'}")
-            for e in ENGINE_GAMES for n in _counts(e) for v in _variants(e)]
+    """(env id, player count, variant options) of every case, with a readable id."""
+    return [pytest.param(e, n, o, id=f"{e}-{n}-" + ",".join(f"{k}={v}" for k, v in o.items()))
+            for e in ENGINE_GAMES for n in _counts(e) for o in _variants(e, n)]
+
+
+def _joint(state, pick):
+    """{seat: action} of every seat ``state`` asks (in seat order), each ``pick(legal
+    actions)``."""
+    return {p: pick(np.flatnonzero(state.legal_actions_mask(p)))
+            for p in state.current_players()}
 
 
 def _same_state(game, py, c, where=""):
@@ -97,7 +110,7 @@ def _same_decision(game, py, c, where="", every_seat=False, rng=None):
 
 def _play(game, engine, seed, rng, uniform, check_every=20):
     """One random game from ``seed`` in both engines, compared step by step: the masks
-    of the acting seat every step, everything every ``check_every`` steps and at the end.
+    of the acting seats every step, everything every ``check_every`` steps and at the end.
     Returns the number of decisions."""
     py = game.new_initial_state(np.random.default_rng(seed))
     c = engine.new_game(seed)
@@ -105,14 +118,15 @@ def _play(game, engine, seed, rng, uniform, check_every=20):
     steps = 0
     u = int(rng.integers(len(uniform)))
     while not py.is_terminal() and py.turns < game.default_max_turns:
-        (p,) = py.current_players()
-        mask = py.legal_actions_mask(p)
-        assert c.mask(p) == mask.tobytes(), (seed, steps)
-        legal = mask.nonzero()[0]
-        u = (u + 1) % len(uniform)
-        action = int(legal[int(uniform[u] * len(legal))])
-        py.apply_checked({p: action})
-        c.apply(action)
+        joint = {}
+        for p in py.current_players():
+            mask = py.legal_actions_mask(p)
+            assert c.mask(p) == mask.tobytes(), (seed, steps)
+            legal = mask.nonzero()[0]
+            u = (u + 1) % len(uniform)
+            joint[p] = int(legal[int(uniform[u] * len(legal))])
+        py.apply_checked(joint)
+        c.apply_joint(joint)
         steps += 1
         if steps % check_every == 0:
             _same_state(game, py, c, (seed, steps))
@@ -150,27 +164,29 @@ def test_default_rng_is_numpys(env_id):
 
 @pytest.mark.parametrize("env_id, n, options", _params())
 def test_random_games_are_identical(env_id, n, options):
-    _random_games(env_id, n, options, GAMES, DECISIONS)
+    share = len(_variants(env_id, n))
+    _random_games(env_id, n, options, GAMES // share, DECISIONS // share)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("env_id, n, options", _params())
 def test_random_games_are_identical_slow(env_id, n, options):
-    _random_games(env_id, n, options, SLOW_GAMES, SLOW_DECISIONS)
+    share = len(_variants(env_id, n))
+    _random_games(env_id, n, options, SLOW_GAMES // share, SLOW_DECISIONS // share)
 
 
 @pytest.mark.parametrize("env_id, n, options", _params())
 def test_json_loaded_and_sampled_states_play_on_identically(env_id, n, options):
     """States saved to JSON and loaded into the compiled engine, and states dealt by
-    ``sample_state`` from a player's view, then played on in both engines (LOADS of
-    each, from up to 40 games)."""
+    ``sample_state`` from a player's view, then played on in both engines (LOADS of each
+    at most: a long game offers hundreds)."""
     game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(7 + n)
     uniform = rng.random(1 << 10)
     loaded = 0
-    for g in range(40):
+    for g in range(40 // len(_variants(env_id, n))):
         py = game.new_game(rng)
-        while not py.is_terminal() and loaded < LOADS:
+        while not py.is_terminal() and loaded < LOADS // len(_variants(env_id, n)):
             if rng.random() < 0.1:
                 text = py.to_json()
                 c = engine.from_dict(json.loads(text))
@@ -182,8 +198,7 @@ def test_json_loaded_and_sampled_states_play_on_identically(env_id, n, options):
                 _same_state(game, sampled, c, ("sampled", g, py.turns))
                 _play_on(game, sampled, c, rng, uniform)
                 loaded += 1
-            (p,) = py.current_players()
-            py.apply_action(int(rng.choice(np.flatnonzero(py.legal_actions_mask(p)))))
+            py.apply_joint(_joint(py, lambda legal: int(rng.choice(legal))))
     assert loaded > 100
 
 
@@ -191,11 +206,10 @@ def _play_on(game, py, c, rng, uniform, steps=30):
     for k in range(steps):
         if py.is_terminal():
             break
-        (p,) = py.current_players()
-        legal = np.flatnonzero(py.legal_actions_mask(p))
-        action = int(legal[int(uniform[int(rng.integers(len(uniform)))] * len(legal))])
-        py.apply_checked({p: action})
-        c.apply(action)
+        joint = _joint(py, lambda legal: int(
+            legal[int(uniform[int(rng.integers(len(uniform)))] * len(legal))]))
+        py.apply_checked(joint)
+        c.apply_joint(joint)
         _same_decision(game, py, c, ("on", k))
     _same_state(game, py, c, "played on")
     copy_ = c.clone()
@@ -266,28 +280,20 @@ def _mutations(data):
 def test_junk_states_are_refused_or_load_as_python_loads_them(env_id):
     """A saved state with junk in it: the compiled engine refuses it with
     InvalidStateError whenever the Python engine does (and never crashes); where the
-    Python engine loads it, the compiled one loads the same position or refuses it. The
-    states are taken from random games (in the spec's last test variant), more often in
-    the middle of a turn (after a step that completed no turn: a card's targets, a block,
-    a launch, a claim), at most JUNK_STATES per player count."""
+    Python engine loads it, the compiled one loads the same position or refuses it."""
     cls = game_class(env_id)
     rng = np.random.default_rng(3)
     tried = refused = 0
     for n in (cls.min_players, cls.max_players):
-        game, engine = _engine(env_id, n, _variants(env_id)[-1])
+        game, engine = _engine(env_id, n)
         states = []
         for _ in range(4):
             s = game.new_game(rng)
-            mid_turn = False
             while not s.is_terminal():
-                if rng.random() < 0.03 or mid_turn and rng.random() < 0.2:
-                    states.append(s.to_dict())
-                (p,) = s.current_players()
-                turns = s.turns
-                s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
-                mid_turn = s.turns == turns
-        states = states[::3]
-        for data in states[::max(1, -(-len(states) // JUNK_STATES))]:
+                states.append(s.to_dict())
+                s.apply_joint(_joint(s, lambda legal: int(rng.choice(legal))))
+        # a dozen positions spread over the games (every step of a turn comes up)
+        for data in states[::max(1, len(states) // 12)]:
             for bad in _mutations(data):
                 tried += 1
                 try:
@@ -432,3 +438,63 @@ def test_compiled_code_switched_off_keeps_the_batch_in_python(monkeypatch):
     monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
     for env_id in ENGINE_GAMES:
         assert not GameBatch(game_class(env_id), 2, 2, seed=0).compiled
+
+
+# -- env() on the compiled engine ---------------------------------------------------------
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+@pytest.mark.parametrize("options", [dict(), dict(derived_features=False),
+                                     dict(max_turns=9, reward_mode="score")], ids=str)
+def test_env_plays_the_compiled_engine_as_the_python_one(env_id, options):
+    """env() compiled and in Python, one seed and the same moves: the same agents asked,
+    observations, masks, rewards, ends and global state; ``game_state`` is a Python copy
+    equal to the Python env's game."""
+    from plunder.envs import make
+
+    cls = game_class(env_id)
+    for n in (cls.min_players, cls.max_players):
+        c = make(env_id, num_players=n, compiled=True, **options)
+        py = make(env_id, num_players=n, compiled=False, **options)
+        assert c.unwrapped.compiled and not py.unwrapped.compiled
+        rng = np.random.default_rng(n)
+        for game in range(3):
+            c.reset(seed=game)
+            py.reset(seed=game)
+            for agent in py.agent_iter():
+                assert c.agent_selection == agent
+                obs_c, rew_c, term_c, trunc_c, _ = c.last()
+                obs_p, rew_p, term_p, trunc_p, _ = py.last()
+                assert (rew_c, term_c, trunc_c) == (rew_p, term_p, trunc_p)
+                for key in obs_p:
+                    assert obs_c[key].tobytes() == obs_p[key].tobytes(), (game, agent, key)
+                assert c.unwrapped.state().tobytes() == py.unwrapped.state().tobytes()
+                assert c.unwrapped.view(agent) == py.unwrapped.view(agent)
+                action = None
+                if not (term_p or trunc_p):
+                    action = int(rng.choice(np.flatnonzero(obs_p["action_mask"])))
+                c.step(action)
+                py.step(action)
+            assert c.unwrapped.game_state.to_dict() == py.unwrapped.game_state.to_dict()
+
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_env_game_state_is_a_copy_and_assigning_one_replaces_the_game(env_id):
+    import pickle
+
+    from plunder.envs import make
+
+    env = make(env_id, compiled=True)
+    env.reset(seed=4)
+    copy_ = env.unwrapped.game_state
+    before = copy_.to_dict()
+    for agent in env.unwrapped.acting_agents():           # every decider of a joint move
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    assert copy_.to_dict() == before                      # a copy: it did not move on
+    assert env.unwrapped.game_state.to_dict() != before
+    env.unwrapped.set_state(copy_)                        # back to where it was
+    assert env.unwrapped.game_state.to_dict() == before
+    twin = pickle.loads(pickle.dumps(env))                # the compiled game travels
+    assert twin.unwrapped.compiled
+    assert twin.unwrapped.game_state.to_dict() == before
+    with pytest.raises(InvalidArgumentError):
+        make(env_id, compiled="yes")

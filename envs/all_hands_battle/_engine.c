@@ -2209,9 +2209,9 @@ static int load_state(const rules *g, PyObject *data, ab_state *s)
     return 0;
 }
 
-/* -- the Engine and State types ----------------------------------------------------------- */
+/* -- the Engine type and the view object ------------------------------------------------- */
 
-/* AllHandsBattleView's and ShipView's fields, in the order State.view fills them */
+/* AllHandsBattleView's and ShipView's fields, in the order player_view fills them */
 #define NUM_VIEW_FIELDS 33
 static const char *const VIEW_FIELDS[NUM_VIEW_FIELDS] = {
     "player", "num_players", "round", "starter", "totals", "last_round", "phase",
@@ -2233,15 +2233,8 @@ typedef struct {
     int ready;
 } Engine;
 
-static PyTypeObject EngineType, StateType;
+static PyTypeObject EngineType;
 
-typedef struct {
-    PyObject_HEAD
-    Engine *engine;
-    ab_state s;
-} State;
-
-/* an int constructor argument within lo..hi (InvalidArgumentError otherwise) */
 static int arg_int(PyObject *obj, const char *name, long long lo, long long hi, long long *v)
 {
     int overflow = 0;
@@ -2591,212 +2584,6 @@ static int engine_ready(Engine *e)
     return 1;
 }
 
-static State *new_state(Engine *e)
-{
-    State *st = PyObject_New(State, &StateType);
-    if (st == NULL)
-        return NULL;
-    Py_INCREF(e);
-    st->engine = e;
-    return st;
-}
-
-static PyObject *Engine_new_initial_state(Engine *e, PyObject *rng)
-{
-    if (!engine_ready(e))
-        return NULL;
-    pcg64 r;
-    if (read_rng(rng, &r) < 0) {
-        if (PyErr_ExceptionMatches(InvalidStateError)) {
-            PyObject *t, *v, *tb;
-            PyErr_Fetch(&t, &v, &tb);
-            PyErr_Format(InvalidArgumentError, "new_initial_state: %S", v);
-            Py_XDECREF(t);
-            Py_XDECREF(v);
-            Py_XDECREF(tb);
-        }
-        return NULL;
-    }
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    st->s.rng = r;
-    setup(&e->g, &st->s);
-    return (PyObject *)st;
-}
-
-static int read_seed(PyObject *obj, uint64_t *seed)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-        return -1;
-    }
-    *seed = PyLong_AsUnsignedLongLong(obj);
-    if (PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_SetString(InvalidArgumentError, "seed: expected an int within 0..2**64-1");
-        return -1;
-    }
-    return 0;
-}
-
-/* Game.new_game's second half: the state of numpy.random.default_rng(seed) */
-static PyObject *Engine_rng_state(Engine *e, PyObject *seed_obj)
-{
-    uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    pcg64 r;
-    pcg_seed(&r, seed);
-    return rng_to_py(&r);
-}
-
-static PyObject *Engine_new_game(Engine *e, PyObject *seed_obj)
-{
-    if (!engine_ready(e))
-        return NULL;
-    uint64_t seed;
-    if (read_seed(seed_obj, &seed) < 0)
-        return NULL;
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    pcg_seed(&st->s.rng, seed);
-    setup(&e->g, &st->s);
-    return (PyObject *)st;
-}
-
-static PyObject *Engine_from_dict(Engine *e, PyObject *data)
-{
-    if (!engine_ready(e))
-        return NULL;
-    State *st = new_state(e);
-    if (st == NULL)
-        return NULL;
-    if (load_state(&e->g, data, &st->s) < 0) {
-        Py_DECREF(st);
-        return NULL;
-    }
-    return (PyObject *)st;
-}
-
-static PyMethodDef Engine_methods[] = {
-    {"new_initial_state", (PyCFunction)Engine_new_initial_state, METH_O,
-     "new_initial_state(rng_state): a new game drawn from a PCG64 state dict (as "
-     "AllHandsBattleGame.new_initial_state with that generator)."},
-    {"new_game", (PyCFunction)Engine_new_game, METH_O,
-     "new_game(seed): new_initial_state(default_rng(seed)) (seed: an int)."},
-    {"rng_state", (PyCFunction)Engine_rng_state, METH_O,
-     "rng_state(seed): the PCG64 state dict of numpy.random.default_rng(seed)."},
-    {"from_dict", (PyCFunction)Engine_from_dict, METH_O,
-     "from_dict(data): a State from AllHandsBattleState.to_dict() (InvalidStateError if it "
-     "is not a legal position)."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject EngineType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "plunder.envs.all_hands_battle._engine.Engine",
-    .tp_basicsize = sizeof(Engine),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Engine(...): one All Hands On Deck (battles) game's constants "
-              "(AllHandsBattleGame.compiled_engine_params).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Engine_init,
-    .tp_dealloc = (destructor)Engine_dealloc,
-    .tp_methods = Engine_methods,
-};
-
-/* -- the State type ----------------------------------------------------------------------- */
-
-static void State_dealloc(State *st)
-{
-    Py_XDECREF(st->engine);
-    PyObject_Free(st);
-}
-
-static PyObject *State_to_dict(State *st, PyObject *unused)
-{
-    return state_to_dict(&st->engine->g, &st->s);
-}
-
-static PyObject *State_current_players(State *st, PyObject *unused)
-{
-    if (st->s.actor < 0)
-        return PyTuple_New(0);
-    return Py_BuildValue("(i)", (int)st->s.actor);
-}
-
-static PyObject *State_is_terminal(State *st, PyObject *unused)
-{
-    return PyBool_FromLong(finished(&st->s));
-}
-
-static PyObject *State_turns(State *st, void *closure)
-{
-    return PyLong_FromLongLong(st->s.turns);
-}
-
-static int read_player(State *st, PyObject *obj, long *player)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_SetString(InvalidArgumentError, "player: expected an int seat");
-        return -1;
-    }
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow || v < 0 || v >= st->engine->g.n) {
-        PyErr_Format(InvalidArgumentError, "player: %R is not a seat of this game", obj);
-        return -1;
-    }
-    *player = (long)v;
-    return 0;
-}
-
-/* legal_actions_mask(player): int8 bytes over the action space, zeros for a player not
- * acting */
-static PyObject *State_mask(State *st, PyObject *player_obj)
-{
-    long player;
-    if (read_player(st, player_obj, &player) < 0)
-        return NULL;
-    const rules *g = &st->engine->g;
-    PyObject *out = PyByteArray_FromStringAndSize(NULL, g->a_size);
-    if (out == NULL)
-        return NULL;
-    int8_t *mask = (int8_t *)PyByteArray_AS_STRING(out);
-    memset(mask, 0, (size_t)g->a_size);
-    if (st->s.actor == player)
-        fill_mask(g, &st->s, mask);
-    return out;
-}
-
-/* apply(action): the acting player's action, checked against the mask (IllegalActionError
- * with nothing applied otherwise) */
-static PyObject *State_apply(State *st, PyObject *action_obj)
-{
-    const rules *g = &st->engine->g;
-    if (finished(&st->s)) {
-        PyErr_SetString(GameOverError, "the game is over; no action can be applied");
-        return NULL;
-    }
-    int8_t mask[4 * MAX_CARDS + 2 * MAX_PLAYERS * MAX_SHIPS + 8] = {0};
-    fill_mask(g, &st->s, mask);
-    long long a = -1;
-    int overflow = 0;
-    if (PyLong_Check(action_obj) && !PyBool_Check(action_obj))
-        a = PyLong_AsLongLongAndOverflow(action_obj, &overflow);
-    if (overflow || a < 0 || a >= g->a_size || !mask[a]) {
-        PyErr_Clear();
-        engine_illegal(action_obj, mask, g->a_size, st->s.actor);
-        return NULL;
-    }
-    apply_action(g, &st->s, (long)a);
-    Py_RETURN_NONE;
-}
-
-static PyObject *State_apply_joint(State *st, PyObject *joint);   /* after the Batch */
-
 static PyObject *bytes_tuple(const uint8_t *a, long k)
 {
     PyObject *t = PyTuple_New(k);
@@ -2878,15 +2665,10 @@ static PyObject *fleets_view(Engine *e, const ab_state *s, const ab_view *v)
     return out;
 }
 
-/* view(player): the AllHandsBattleView python_view builds */
-static PyObject *State_view(State *st, PyObject *player_obj)
+/* python_view of ``player``: the AllHandsBattleView it builds */
+static PyObject *player_view(Engine *e, const ab_state *s, long player)
 {
-    long player;
-    if (read_player(st, player_obj, &player) < 0)
-        return NULL;
-    Engine *e = st->engine;
     const rules *g = &e->g;
-    const ab_state *s = &st->s;
     ab_view view, *v = &view;
     plain_view(g, s, player, v);
     long n = g->n, sizes[MAX_PLAYERS];
@@ -2947,106 +2729,6 @@ static PyObject *State_view(State *st, PyObject *player_obj)
     return record(e->view_cls, items, NUM_VIEW_FIELDS);
 }
 
-/* encode_into(player, out): player's observation into ``out`` */
-static PyObject *State_encode_into(State *st, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "encode_into(player, out) takes 2 arguments");
-        return NULL;
-    }
-    long player;
-    if (read_player(st, args[0], &player) < 0)
-        return NULL;
-    Engine *e = st->engine;
-    Py_buffer buf;
-    if (ce_out(args[1], e->g.size, &buf) < 0)
-        return NULL;
-    ab_view v;
-    plain_view(&e->g, &st->s, player, &v);
-    encode(&e->g, &v, buf.buf);
-    PyBuffer_Release(&buf);
-    Py_RETURN_NONE;
-}
-
-static PyObject *State_scores(State *st, PyObject *unused)
-{
-    double sc[MAX_PLAYERS];
-    scores(&st->engine->g, &st->s, sc);
-    PyObject *out = PyList_New(st->engine->g.n);
-    for (long p = 0; out && p < st->engine->g.n; p++) {
-        PyObject *x = PyFloat_FromDouble(sc[p]);
-        if (x == NULL) {
-            Py_CLEAR(out);
-            break;
-        }
-        PyList_SET_ITEM(out, p, x);
-    }
-    return out;
-}
-
-/* rank_keys: the score alone, as GameState.rank_keys */
-static PyObject *State_rank_keys(State *st, PyObject *unused)
-{
-    PyObject *sc = State_scores(st, NULL);
-    if (sc == NULL)
-        return NULL;
-    for (Py_ssize_t p = 0; p < PyList_GET_SIZE(sc); p++) {
-        PyObject *key = PyTuple_Pack(1, PyList_GET_ITEM(sc, p));
-        if (key == NULL) {
-            Py_DECREF(sc);
-            return NULL;
-        }
-        PyList_SetItem(sc, p, key);
-    }
-    return sc;
-}
-
-static PyObject *State_clone(State *st, PyObject *unused)
-{
-    State *new = new_state(st->engine);
-    if (new != NULL)
-        new->s = st->s;
-    return (PyObject *)new;
-}
-
-static PyMethodDef State_methods[] = {
-    {"to_dict", (PyCFunction)State_to_dict, METH_NOARGS, "The state in to_dict() form."},
-    {"current_players", (PyCFunction)State_current_players, METH_NOARGS,
-     "The acting seat as a 1-tuple, () once the game is over."},
-    {"is_terminal", (PyCFunction)State_is_terminal, METH_NOARGS,
-     "Someone reached the target score (or max_rounds rounds were played)."},
-    {"mask", (PyCFunction)State_mask, METH_O,
-     "mask(player): the legal-action mask as int8 bytes (a bytearray)."},
-    {"apply", (PyCFunction)State_apply, METH_O,
-     "apply(action): the acting player's action (IllegalActionError if the mask forbids "
-     "it)."},
-    {"apply_joint", (PyCFunction)State_apply_joint, METH_O,
-     "apply_joint({seat: action}): the acting player's action, as GameState.apply_joint."},
-    {"view", (PyCFunction)State_view, METH_O, "view(player): the player's AllHandsBattleView."},
-    {"encode_into", (PyCFunction)(void (*)(void))State_encode_into, METH_FASTCALL,
-     "encode_into(player, out): the player's observation into a float32 vector."},
-    {"scores", (PyCFunction)State_scores, METH_NOARGS, "The running totals."},
-    {"rank_keys", (PyCFunction)State_rank_keys, METH_NOARGS, "(score,) per seat."},
-    {"clone", (PyCFunction)State_clone, METH_NOARGS, "An independent copy."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyGetSetDef State_getset[] = {
-    {"turns", (getter)State_turns, NULL, "Completed turns.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-static PyTypeObject StateType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "plunder.envs.all_hands_battle._engine.State",
-    .tp_basicsize = sizeof(State),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One All Hands On Deck (battles) position held in C (made by an Engine).",
-    .tp_dealloc = (destructor)State_dealloc,
-    .tp_methods = State_methods,
-    .tp_getset = State_getset,
-};
-
 /* -- the Batch type (envs/core/engine_batch.h): the game's side -------------------------- */
 
 #define BATCH_STATE ab_state
@@ -3101,20 +2783,59 @@ static long batch_rank_keys(const Engine *e, const ab_state *s, double *keys)
     return e->g.n;
 }
 
-static PyObject *batch_wrap_state(Engine *e, const ab_state *s)
-{
-    State *st = new_state(e);
-    if (st != NULL)
-        st->s = *s;
-    return (PyObject *)st;
-}
-
 #include "engine_batch.h"
 
-static PyObject *State_apply_joint(State *st, PyObject *joint)
+/* -- the State type and the Engine's game-making methods (envs/core/engine_state.h) ------- */
+
+#define ENGINE_STATE_TYPE_NAME "plunder.envs.all_hands_battle._engine.State"
+#include "engine_state.h"
+
+static int engine_load(const Engine *e, PyObject *data, ab_state *s)
 {
-    return engine_apply_joint(st->engine, &st->s, joint);
+    return load_state(&e->g, data, s);
 }
+
+static PyObject *engine_to_dict(const Engine *e, const ab_state *s)
+{
+    return state_to_dict(&e->g, s);
+}
+
+/* legal_actions_mask(player): zeros unless ``player`` decides now */
+static void engine_mask(const Engine *e, const ab_state *s, long player, int8_t *mask)
+{
+    if (player == s->actor)
+        fill_mask(&e->g, s, mask);
+}
+
+static PyObject *engine_view(Engine *e, const ab_state *s, long player)
+{
+    return player_view(e, s, player);
+}
+
+static void engine_encode(const Engine *e, const ab_state *s, long player, float *out)
+{
+    ab_view v;
+    plain_view(&e->g, s, player, &v);
+    encode(&e->g, &v, out);
+}
+
+static PyMethodDef Engine_methods[] = {
+    ENGINE_METHODS,
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "plunder.envs.all_hands_battle._engine.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Engine(...): one All Hands On Deck (battles) game's constants "
+              "(AllHandsBattleGame.compiled_engine_params).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Engine_init,
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_methods = Engine_methods,
+};
 
 /* -- the module --------------------------------------------------------------------------- */
 
