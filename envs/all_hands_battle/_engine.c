@@ -84,12 +84,20 @@ static inline void cs_del(cset *s, long c)
     s->w[c >> 6] &= ~((uint64_t)1 << (c & 63));
 }
 
+static inline long popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (long)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* |a & b| */
 static inline long cs_common(const cset *a, const cset *b)
 {
     long k = 0;
     for (int i = 0; i < CSET_WORDS; i++)
-        k += __builtin_popcountll(a->w[i] & b->w[i]);
+        k += popcount64(a->w[i] & b->w[i]);
     return k;
 }
 
@@ -98,7 +106,7 @@ static inline long cs_common_not(const cset *a, const cset *b, const cset *c)
 {
     long k = 0;
     for (int i = 0; i < CSET_WORDS; i++)
-        k += __builtin_popcountll(a->w[i] & b->w[i] & ~c->w[i]);
+        k += popcount64(a->w[i] & b->w[i] & ~c->w[i]);
     return k;
 }
 
@@ -231,9 +239,11 @@ typedef struct {
     char texts[MAX_EVENTS][EVENT_TEXT];
 } ab_state;
 
-static inline long modn(long x, long n)
+/* seat q relative to seat p: Python's (q - p) % n for seats 0..n-1 */
+static inline long rel_seat(long q, long p, long n)
 {
-    return ((x % n) + n) % n;
+    long r = q - p;
+    return r < 0 ? r + n : r;
 }
 
 /* _event: a new event at the end of the log (the oldest dropped beyond MAX_EVENTS) */
@@ -965,7 +975,7 @@ static void fill_mask(const rules *g, const ab_state *s, int8_t *mask)
         long m = targets(g, s, p, k, owners, slots);
         for (long i = 0; i < m; i++) {
             long q = owners[i], j = slots[i];
-            long idx = (modn(q - p, g->n) - 1) * g->S + j;
+            long idx = (rel_seat(q, p, g->n) - 1) * g->S + j;
             mask[g->a_attack + idx] = 1;
             if (spies > 0) {
                 int seen = 0;
@@ -1277,16 +1287,17 @@ static void encode(const rules *g, const ab_view *v, float *x)
 {
     const ab_state *s = v->pub;
     long n = g->n, C = g->C, S = g->S, p = v->player;
-    uint8_t located[MAX_CARDS], tied[MAX_CARDS];
+    /* (ints, not bytes: a byte store may alias g's tables, which then reload) */
+    int located[MAX_CARDS], tied[MAX_CARDS], resh[MAX_CARDS];
     memset(x, 0, sizeof(float) * (size_t)g->size);
-    memset(located, 0, (size_t)C);
-    memset(tied, 0, (size_t)C);
+    memset(located, 0, sizeof(int) * (size_t)C);
+    memset(tied, 0, sizeof(int) * (size_t)C);
     /* the table: starter, first fleet, round, scores, plunder, ships, passes, Spy looks */
-    put(g, x, B_STARTER, modn(s->starter - p, n), 1.0);
-    put(g, x, B_FIRST_FLEET, s->first_fleet < 0 ? n : modn(s->first_fleet - p, n), 1.0);
+    put(g, x, B_STARTER, rel_seat(s->starter, p, n), 1.0);
+    put(g, x, B_FIRST_FLEET, s->first_fleet < 0 ? n : rel_seat(s->first_fleet, p, n), 1.0);
     put(g, x, B_ROUND, 0, min2((double)s->round / (double)g->round_scale, 1.0));
     for (long q = 0; q < n; q++) {
-        long r = modn(q - p, n);
+        long r = rel_seat(q, p, n);
         put(g, x, B_TOTALS, r, min2((double)s->totals[q] / (double)g->target, g->top));
         if (s->has_last_round)
             put(g, x, B_LAST_ROUND, r, min2((double)s->last_round[q] / 100.0, 6.0));
@@ -1309,8 +1320,8 @@ static void encode(const rules *g, const ab_view *v, float *x)
             put(g, x, B_SHIP_RANK, k * 3 + g->obs_rank[m], 1.0);
             if (sh->in_play)
                 put(g, x, B_SHIP_IN_PLAY, k, 1.0);
-            put(g, x, B_SHIP_KEEPER, k * (n + 1) + (sh->keeper < 0 ? n : modn(sh->keeper - p, n)),
-                1.0);
+            long keeper = sh->keeper < 0 ? n : rel_seat(sh->keeper, p, n);
+            put(g, x, B_SHIP_KEEPER, k * (n + 1) + keeper, 1.0);
             put(g, x, B_SHIP_CREW_COUNT, k, (double)sh->crew_count / 3.0);
             if (sh->known) {
                 put(g, x, B_SHIP_CREW_KNOWN, k, 1.0);
@@ -1329,25 +1340,25 @@ static void encode(const rules *g, const ab_view *v, float *x)
     }
     for (long t = 0; t < s->spied_len; t++)
         if (s->spied[t][0] != p)
-            put(g, x, B_SHIP_SPIED_BY_OTHER, modn(s->spied[t][1] - p, n) * S + s->spied[t][2],
+            put(g, x, B_SHIP_SPIED_BY_OTHER, rel_seat(s->spied[t][1], p, n) * S + s->spied[t][2],
                 1.0);
     /* the turn */
     put(g, x, B_DECISION, s->decision, 1.0);
     put(g, x, B_PHASE, s->phase, 1.0);
     if (s->actor >= 0) {
-        put(g, x, B_ACTING_SEAT, modn(s->actor - p, n), 1.0);
+        put(g, x, B_ACTING_SEAT, rel_seat(s->actor, p, n), 1.0);
         if (s->actor == p)
             put(g, x, B_MY_DECISION, 0, 1.0);
     }
     if (s->turn_player >= 0)
-        put(g, x, B_TURN_SEAT, modn(s->turn_player - p, n), 1.0);
+        put(g, x, B_TURN_SEAT, rel_seat(s->turn_player, p, n), 1.0);
     /* hands */
     for (long i = 0; i < v->hand_len; i++) {
         put(g, x, B_HAND, v->hand[i], 1.0);
         located[v->hand[i]] = 1;
     }
     for (long r = 0; r < n; r++) {
-        long q = (p + r) % n;
+        long q = p + r < n ? p + r : p + r - n;
         long card = s->reserved[q];
         if (card >= 0) {
             put(g, x, B_RESERVED, r * C + card, 1.0);
@@ -1360,9 +1371,9 @@ static void encode(const rules *g, const ab_view *v, float *x)
         put(g, x, B_HAND_SIZES, r, (double)v->hand_sizes[q] / 13.0);
     }
     for (long i = 0; i < s->cq_len; i++)
-        put(g, x, B_CLAIM_QUEUE, modn(s->claim_queue[i] - p, n), 1.0);
+        put(g, x, B_CLAIM_QUEUE, rel_seat(s->claim_queue[i], p, n), 1.0);
     for (long i = 0; i < s->lt_len; i++)
-        put(g, x, B_LAST_TURNS, modn(s->last_turns[i] - p, n), 1.0);
+        put(g, x, B_LAST_TURNS, rel_seat(s->last_turns[i], p, n), 1.0);
     /* the discard pile, the launch, the battle turn */
     for (long i = 0; i < s->discard_len; i++) {
         put(g, x, B_DISCARD_PILE, s->discard[i], 1.0);
@@ -1389,17 +1400,18 @@ static void encode(const rules *g, const ab_view *v, float *x)
     put(g, x, B_SPIES_USED, 0, (double)s->spies_used / 2.0);
     if (s->decision == D_CLAIM && s->actor == p && s->discard_len)
         put_claim_outlook(g, x, v->hand, v->hand_len, s->discard[s->discard_len - 1]);
-    /* unseen, and the draw pile's candidates */
-    uint8_t resh[MAX_CARDS];
-    memset(resh, 0, (size_t)C);
+    /* unseen, and the draw pile's candidates (unseen, not claimed, and reshuffled if
+     * the pile was) */
+    int pile = s->deck_len > 0, all = s->resh_len == 0;
+    for (long c = 0; c < C; c++)
+        resh[c] = all;
     for (long i = 0; i < s->resh_len; i++)
         resh[s->reshuffled[i]] = 1;
+    float *unseen = x + g->start[B_UNSEEN], *candidates = x + g->start[B_PILE_CANDIDATES];
     for (long c = 0; c < C; c++) {
-        if (located[c])
-            continue;
-        put(g, x, B_UNSEEN, c, 1.0);
-        if (s->deck_len && !tied[c] && (!s->resh_len || resh[c]))
-            put(g, x, B_PILE_CANDIDATES, c, 1.0);
+        int u = !located[c];
+        unseen[c] = (float)u;
+        candidates[c] = (float)(u & pile & !tied[c] & resh[c]);
     }
 }
 
