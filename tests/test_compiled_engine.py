@@ -9,7 +9,9 @@ Every game whose spec declares the ``engine`` part runs here, at every player co
 variant its spec tests (``GameSpec.test_variants``); a new one joins by declaring it (its
 ``State`` offers to_dict, current_players, is_terminal, mask, apply_joint, view,
 encode_into, scores, rank_keys, clone and turns, as Scallywags' does). Simultaneous
-decisions are played as joint actions of every seat asked, in seat order.
+decisions are played as joint actions of every seat asked, in seat order. Games differ
+in length by two orders of magnitude, so the random games stop at a count of games or of
+decisions, whichever comes first.
 """
 
 from __future__ import annotations
@@ -33,9 +35,14 @@ from plunder.envs.core.testing import memory_growth
 ENGINE_GAMES = [e for e in ENV_IDS if game_class(e).__module__.split(".")[-2]
                 in compiled.packages("engine")]
 GAMES = 2000             # random games per player count in the default run
+DECISIONS = 200_000      # ... unless they reach this many decisions first
 #: in the slow suite: 10,000 per count keeps CI's run short; the full soak of 100,000 per
 #: count (about 20 minutes for Scallywags' five counts) runs with PLUNDER_ENGINE_GAMES=100000
 SLOW_GAMES = int(os.environ.get("PLUNDER_ENGINE_GAMES", "10000"))
+#: the slow suite's decision budget per count (PLUNDER_ENGINE_DECISIONS): all of
+#: Scallywags' 10,000 games, about 3,700 of All Hands battle's
+SLOW_DECISIONS = int(os.environ.get("PLUNDER_ENGINE_DECISIONS", "3000000"))
+LOADS = 240              # JSON-loaded (and as many sampled) states per count at most
 
 
 pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
@@ -138,16 +145,18 @@ def _play(game, engine, seed, rng, uniform, check_every=20):
     return steps
 
 
-def _random_games(env_id, n, options, games):
+def _random_games(env_id, n, options, games, decisions):
+    """Random games compared step by step: ``games`` of them, or fewer once they have
+    taken ``decisions`` decisions."""
     game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(100 + n)
     uniform = rng.random(1 << 12)
-    ended = 0
-    for _ in range(games):
+    ended = taken = 0
+    while ended < games and taken < decisions:
         seed = int(rng.integers(2**63 - 1))
-        _play(game, engine, seed, rng, uniform)
+        taken += _play(game, engine, seed, rng, uniform)
         ended += 1
-    assert ended == games
+    assert ended == games or taken >= decisions
 
 
 @pytest.mark.parametrize("env_id", ENGINE_GAMES)
@@ -166,19 +175,22 @@ def test_default_rng_is_numpys(env_id):
 
 @pytest.mark.parametrize("env_id, n, options", _params())
 def test_random_games_are_identical(env_id, n, options):
-    _random_games(env_id, n, options, GAMES // len(_variants(env_id, n)))
+    share = len(_variants(env_id, n))
+    _random_games(env_id, n, options, GAMES // share, DECISIONS // share)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("env_id, n, options", _params())
 def test_random_games_are_identical_slow(env_id, n, options):
-    _random_games(env_id, n, options, SLOW_GAMES)
+    share = len(_variants(env_id, n))
+    _random_games(env_id, n, options, SLOW_GAMES // share, SLOW_DECISIONS // share)
 
 
 @pytest.mark.parametrize("env_id, n, options", _params())
 def test_json_loaded_and_sampled_states_play_on_identically(env_id, n, options):
     """States saved to JSON and loaded into the compiled engine, and states dealt by
-    ``sample_state`` from a player's view, then played on in both engines."""
+    ``sample_state`` from a player's view, then played on in both engines (LOADS of each
+    at most: a long game offers hundreds)."""
     game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(7 + n)
     uniform = rng.random(1 << 10)
@@ -187,7 +199,7 @@ def test_json_loaded_and_sampled_states_play_on_identically(env_id, n, options):
     while g < 40 // len(_variants(env_id, n)) or loaded <= 100 and g < 400:
         g += 1
         py = game.new_game(rng)
-        while not py.is_terminal():
+        while not py.is_terminal() and loaded < LOADS // len(_variants(env_id, n)):
             if rng.random() < 0.1:
                 text = py.to_json()
                 c = engine.from_dict(json.loads(text))
@@ -412,15 +424,16 @@ def test_junk_actions_players_and_buffers_are_refused(env_id):
 def test_the_compiled_batch_steps_the_python_batchs_games(env_id, options):
     """GameBatch compiled and in Python, from one seed and fed the same actions: the same
     decisions (tables, seats, observations, masks) and outcomes every step (compiled
-    steps split over threads too)."""
+    steps split over threads too), for 400 steps and on until a game has ended."""
     cls = game_class(env_id)
     rng = np.random.default_rng(11)
     for n in (cls.min_players, cls.max_players):
         c = GameBatch(cls, n, 6, seed=21, compiled=True, **options)
         py = GameBatch(cls, n, 6, seed=21, compiled=False, **options)
         assert c.compiled and not py.compiled and c.obs_size == py.obs_size
-        ended = 0
-        for step in range(400):
+        ended = step = 0
+        while step < 400 or not ended and step < 20_000:
+            step += 1
             dc, dp = c.decisions(), py.decisions()
             for a, b in zip(dc, dp):
                 assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), step

@@ -75,16 +75,6 @@ class AllHandsBattleGame(Game):
         self._layout = observation.build_layout(self)
         self.bind_compiled()
 
-    #: the Python encoder's lookup tables and memos (observation._tables), unused compiled
-    python_encoder_attrs = ("_obs_tables",)
-
-    def __getstate__(self) -> dict:
-        """Pickled without the compiled code and without the Python encoder's memo tables
-        (a cache of up to ~700 observation blocks, rebuilt as it is used)."""
-        state = super().__getstate__()
-        state.pop("_obs_tables", None)
-        return state
-
     @classmethod
     def validate_options(cls, values: dict[str, Any]) -> None:
         """``target_score`` must be positive and ``max_rounds`` >= 0 (0 = no limit)."""
@@ -137,6 +127,22 @@ class AllHandsBattleGame(Game):
                 card.attack_level / 10, card.defend_level / 10, float(card.bonus),
                 card.value / 30, card.penalty / 30, card.rank / 3)
 
+    def compiled_engine_params(self, module) -> tuple:
+        """The compiled engine's constants (``_engine.Engine(*params)``, in its order): the
+        rules' sizes and variant flags, the card table (``module.CARD_COLUMNS`` per card)
+        and names, the action and observation sizes, the layout blocks as (start, stop) in
+        ``module.LAYOUT_FIELDS`` order, the view classes, the phases and decisions."""
+        from . import observation
+        comp, layout = self.components, self.layout
+        cards = tuple(tuple(getattr(c, k) for c in self.cards) for k in module.CARD_COLUMNS)
+        blocks = tuple((layout.slice(f).start, layout.slice(f).stop)
+                       for f in module.LAYOUT_FIELDS)
+        return (self.num_players, comp.hand_size, comp.crew_per_ship, comp.ships_per_fleet,
+                comp.ship_points, comp.first_fleet_bonus, comp.alliance, self.prize_crew,
+                self.alternate_aargh, self.target_score, self.max_rounds, cards,
+                tuple(c.name for c in self.cards), self.num_actions, layout.size, blocks,
+                observation.ROUND_SCALE, AllHandsBattleView, ShipView, tuple(Phase), DECISIONS)
+
     # -- states -------------------------------------------------------------------------
     def new_initial_state(self, rng: np.random.Generator) -> "AllHandsBattleState":
         """Draw the first player, shuffle and deal round 1."""
@@ -156,7 +162,6 @@ def view_params(game: AllHandsBattleGame) -> tuple:
     return (game.num_players, AllHandsBattleView, ShipView)
 
 
-_tuple_new = tuple.__new__   # positional NamedTuple construction (no __new__ wrapper)
 if len(AllHandsBattleView._fields) != 33 or len(ShipView._fields) != 7:
     raise ImportError("AllHandsBattleView or ShipView changed: update python_view and _cview.c")
 
@@ -545,23 +550,17 @@ class AllHandsBattleState(Battles, GameState):
     # -- information --------------------------------------------------------------------
     def python_view(self, player: int) -> AllHandsBattleView:
         """Everything ``player`` knows: own hand and crews, what its Spy saw, the table."""
-        spied_ = self.spied
-        seen = {(o, j) for s, o, j in spied_ if s == player} if spied_ else ()
+        seen = {(owner, slot) for spy, owner, slot in self.spied if spy == player}
         ships = []
         for q, fleet in enumerate(self.ships):
-            if not fleet:
-                ships.append(())
-                continue
             row = []
-            own = q == player
-            for j, (m, crew, in_play, keeper, revealed) in enumerate(fleet):
+            for j, (master, crew, in_play, keeper, revealed) in enumerate(fleet):
                 spied = (q, j) in seen
-                row.append(_tuple_new(ShipView, (
-                    m, in_play, keeper, len(crew),
-                    tuple(crew) if own or revealed or spied else None, revealed, spied)))
+                known = q == player or revealed or spied
+                row.append(ShipView(master, in_play, keeper, len(crew),
+                                    tuple(crew) if known else None, revealed, spied))
             ships.append(tuple(row))
-        turn_player = self.turn_player
-        return _tuple_new(AllHandsBattleView, (
+        return AllHandsBattleView(
             player,
             self.game.num_players,
             self.round,
@@ -571,7 +570,7 @@ class AllHandsBattleState(Battles, GameState):
             self.phase,
             self.decision,
             self.actor,
-            turn_player,
+            self.turn_player,
             tuple(self.hands[player]),
             tuple(map(len, self.hands)),
             tuple(self.reserved),
@@ -582,7 +581,7 @@ class AllHandsBattleState(Battles, GameState):
             tuple(ships),
             tuple(map(tuple, self.plunder)),
             self.launch_master,
-            tuple(self.launch_crew) if player == turn_player else (),
+            tuple(self.launch_crew) if player == self.turn_player else (),
             len(self.launch_crew),
             self.launched,
             tuple(self.claim_queue),
@@ -592,10 +591,10 @@ class AllHandsBattleState(Battles, GameState):
             self.forced,
             self.selected,
             self.spies_used,
-            tuple(map(tuple, spied_)),
+            tuple(map(tuple, self.spied)),
             tuple(self.events),
             self.turns,
-        ))
+        )
 
     # -- copies and text ----------------------------------------------------------------
     def card_count(self) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from plunder.envs.core.layout import LayoutBuilder
-from plunder.envs.core.memo import remember
 
 from .components import ADMIRAL, CAPTAIN, NO_SUIT
 from .engine import BATTLE, CLAIM, DECISIONS, OVER, RECRUIT
@@ -86,31 +85,6 @@ def build_layout(game):
     return b.build()
 
 
-class _Offsets:
-    """Start index of every field (computed once per game)."""
-
-    def __init__(self, layout):
-        for name in layout.names():
-            setattr(self, name, layout.slice(name).start)
-
-
-_TABLE_CACHE_MAX = 512          # memoised table blocks per game (cleared when full)
-_RESH_CACHE_MAX = 256
-_CLAIM_CACHE_MAX = 1024
-
-
-def _tables(game):
-    """Per-card lookup arrays and memo caches used by ``encode`` (created once per game)."""
-    t = game.__dict__.get("_obs_tables")
-    if t is None:
-        cards = game.cards
-        suit = [4 if c.suit == NO_SUIT else c.suit for c in cards]
-        rank = [0 if c.kind == ADMIRAL else 1 if c.kind == CAPTAIN else 2 for c in cards]
-        value = [c.value for c in cards]
-        t = game._obs_tables = (_Offsets(game.layout), suit, rank, value, {}, {}, {})
-    return t
-
-
 def claim_outlook(rules, hand, card: int) -> tuple[float, ...]:
     """The ``claim_outlook`` entries for ``hand`` offered ``card`` (see the layout): what
     claiming it would do to the best ship the hand can launch."""
@@ -139,168 +113,119 @@ def claim_outlook(rules, hand, card: int) -> tuple[float, ...]:
             float(after is not None and (card == after[1] or card in after[2])))
 
 
-def _table_block(game, view, o, suit, rank, value):
-    """The slowly changing part of the observation (a pure function of the view fields in
-    the cache key of ``encode``): the vector with those fields set, the cards they place
-    and the complement of the claimed cards taken into hand."""
-    C = game.num_cards
-    n = view.num_players
-    p = view.player
-    S = game.components.ships_per_fleet
-    target = game.target_score
-    top = 1.0 + 600.0 / target
-    x = np.zeros(game.layout.size, dtype=np.float32)
-    ones = [o.starter + (view.starter - p) % n,
-            o.first_fleet + (n if view.first_fleet < 0 else (view.first_fleet - p) % n)]
-    vi, vv = [o.round], [min(view.round / ROUND_SCALE, 1.0)]
-    located = []
-    plunder, all_ships = view.plunder, view.ships
-    last_round, totals, passed = view.last_round, view.totals, view.passed
-    o_pc = o.plunder_cards
-    o_sl, o_ss, o_sr, o_sp = o.ship_launched, o.ship_suit, o.ship_rank, o.ship_in_play
-    o_sk, o_scc, o_sck, o_sc = o.ship_keeper, o.ship_crew_count, o.ship_crew_known, o.ship_crew
-    o_srv, o_ssp = o.ship_revealed, o.ship_spied
-    for q in range(n):
-        r = (q - p) % n
-        vi.append(o.totals + r)
-        vv.append(min(totals[q] / target, top))
-        if last_round:
-            vi.append(o.last_round + r)
-            vv.append(min(last_round[q] / 100.0, 6.0))
-        pl = plunder[q]
-        if pl:
-            located.extend(pl)
-            ones.extend([o_pc + c for c in pl])
-            pv = sum([value[c] for c in pl])
-            vi.append(o.plunder_value + r)
-            vv.append(min(pv / 100.0, 2.0))
-        k = r * S
-        for master, in_play, keeper, crew_count, crew, revealed, spied in all_ships[q]:
-            located.append(master)
-            ones.append(o_sl + k)
-            ones.append(o_ss + k * 5 + suit[master])
-            ones.append(o_sr + k * 3 + rank[master])
-            if in_play:
-                ones.append(o_sp + k)
-            ones.append(o_sk + k * (n + 1) + (n if keeper < 0 else (keeper - p) % n))
-            vi.append(o_scc + k)
-            vv.append(crew_count / 3.0)
-            if crew is not None:
-                ones.append(o_sck + k)
-                base = o_sc + k * C
-                located.extend(crew)
-                ones.extend([base + c for c in crew])
-            if revealed:
-                ones.append(o_srv + k)
-            if spied:
-                ones.append(o_ssp + k)
-            k += 1
-        if passed[q]:
-            ones.append(o.passed + r)
-    for s_, q, j in view.spied:
-        if s_ != p:
-            ones.append(o.ship_spied_by_other + ((q - p) % n) * S + j)
-    x[ones] = 1
-    x[vi] = vv
-    loc = np.zeros(C, dtype=bool)
-    loc[located] = True
-    return x, loc
-
-
 def encode(game, view: AllHandsBattleView) -> np.ndarray:
     """The observation vector of ``view`` (reads nothing but the view)."""
-    o, suit, rank, value, cache, resh_cache, claim_cache = _tables(game)
-    (p, n, round_, starter, totals, last_round, phase, decision, actor, turn_player, hand,
-     hand_sizes, reserved, known_with, discard, deck_size, reshuffled, ships, plunder,
-     launch_master, launch_crew, launch_count, launched, claim_queue, first_fleet,
-     last_turns, passed, forced, selected, spies_used, spied, _events, _turns) = view
-    key = (p, round_, starter, totals, last_round, ships, plunder, first_fleet, passed, spied)
-    block = cache.get(key)
-    if block is None:
-        block = remember(cache, key, _table_block(game, view, o, suit, rank, value),
-                         _TABLE_CACHE_MAX)
-    xa, loca = block
-    x = xa.copy()
-    C = game.num_cards
-    ones = [o.decision + _DECISION_INDEX[decision], o.phase + _PHASE_INDEX[phase]]
-    if actor >= 0:
-        ones.append(o.acting_seat + (actor - p) % n)
-        if actor == p:
-            ones.append(o.my_decision)
-    if turn_player >= 0:
-        ones.append(o.turn_seat + (turn_player - p) % n)
-    base = o.hand
-    ones.extend([base + c for c in hand])
-    located = list(hand)
-    tied = []
-    o_res, o_kw = o.reserved, o.known_with
-    for r in range(n):                       # seats in order from the viewer
-        q = (p + r) % n
-        card = reserved[q]
-        if card >= 0:
-            ones.append(o_res + r * C + card)
-            located.append(card)
-        kw = known_with[q]
-        if kw:
-            base = o_kw + r * C
-            for c in kw:                     # (few: a loop beats a comprehension)
-                ones.append(base + c)
-            tied.extend(kw)
-    for q in claim_queue:
-        ones.append(o.claim_queue + (q - p) % n)
-    for q in last_turns:
-        ones.append(o.last_turns + (q - p) % n)
-    if discard:
-        base = o.discard_pile
-        located.extend(discard)
-        ones.extend([base + c for c in discard])
-        ones.append(o.discard_top + discard[-1])
-    if launch_master >= 0:
-        ones.append(o.launch_master + launch_master)
-        located.append(launch_master)
-    if launch_crew:
-        located.extend(launch_crew)
-        base = o.launch_crew
-        ones.extend([base + c for c in launch_crew])
-    if launched:
-        ones.append(o.launched)
-    if forced:
-        ones.append(o.forced)
-    if selected >= 0:
-        ones.append(o.selected + selected)
-    x[np.array(ones, np.intp)] = 1       # (faster than indexing with the list)
-    i = o.hand_sizes
-    x[i:i + n] = [h / 13.0 for h in hand_sizes[p:] + hand_sizes[:p]]
-    x[o.draw_pile_size] = deck_size / C
-    x[o.launch_count] = launch_count / 3.0
-    x[o.spies_used] = spies_used / 2.0
-    if decision == CLAIM and actor == p and discard:
-        key = (hand, discard[-1])
-        outlook = claim_cache.get(key)
-        if outlook is None:
-            outlook = remember(claim_cache, key, claim_outlook(game.rules, hand, discard[-1]),
-                               _CLAIM_CACHE_MAX)
-        x[o.claim_outlook:o.claim_outlook + 5] = outlook
-    loc = loca.copy()
-    loc[np.array(located, np.intp)] = True
-    unseen = np.logical_not(loc, out=loc)
-    x[o.unseen:o.unseen + C] = unseen
-    if deck_size:
-        if tied:
-            unseen[np.array(tied, np.intp)] = False
-        if reshuffled:
-            resh = resh_cache.get(reshuffled)
-            if resh is None:
-                resh = np.zeros(C, dtype=bool)
-                resh[list(reshuffled)] = True
-                remember(resh_cache, reshuffled, resh, _RESH_CACHE_MAX)
-            unseen &= resh
-        x[o.pile_candidates:o.pile_candidates + C] = unseen
+    layout, cards = game.layout, game.cards
+    C, S, n, p = game.num_cards, game.components.ships_per_fleet, view.num_players, view.player
+    x = np.zeros(layout.size, dtype=np.float32)
+
+    def put(name: str, i: int = 0, value: float = 1.0) -> None:
+        x[layout.slice(name).start + i] = value
+
+    def rel(q: int) -> int:
+        return (q - p) % n
+
+    located = np.zeros(C, dtype=bool)      # the cards whose place the viewer knows
+
+    def place(name: str, base: int, card_ids) -> None:
+        for c in card_ids:
+            put(name, base + c)
+            located[c] = True
+
+    # whose decision
+    put("decision", DECISIONS.index(view.decision))
+    put("phase", PHASES.index(view.phase))
+    if view.actor >= 0:
+        put("acting_seat", rel(view.actor))
+        if view.actor == p:
+            put("my_decision")
+    if view.turn_player >= 0:
+        put("turn_seat", rel(view.turn_player))
+    put("starter", rel(view.starter))
+    # hands, claims and the discard pile
+    place("hand", 0, view.hand)
+    for q in range(n):
+        r = rel(q)
+        put("hand_sizes", r, view.hand_sizes[q] / 13.0)
+        if view.reserved[q] >= 0:
+            place("reserved", r * C, (view.reserved[q],))
+        for c in view.known_with[q]:
+            put("known_with", r * C + c)
+    place("discard_pile", 0, view.discard)
+    if view.discard:
+        put("discard_top", view.discard[-1])
+        if view.decision == CLAIM and view.actor == p:
+            sl = layout.slice("claim_outlook")
+            x[sl] = claim_outlook(game.rules, view.hand, view.discard[-1])
+    put("draw_pile_size", 0, view.deck_size / C)
+    # the ships
+    for q, fleet in enumerate(view.ships):
+        for j, ship in enumerate(fleet):
+            k = rel(q) * S + j
+            master = cards[ship.master]
+            located[ship.master] = True
+            put("ship_launched", k)
+            put("ship_suit", k * 5 + master.suit)          # NO_SUIT (4) = privateer
+            put("ship_rank", k * 3 + {ADMIRAL: 0, CAPTAIN: 1}.get(master.kind, 2))
+            if ship.in_play:
+                put("ship_in_play", k)
+            put("ship_keeper", k * (n + 1) + (n if ship.keeper < 0 else rel(ship.keeper)))
+            put("ship_crew_count", k, ship.crew_count / 3.0)
+            if ship.crew is not None:
+                put("ship_crew_known", k)
+                place("ship_crew", k * C, ship.crew)
+            if ship.revealed:
+                put("ship_revealed", k)
+            if ship.spied:
+                put("ship_spied", k)
+    for spy, q, j in view.spied:
+        if spy != p:
+            put("ship_spied_by_other", rel(q) * S + j)
+    for q in range(n):
+        if view.plunder[q]:
+            place("plunder_cards", 0, view.plunder[q])
+            points = sum(cards[c].value for c in view.plunder[q])
+            put("plunder_value", rel(q), min(points / 100.0, 2.0))
+    # the launch and the turn's bookkeeping
+    if view.launch_master >= 0:
+        place("launch_master", 0, (view.launch_master,))
+    place("launch_crew", 0, view.launch_crew)
+    put("launch_count", 0, view.launch_count / 3.0)
+    if view.launched:
+        put("launched")
+    for q in view.claim_queue:
+        put("claim_queue", rel(q))
+    put("first_fleet", n if view.first_fleet < 0 else rel(view.first_fleet))
+    for q in view.last_turns:
+        put("last_turns", rel(q))
+    for q in range(n):
+        if view.passed[q]:
+            put("passed", rel(q))
+    if view.forced:
+        put("forced")
+    if view.selected >= 0:
+        put("selected", view.selected)
+    put("spies_used", 0, view.spies_used / 2.0)
+    # the scores
+    target = game.target_score
+    for q in range(n):
+        put("totals", rel(q), min(view.totals[q] / target, 1.0 + 600.0 / target))
+        if view.last_round:
+            put("last_round", rel(q), min(view.last_round[q] / 100.0, 6.0))
+    put("round", 0, min(view.round / ROUND_SCALE, 1.0))
+    # what the viewer has not seen, and what may be in the draw pile
+    unseen = ~located
+    x[layout.slice("unseen")] = unseen
+    if view.deck_size:
+        candidates = unseen.copy()
+        for kw in view.known_with:        # claimed cards are with their claimers
+            candidates[list(kw)] = False
+        if view.reshuffled:               # the pile holds the last reshuffle's cards only
+            shuffled = np.zeros(C, dtype=bool)
+            shuffled[list(view.reshuffled)] = True
+            candidates &= shuffled
+        x[layout.slice("pile_candidates")] = candidates
     return x
-
-
-_DECISION_INDEX = {d: i for i, d in enumerate(DECISIONS)}
-_PHASE_INDEX = {ph: i for i, ph in enumerate(PHASES)}
 
 
 def unseen_cards(game, view: AllHandsBattleView) -> list[int]:

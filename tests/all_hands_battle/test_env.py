@@ -10,7 +10,7 @@ import numpy as np
 from plunder.envs import make
 
 
-def test_pickled_mid_game_env_continues_identically_without_the_encoder_memo():
+def test_pickled_mid_game_env_continues_identically():
     env = make("all_hands_battle_v0", num_players=3)
     env.reset(seed=4)
     rng = np.random.default_rng(4)
@@ -21,13 +21,7 @@ def test_pickled_mid_game_env_continues_identically_without_the_encoder_memo():
 
     for _ in range(200):
         step(env, rng)
-    game = env.unwrapped.game
-    if type(game.encode_into).__name__ == "builtin_function_or_method":
-        assert "_obs_tables" not in game.__dict__       # the compiled encoder: no memo
-    else:
-        assert game._obs_tables[4]                      # the encoder memoised blocks
     twin = pickle.loads(pickle.dumps(env))
-    assert "_obs_tables" not in twin.unwrapped.game.__dict__
     rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
     for _ in range(300):
         if not env.agents:
