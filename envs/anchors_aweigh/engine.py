@@ -31,8 +31,8 @@ from plunder.envs.core.state_io import (
 )
 
 from .components import (
-    ABOVE, ASSET_SPACES, BELOW, MONKEY, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
-    PIRATES, STORAGE, Components, check_mix, default_components,
+    ABOVE, ASSET_SPACES, BELOW, CONTRACT, MONKEY, NUM_BACKS, NUM_COLOURS, NUM_KINDS,
+    NUM_SPACES, PIRATES, STORAGE, Components, check_mix, default_components,
 )
 from .codes import (  # the codes the bots and tests import from here too (__all__)
     A_CARGO, A_COLOUR, A_DISCARD, A_ENCOUNTER, A_FLEE, A_FLIP, A_GRAB_DOWN, A_GRAB_UP,
@@ -296,6 +296,13 @@ def _copy_stor(stor: list) -> list:
     return [[list(x) for x in sp] for sp in stor]
 
 
+def _most_coins(game: "AnchorsAweighGame") -> int:
+    """More coins than one seat can gain in a game: every card's coins once (a seat
+    gains a card's coins at most once, and a game plays 26 of the cards) and every cargo
+    token sold at the end of both rounds."""
+    return sum(c.coins for c in game.cards) + 2 * NUM_COLOURS * game.comp.cargo_per_colour
+
+
 def _tile(game: "AnchorsAweighGame") -> int:
     """The highest tile id."""
     return game.num_tiles - 1
@@ -335,7 +342,7 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
               high=lambda g: g.comp.cargo_per_colour),
         field("chest_supply", "int", low=0, high=lambda g: g.comp.chests),
         field("parrot_supply", "int", low=0, high=lambda g: g.comp.parrots),
-        field("coins", "ints", length=num_players, low=0),
+        field("coins", "ints", length=num_players, low=0, high=_most_coins),
         field("chests", "ints", length=num_players, low=0, high=lambda g: g.comp.chests),
         field("parrots", "ints", length=num_players, low=0, high=lambda g: g.comp.parrots),
         field("deck", "ints", low=0, high=_card, max_len=13),
@@ -546,6 +553,8 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
                                                        else [])
         require(len(cards) == len(set(cards)), "cards: a card in two places")
         require(len(cards) == 13 * self.round, "cards: not 13 adventure cards per round")
+        require(all(g.cards[c].type == CONTRACT for c in self.queue),
+                "queue: only contracts are moved to the bottom of the deck")
         # what may lie where
         for p in range(n):
             ship, stor = self.ships[p], self.stor[p]
@@ -568,6 +577,10 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
         for t, hidden in enumerate(self.secret):
             require(not hidden or t in self.hand or t in below,
                     f"secret[{t}]: a secret tile outside a hand and below deck")
+        travel = self.phase in (DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE)
+        require(self.cleansed == (g.starfish_rule and travel),
+                "cleansed: the starfish tiles leave the ships exactly when travel starts "
+                "(2 players or Rough Seas)")
         if self.cleansed:   # only a Rough Seas swap brings a (face-up) starfish back
             require(not any(0 <= c < CARGO and g.tile_star[c] and self.secret[c]
                            for ship in self.ships for c in ship),
@@ -586,6 +599,10 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
         if ph == SETUP:
             require(self.round == 1 and all((self.hand[p] >= 0) == (p in g.monkey_seats)
                                            for p in range(n)), "hand: not the monkeys")
+            require(all(t < 0 or kind[t] == MONKEY for t in self.hand),
+                    "hand: a tile other than the Meddlesome Monkey before loading")
+            require(self.turns == 0 and all(c == EMPTY for ship in self.ships for c in ship),
+                    "ships/turns: moves made before the monkeys are placed")
         if ph in (SETUP, LOADING):
             require(not any(any(sp) for sp in self.stor), "stor: cargo on storage while loading")
             require(self.current < 0 and not self.queue and not self.cargo_queue,
@@ -595,6 +612,10 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
             if self.captain >= 0:
                 require(EMPTY not in self.ships[self.captain], "captain: the ship is not full")
             require(self._current_players(), "phase: loading with every ship full")
+            for p in range(n):
+                require(self.hand[p] < 0 or any(self.ships[p][sp] == EMPTY
+                                                for sp in ASSET_SPACES),
+                        f"hand[{p}]: a tile held without a free asset space to place it")
         else:
             require(not any(t >= 0 for t in self.hand), "hand: a tile held after loading")
         if travel:

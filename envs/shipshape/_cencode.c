@@ -972,6 +972,10 @@ static GroupBids *group_bids(const Encoder *e, const View *V)
         long s;
         if (long_at_in(need, i, "table.need[group][i]", 0, S - 1, &s) < 0)
             return NULL;
+        if (bidding[s]) {
+            PyErr_SetString(PyExc_ValueError, "table.need[group]: a seat listed twice");
+            return NULL;
+        }
         bidding[s] = 1;
     }
     const long count = PyTuple_GET_SIZE(need);
