@@ -9,7 +9,9 @@ import click
 
 from plunder.envs.core import PlunderError
 
-from .options import GAME, GameType, game_argument
+from .options import (
+    GAME, MAX_STEPS, SEED, GameType, Group, count, game_argument, players_option,
+)
 
 
 def _fail(exc: Exception):
@@ -56,7 +58,7 @@ def _report(data: dict, render, json_out) -> None:
         click.echo(f"wrote {json_out}")
 
 
-@click.group("benchmark")
+@click.group("benchmark", cls=Group)
 def benchmark():
     """Benchmark tasks, shipped opponent bots, one score command (docs/benchmark.md)."""
 
@@ -88,7 +90,7 @@ def list_tasks(as_json, markdown):
                    "module:factory() (called as factory(env_id=, num_players=, seed=), "
                    "returns an object with act), or a bot spec (heuristic, "
                    "pretrained:final, search:8, ...).")
-@click.option("--games", type=click.IntRange(1), default=None,
+@click.option("--games", type=count(), default=None,
               help="Play only the task's first N games (smoke tests; not a full result).")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
@@ -115,12 +117,12 @@ def run(task, policy, games, json_out, as_json):
 @benchmark.command("exploit")
 @click.argument("bot")
 @click.option("--game", type=GAME, required=True, help="The game (e.g. scallywags).")
-@click.option("--players", type=click.IntRange(2), required=True, help="Number of players.")
-@click.option("--steps", type=click.IntRange(1), default=None,
+@players_option(required=True)
+@click.option("--steps", type=count(1, MAX_STEPS), default=None,
               help="Learner steps of the best response (default: the packaged config's).")
-@click.option("--games", type=click.IntRange(1), default=None,
+@click.option("--games", type=count(), default=None,
               help="Evaluation games of the best response against BOT (default 1000).")
-@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the best response's training run.")
 @click.option("--run-dir", type=click.Path(file_okay=False), default=None,
               help="Where the best response trains (default runs/exploit-GAME-Np-BOT).")
@@ -147,20 +149,20 @@ def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out
 @game_argument()
 @click.option("--bot", required=True, metavar="SPEC",
               help="The bot to diagnose (any bot spec: trained:PATH.onnx, pretrained, ...).")
-@click.option("--players", type=click.IntRange(2), required=True, help="Number of players.")
+@players_option(required=True)
 @click.option("--helper", default="heuristic", show_default=True, metavar="SPEC",
               help="The bot that takes over one kind of decision at a time.")
 @click.option("--against", "opponent", default="heuristic", show_default=True,
               metavar="SPEC", help="The bot in every other seat.")
-@click.option("--games", type=click.IntRange(2), default=200, show_default=True,
+@click.option("--games", type=count(2), default=200, show_default=True,
               help="Games per replay (the survey and each hybrid play the same games).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Tournament seed (the deals of plunder eval --seed).")
 @click.option("--kinds", default=None, metavar="K1,K2",
               help="Kinds of decision to hand over, one hybrid each; K1+K2 hands two over "
                    "together (default: the --top kinds where the two bots disagree most "
                    "often).")
-@click.option("--top", type=click.IntRange(1), default=4, show_default=True,
+@click.option("--top", type=count(), default=4, show_default=True,
               help="How many kinds to replay when --kinds is not given.")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
@@ -185,15 +187,15 @@ def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json
               help="Only this game (repeatable; default: all five).")
 @click.option("--bot", default="pretrained:final", show_default=True, metavar="SPEC",
               help="The trained bot to judge (any bot spec).")
-@click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--games", type=count(), default=1000, show_default=True,
               help="Games per cell.")
-@click.option("--seed", type=click.IntRange(0), default=31, show_default=True,
+@click.option("--seed", type=SEED, default=31, show_default=True,
               help="Tournament seed (the deals of plunder eval --seed); 0 is the training "
                    "runs' final evaluation, on which variants were compared.")
-@click.option("--search-games", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--search-games", type=count(0), default=0, show_default=True,
               help="Also play netsearch:pretrained against the bot at 2 players, this many "
                    "games per game (slow: crew and Anchors Aweigh! take seconds a game).")
-@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--workers", type=count(1, 256), default=1, show_default=True,
               help="Processes playing the cells side by side (the same numbers as one).")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
@@ -214,11 +216,10 @@ def targets_command(games_, bot, games, seed, search_games, workers, json_out):
 
 @benchmark.command("leaderboard")
 @game_argument(type=GameType(extra=("all",)))
-@click.option("--players", type=click.IntRange(2), default=None,
-              help="Number of players (required unless GAME is 'all', which does 2 and 4).")
-@click.option("--games", type=click.IntRange(1), default=400, show_default=True,
+@players_option("Number of players (required unless GAME is 'all', which does 2 and 4).")
+@click.option("--games", type=count(), default=400, show_default=True,
               help="Games per pairing of fast bots.")
-@click.option("--search-games", type=click.IntRange(1), default=None,
+@click.option("--search-games", type=count(), default=None,
               help="Games per pairing that has a search bot (search, netsearch); default "
                    "per game (docs/benchmark.md#leaderboards).")
 @click.option("--bots", default=None,
@@ -277,8 +278,7 @@ def leaderboard(game, players, games, search_games, bots, out_dir, doc):
 @click.option("--dest", type=click.Path(file_okay=False), default=None,
               help="Target folder (default: the package's plunder/policies/pretrained).")
 @click.option("--game", type=GAME, default=None, help="Refuse runs of any other game.")
-@click.option("--players", type=click.IntRange(2), default=None,
-              help="Refuse runs of any other player count.")
+@players_option("Refuse runs of any other player count.")
 @click.option("--placeholder", is_flag=True,
               help="Mark the bots as placeholders (small development runs).")
 @click.option("--float32", "keep_float32", is_flag=True,

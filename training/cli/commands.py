@@ -10,10 +10,13 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import click  # noqa: E402
 
-from .options import GAME, bots_option, game_argument  # noqa: E402
+from .options import (  # noqa: E402
+    GAME, MAX_STEPS, PORT, SEED, Group, bots_option, count, finite, game_argument,
+    players_option,
+)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="plunder", prog_name="plunder",
                       message="%(prog)s %(version)s")
 def main():
@@ -34,12 +37,13 @@ def list_games():
 
 @main.command()
 @game_argument()
-@click.option("--seat", default=0, show_default=True, help="Your seat (0 moves first in "
-              "seat order; the first player may be drawn at random by the rules).")
+@click.option("--seat", type=count(0), default=0, show_default=True,
+              help="Your seat (0 moves first in seat order; the first player may be drawn "
+                   "at random by the rules).")
 @bots_option("Comma-separated bots for the other seats", "One name fills every seat",
              default="heuristic", show_default=True)
-@click.option("--players", type=int, default=None, help="Number of players.")
-@click.option("--seed", type=int, default=None, help="Seed for a reproducible game.")
+@players_option()
+@click.option("--seed", type=SEED, default=None, help="Seed for a reproducible game.")
 def play(game, seat, bots, players, seed):
     """Play GAME in the terminal against bots."""
     from plunder.training.play.terminal import main_play
@@ -48,14 +52,14 @@ def play(game, seat, bots, players, seed):
 
 
 @main.command()
-@click.option("--seconds", type=float, default=3.0, show_default=True,
-              help="Seconds of play per environment.")
+@click.option("--seconds", type=finite(0, 3600), default=3.0, show_default=True,
+              help="Seconds of play per environment (at most an hour).")
 @click.option("--game", "games", type=GAME, multiple=True,
               help="Only these games (repeatable).")
 @click.option("--no-yardsticks", is_flag=True, help="Skip PettingZoo/OpenSpiel yardsticks.")
 @click.option("--no-train", is_flag=True, help="Skip the training-throughput measurement.")
-@click.option("--players", "players", type=int, multiple=True,
-              help="Only these player counts (repeatable; default: every supported count).")
+@players_option("Only these player counts (repeatable; default: every supported count).",
+                game_param="games", multiple=True)
 @click.option("--no-batched", is_flag=True, help="Skip the batched path (GameBatch).")
 @click.option("--observation-cost", is_flag=True,
               help="Also play each game through env() (and the batched path) with the "
@@ -101,9 +105,10 @@ bench.params = list(speed.params)
               help="Training config YAML (default: the packaged configs/train/GAME.yaml).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a config key, e.g. --set ppo.learning_rate=1e-3 (repeatable).")
-@click.option("--steps", type=int, default=None, help="Learner steps (total_timesteps).")
-@click.option("--players", type=int, default=None, help="Number of players.")
-@click.option("--seed", type=int, default=None, help="Seed of the run.")
+@click.option("--steps", type=count(1, MAX_STEPS), default=None,
+              help="Learner steps (total_timesteps).")
+@players_option()
+@click.option("--seed", type=SEED, default=None, help="Seed of the run.")
 @click.option("--run-dir", type=click.Path(file_okay=False), default=None,
               help="Run directory (default runs/GAME-Np).")
 @click.option("--resume", is_flag=True, help="Continue the run from its last checkpoint.")
@@ -122,14 +127,15 @@ def train(game, config_path, overrides, steps, players, seed, run_dir, resume, o
 @game_argument()
 @bots_option("Comma-separated bots", "With fewer bots than seats the last fills the rest",
              required=True)
-@click.option("--games", type=int, default=200, show_default=True, help="Games to play.")
-@click.option("--players", type=int, default=None, help="Number of players.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--games", type=count(), default=200, show_default=True, help="Games to play.")
+@players_option("Number of players (default: the game's fewest).")
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Tournament seed (game g is dealt from env seed (2*SEED+1)*2**64+g, "
                    "apart from every seed training uses).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A variant option of the game (repeatable).")
-@click.option("--max-turns", type=int, default=None, help="Turn limit per game.")
+@click.option("--max-turns", type=count(), default=None,
+              help="Turn limit per game (default: the game's).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @click.option("--log-games", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write each game's result to FILE (JSON lines, after the command line) "
@@ -161,7 +167,7 @@ def export(run, out, checkpoint):
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (the default is this machine only; another "
                    "address lets others on the network play, with the bots of --bot-dir).")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+@click.option("--port", type=PORT, default=8000, show_default=True,
               help="TCP port.")
 @click.option("--bot-dir", type=click.Path(file_okay=False), default=None,
               help="Folder of trained bots (*.onnx, searched recursively) the page offers; "
@@ -169,10 +175,11 @@ def export(run, out, checkpoint):
                    "bots only).")
 @click.option("--models", "models_dir", type=click.Path(file_okay=False), default=None,
               help="Deprecated: the former name of --bot-dir.")
-@click.option("--max-games", type=click.IntRange(1), default=32, show_default=True,
+@click.option("--max-games", type=count(1, 10_000), default=32, show_default=True,
               help="Games the server holds at once.")
-@click.option("--idle-minutes", type=click.FloatRange(min=0, min_open=True), default=30.0,
-              show_default=True, help="A game left alone this long is closed.")
+@click.option("--idle-minutes", type=finite(0, 7 * 24 * 60), default=30.0,
+              show_default=True, help="A game left alone this long is closed (at most a "
+                                      "week).")
 def serve(host, port, bot_dir, models_dir, max_games, idle_minutes):
     """Play, watch and replay the games in a browser (a local web server; docs/web.md)."""
     try:
