@@ -2,6 +2,8 @@
 
 - ``envs/<game>.md``: one page per registered game, from its env module's docstring and
   its observation layout's ``describe()`` at every player count;
+- ``rules/<game>.md``: each game's rules page, the file the package ships
+  (``envs/<game>/rules.md``, read by ``plunder.envs.rules_text``);
 - the training page's config reference, from the config dataclass (``describe_config``);
 - the results table, from ``docs/results/targets.json`` (``docs/results/render.py``), on
   every page that has its markers.
@@ -54,7 +56,7 @@ def _module_docstring(env_id: str) -> str:
 
 def _inline(text: str) -> str:
     """RST inline markup to Markdown: ``code`` to `code`, rules files to links."""
-    text = re.sub(r"``docs/rules/(\w+)\.md``", r"[the rules page](../rules/\1.md)", text)
+    text = re.sub(r"``envs/(\w+)/rules\.md``", r"[the rules page](../rules/\1.md)", text)
     return re.sub(r"``(.+?)``", r"`\1`", text)
 
 
@@ -228,11 +230,23 @@ def page_name(env_id: str) -> str:
 
 # -- hooks --------------------------------------------------------------------------------
 
+def rules_page(env_id: str) -> str | None:
+    """A game's rules page as the package ships it (None for a game without one)."""
+    from plunder.envs import spec
+    from plunder.envs.core.guide import rules_text
+
+    return rules_text(env_id) if spec(env_id).rules is not None else None
+
+
 def on_files(files, config):
-    """Add the generated env pages."""
+    """Add the generated env pages and the rules pages."""
     for env_id in env_ids():
         files.append(File.generated(config, f"envs/{page_name(env_id)}.md",
                                     content=env_page(env_id)))
+        rules = rules_page(env_id)
+        if rules is not None:
+            files.append(File.generated(config, f"rules/{page_name(env_id)}.md",
+                                        content=rules))
     return files
 
 

@@ -13,6 +13,7 @@ from .core.registry import (
     env_ids, env_module, game_class, make, make_parallel, pettingzoo_id, register,
     register_with_pettingzoo, resolve_env_id, spec, specs, unregister,
 )
+from .core.guide import rules_text
 from .core.spec import GameSpec
 
 register_with_pettingzoo()
@@ -26,5 +27,5 @@ def __getattr__(name: str):
 
 
 __all__ = ["ENV_IDS", "GameSpec", "env_ids", "env_module", "game_class", "make",
-           "make_parallel", "pettingzoo_id", "register", "resolve_env_id", "spec", "specs",
-           "unregister"]
+           "make_parallel", "pettingzoo_id", "register", "resolve_env_id", "rules_text", "spec",
+           "specs", "unregister"]

@@ -7,7 +7,7 @@ and everyone else gets one last turn. Then the ships fight: Mariners (Navy, Merc
 Marauders (Pirate, Raider) attack each other, Privateers attack anyone; Raiders plunder
 treasure, the Black Spot always wins, crews duel card by card. Ships kept or won score 25,
 treasure its value; admirals, captains and treasure left in hand cost points. Rounds repeat
-until someone reaches ``target_score`` (500). Full rules: ``docs/rules/all_hands_battle.md``.
+until someone reaches ``target_score`` (500). Full rules: ``envs/all_hands_battle/rules.md``.
 
     from plunder.envs import all_hands_battle_v0
     env = all_hands_battle_v0.env(num_players=4, prize_crew=True)

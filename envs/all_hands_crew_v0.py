@@ -9,7 +9,7 @@ combinations; pairs grant in-game actions (Double hire, Snatch, Spyglass, Short 
 Curse). When the Drawing Piles hold fewer cards than players at the start of a round, every
 Crew Pile is laid out in its best partition, single captains cost points, and the highest
 score wins (ties: more captains). Full rules and every decision the completion made:
-``docs/rules/all_hands_crew.md``.
+``envs/all_hands_crew/rules.md``.
 
 Usage::
 

@@ -10,7 +10,7 @@ time: discoveries (spend assets, gain cargo or coins), trades (swap cargo), pira
 and sailors or pay 2 coins and a cargo) and, last, contracts (sell cargo for coins). At the
 end of a round cargo becomes coins and every 10 coins a treasure chest that blocks an
 above-deck space in round 2. Most coins plus chests after round 2 wins. Full rules and
-every decision this project made: ``docs/rules/anchors_aweigh.md``.
+every decision this project made: ``envs/anchors_aweigh/rules.md``.
 
     from plunder.envs import anchors_aweigh_v0
     env = anchors_aweigh_v0.parallel_env(num_players=4)   # the natural form

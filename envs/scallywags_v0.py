@@ -3,7 +3,7 @@
 Each player builds a *take* of coins from the middle: face-down coins (values 0, 1, 3, 5,
 8, unseen) and face-up ones, using nine action cards to grab, steal, swap, peek and give
 coins. The game ends when every take holds exactly the take limit (8 coins with 2-3
-players, 6 with 4-6); the highest total wins. Full rules: ``docs/rules/scallywags.md``.
+players, 6 with 4-6); the highest total wins. Full rules: ``envs/scallywags/rules.md``.
 
     from plunder.envs import scallywags_v0
     env = scallywags_v0.env(num_players=4)

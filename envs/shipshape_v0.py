@@ -6,7 +6,7 @@ the next one, and so on; matching cards tie and re-bid. Each crate (a 3x3 tile w
 goods and rats) is placed on your 3x3 hold in any of 8 orientations; after three crates
 you score what shows from above: gold minus rats, cannons above the table's lowest,
 contraband unless you have the most, and 8 for a full ship. Most coins after three voyages
-wins. Full rules: ``docs/rules/shipshape.md``.
+wins. Full rules: ``envs/shipshape/rules.md``.
 
     from plunder.envs import shipshape_v0
     par = shipshape_v0.parallel_env(num_players=4)     # the natural, simultaneous form

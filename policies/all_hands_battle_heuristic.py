@@ -26,7 +26,7 @@ Measured win share against random players (the heuristic's seat rotated game by 
 target 500): 2 players 1.00 of 200 games (fair share 0.50); 4 players (1 heuristic vs 3
 random) 1.00 of 200 games (fair share 0.25); 3 and 5 players 1.00 of 100 games each; 4
 players with Prize Crew or Alternate Aargh! 1.00 of 100 games each.
-See ``docs/rules/all_hands_battle.md``.
+See ``envs/all_hands_battle/rules.md``.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ Strategy (it reads only the observation vector, by field name, and the mask):
 Measured win share against random bots (200 games each, the heuristic's seat rotating,
 ties shared): 2 players (1 vs 1 random) 100.0 %, mean margin +14.4 points; 4 players
 (1 vs 3 random) 97.3 % (random baseline 25 %), mean margin +9.6 points.
-See docs/rules/all_hands_crew.md.
+See envs/all_hands_crew/rules.md.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ Travel
     it tosses an asset no remembered card needs (monkeys first), else the new cargo.
 
 Measured win share against random bots (parallel env, 200 games each, seats rotated, ties
-shared; see ``docs/rules/anchors_aweigh.md``): 2 players 1.00 (mean score 49.5 vs 11.0),
+shared; see ``envs/anchors_aweigh/rules.md``): 2 players 1.00 (mean score 49.5 vs 11.0),
 3 players 1.00, 4 players (one heuristic, three random) 1.00 (46.9 vs 10.3), 4 players Rough
 Seas 1.00. A random seat would win 1/n.
 """

@@ -37,7 +37,7 @@ bottom stay in the set. With that value it decides:
 Everything else (how tiles are grabbed and placed, encounters, discoveries, stowing with
 room) is the heuristic's. It reads only the observation, by field name, and the mask. Trained
 Anchors Aweigh! bots imitate it in their warm start (``pretrain.teacher: planner``);
-how strong it is: docs/rules/anchors_aweigh.md#the-planner-bot.
+how strong it is: envs/anchors_aweigh/rules.md#the-planner-bot.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ A card is only played when its gain beats what keeping it is worth. Out of turn 
 blocks with HANDS OFF ME BOOTY! when the action would cost it more than 1.5 points.
 When forced to discard it throws the card it values least.
 
-Measured (``plunder eval``-style, 400 games, seats rotated): see docs/rules/scallywags.md.
+Measured (``plunder eval``-style, 400 games, seats rotated): see envs/scallywags/rules.md.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ expected crate less the heuristic's charge for spending high cards.
 
 It reads only the observation, by field name, and the mask. The 4-player trained bot
 imitates it in its warm start (``pretrain.teacher: planner``). How strong it is:
-docs/rules/shipshape.md#the-planner-bot.
+envs/shipshape/rules.md#the-planner-bot.
 """
 
 from __future__ import annotations

@@ -21,14 +21,19 @@ def test_list_names_every_game():
         assert env_id in out.output
 
 
-def test_parse_choice_by_number_and_name():
-    names = {3: "play ARRGH!", 20: "coin 2", 21: "coin 3"}
+def test_parse_choice_by_number_and_words():
+    names = {3: "play ARRGH!", 20: "take face-down coin #2 from the middle",
+             21: "take face-down coin #23 from the middle"}
     legal = list(names)
-    assert parse_choice("3", legal, names) == 3
+    assert parse_choice("1", legal, names) == 3            # the number shown beside it
+    assert parse_choice("3", legal, names) == 21
     assert parse_choice("play a", legal, names) == 3
-    assert parse_choice("coin 2", legal, names) == 20
-    assert parse_choice("coin", legal, names) is None      # ambiguous
+    assert parse_choice("take face-down coin #2 from the middle", legal, names) == 20
+    assert parse_choice("#23", legal, names) == 21         # a word only one move has
+    assert parse_choice("#2", legal, names) == 20          # not the start of #23
+    assert parse_choice("take", legal, names) is None      # ambiguous
     assert parse_choice("99", legal, names) is None
+    assert parse_choice("0", legal, names) is None
 
 
 def test_a_person_can_play_a_whole_game_against_bots():

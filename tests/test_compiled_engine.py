@@ -23,7 +23,7 @@ from plunder.envs import ENV_IDS, game_class
 from plunder.envs.core import compiled
 from plunder.envs.core.batch import GameBatch, engine_module
 from plunder.envs.core.errors import (
-    IllegalActionError, InvalidArgumentError, InvalidStateError,
+    GameOverError, IllegalActionError, InvalidArgumentError, InvalidStateError, NotActingError,
 )
 
 ENGINE_GAMES = [e for e in ENV_IDS if game_class(e).__module__.split(".")[-2]
@@ -285,12 +285,18 @@ def test_junk_actions_players_and_buffers_are_refused(env_id):
     cls = game_class(env_id)
     game, engine = _engine(env_id, cls.min_players)
     state = engine.new_game(5)
-    (p,) = state.current_players()
+    acting = state.current_players()
+    p = acting[0]
     mask = np.frombuffer(state.mask(p), np.int8)
+    others = {q: int(np.flatnonzero(np.frombuffer(state.mask(q), np.int8))[0])
+              for q in acting[1:]}
     before = state.to_dict()
     for bad in (-1, game.num_actions, int(mask.argmin()), 2**70, 1.0, "0", None, True):
         with pytest.raises(IllegalActionError):
-            state.apply(bad)
+            state.apply_joint({p: bad, **others})
+    for bad_joint in ({}, {**others}, {p: 0, game.num_players: 0, **others}, [0], None):
+        with pytest.raises(NotActingError):
+            state.apply_joint(bad_joint)
     assert state.to_dict() == before
     for bad in (-1, game.num_players, 2**70, 0.0, None, False):
         with pytest.raises(InvalidArgumentError):
@@ -307,37 +313,45 @@ def test_junk_actions_players_and_buffers_are_refused(env_id):
     # a finished game takes no action
     rng = np.random.default_rng(0)
     while not state.is_terminal():
-        (p,) = state.current_players()
-        state.apply(int(rng.choice(np.flatnonzero(np.frombuffer(state.mask(p), np.int8)))))
-    with pytest.raises(InvalidArgumentError):
-        state.apply(0)
+        state.apply_joint({q: int(rng.choice(np.flatnonzero(np.frombuffer(state.mask(q),
+                                                                          np.int8))))
+                           for q in state.current_players()})
+    with pytest.raises(GameOverError):
+        state.apply_joint({0: 0})
     assert state.current_players() == ()
-    # the batch's arrays: each of the wrong kind in turn
+    # the batch's arrays (room for every seat of every table): each of the wrong kind in turn
     module = engine_module(cls)
     n, P, A = 3, game.num_players, game.num_actions
-    good = dict(obs=np.zeros((n, size), np.float32), masks=np.zeros((n, A), np.int8),
-                seats=np.zeros(n, np.int64), rewards=np.zeros((n, P), np.float32),
-                terminated=np.zeros(n, bool), truncated=np.zeros(n, bool))
-    wrong = dict(obs=np.zeros((n, size), np.float64), masks=np.zeros((n, A + 1), np.int8),
-                 seats=np.zeros(n, np.int32), rewards=np.zeros((n, P + 1), np.float32),
+    good = dict(obs=np.zeros((n * P, size), np.float32), masks=np.zeros((n * P, A), np.int8),
+                tables=np.zeros(n * P, np.int64), seats=np.zeros(n * P, np.int64),
+                rewards=np.zeros((n, P), np.float32), terminated=np.zeros(n, bool),
+                truncated=np.zeros(n, bool))
+    wrong = dict(obs=np.zeros((n * P, size), np.float64),
+                 masks=np.zeros((n * P, A + 1), np.int8), tables=np.zeros(n, np.int64),
+                 seats=np.zeros(n * P, np.int32), rewards=np.zeros((n, P + 1), np.float32),
                  terminated=np.zeros(n, np.int64), truncated=np.zeros(n - 1, bool))
     for key in good:
         arrays = {**good, key: wrong[key]}
         with pytest.raises(InvalidArgumentError):
-            module.Batch(engine, n, arrays["obs"], arrays["masks"], arrays["seats"],
-                         arrays["rewards"], arrays["terminated"], arrays["truncated"],
-                         100, "rank", None)
+            module.Batch(engine, n, *arrays.values(), 100, "rank", None)
+    for threads in (0, 65):
+        with pytest.raises(InvalidArgumentError):
+            module.Batch(engine, n, *good.values(), 100, "rank", None, threads)
     batch = module.Batch(engine, n, *good.values(), 100, "rank", None)
+    with pytest.raises(InvalidArgumentError):          # no games before reset()
+        batch.step(np.zeros(0, np.int64))
     for bad_words in (np.zeros((n, 3), np.uint64), np.ones((n, 4), np.float64),
                       np.zeros((n, 4), np.uint64)):      # an even increment
         with pytest.raises(InvalidArgumentError):
             batch.reset(bad_words)
-    batch.reset(np.ones((n, 4), np.uint64))
-    for bad_actions in (np.zeros(n + 1, np.int64), np.zeros(n, np.int32),
-                        np.zeros(n, np.float64)):
+    rows = batch.reset(np.ones((n, 4), np.uint64))
+    assert n <= rows <= n * P and rows == batch.rows
+    for bad_actions in (np.zeros(rows + 1, np.int64), np.zeros(rows, np.int32),
+                        np.zeros(rows, np.float64)):
         with pytest.raises(InvalidArgumentError):
             batch.step(bad_actions)
-    assert batch.step(np.full(n, -1, np.int64)) == 0      # the first illegal table
+    assert batch.step(np.full(rows, -1, np.int64)) == -1    # -1 - the first illegal row
+    assert batch.rows == rows
     for bad in (None, [], 7, "ranked"):
         with pytest.raises((InvalidArgumentError, TypeError)):
             module.Batch(engine, n, *good.values(), 100, bad, None)
@@ -348,11 +362,12 @@ def test_junk_actions_players_and_buffers_are_refused(env_id):
 @pytest.mark.parametrize("env_id", ENGINE_GAMES)
 @pytest.mark.parametrize("options", [
     dict(), dict(derived_features=False), dict(max_turns=7), dict(reward_mode="win"),
-    dict(reward_mode="score"),
+    dict(reward_mode="score"), dict(threads=3),
 ], ids=str)
 def test_the_compiled_batch_steps_the_python_batchs_games(env_id, options):
     """GameBatch compiled and in Python, from one seed and fed the same actions: the same
-    decisions (tables, seats, observations, masks) and outcomes every step."""
+    decisions (tables, seats, observations, masks) and outcomes every step (compiled
+    steps split over threads too)."""
     cls = game_class(env_id)
     rng = np.random.default_rng(11)
     for n in (cls.min_players, cls.max_players):

@@ -55,6 +55,8 @@ def guide_texts() -> list[tuple[str, str]]:
     for path in sorted(DOCS.rglob("*.md")):
         if LAB not in path.parents:
             texts.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")))
+    for path in sorted((ROOT / "envs").glob("*/rules.md")):     # the rules pages
+        texts.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")))
     for path in sorted((ROOT / "configs").rglob("*")):
         if path.suffix in (".yaml", ".toml"):
             texts.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")))

@@ -17,9 +17,9 @@ TOP = {"envs": "plunder/envs", "policies": "plunder/policies",
 
 def _is_data(path: Path) -> bool:
     """Package data the wheel must carry: configs, shipped bots and their manifest, the
-    benchmark's JSON Schema."""
+    benchmark's JSON Schema, the games' rules pages."""
     return path.suffix in (".yaml", ".toml", ".onnx") or path.name == "manifest.json" \
-        or path.name.endswith(".schema.json")
+        or path.name.endswith(".schema.json") or path.name == "rules.md"
 
 
 def expected_files():
@@ -82,3 +82,19 @@ def test_the_core_install_requires_only_numpy_gymnasium_and_pettingzoo(wheel):
                   for r in requires if "extra ==" not in r)
     assert core == ["gymnasium", "numpy", "pettingzoo"]
     assert any(r.startswith("click") and 'extra == "cli"' in r for r in requires)
+
+
+def test_the_rules_pages_are_read_from_an_installed_package(wheel, tmp_path):
+    """Unpacked from the wheel alone (no source tree), every game's rules page is found
+    by ``plunder.envs.rules_text``: it is package data beside the game's engine."""
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = ("import plunder.envs as e, sys; "
+            "assert e.__file__.startswith(sys.argv[1]), e.__file__; "
+            "print(*(e.rules_text(i).splitlines()[0] for i in e.ENV_IDS), sep='\\n')")
+    done = subprocess.run([sys.executable, "-c", code, str(site)], cwd=tmp_path,
+                          env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 5 and all(line.startswith("# ") for line in lines)

@@ -14,6 +14,9 @@ SPEC = GameSpec(
     compiled=("encoder", "view"),
     heuristic="plunder.policies.all_hands_battle_heuristic:AllHandsBattleHeuristic",
     board="plunder.envs.all_hands_battle.render:board",
+    prompt="plunder.envs.all_hands_battle.guide:decision_prompt",
+    move_label="plunder.envs.all_hands_battle.guide:move_label",
+    rules="rules.md",
     test_variants=({}, {"prize_crew": True, "alternate_aargh": True}),
 )
 

@@ -63,7 +63,7 @@ def describe_view(game, view: AllHandsBattleView) -> str:
         lines.append(f"To act: {who} — {_DECISION_TEXT[view.decision]}")
     else:
         lines.append("Game over.")
-    lines.append(f"Draw pile: {view.deck_size} cards · discard pile ({len(view.discard)}), "
+    lines.append(f"Draw pile: {count(view.deck_size, 'card')} · discard pile ({len(view.discard)}), "
                  f"top last: {_names(game, view.discard[-8:])}")
     lines.append(f"Your hand: {_names(game, view.hand)}")
     if view.launch_master >= 0:

@@ -20,6 +20,9 @@ SPEC = GameSpec(
     beliefs={"returns": "plunder.policies.all_hands_crew_belief:returns_belief",
              "memory": "plunder.policies.all_hands_crew_belief:CrewMemory"},
     board="plunder.envs.all_hands_crew.render:board",
+    prompt="plunder.envs.all_hands_crew.guide:decision_prompt",
+    move_label="plunder.envs.all_hands_crew.guide:move_label",
+    rules="rules.md",
     test_variants=({}, {"open_stock": True}),
 )
 

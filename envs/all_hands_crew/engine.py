@@ -1,6 +1,6 @@
 """All Hands on Deck (crew combinations): the rules engine (no gymnasium/PettingZoo).
 
-A round is three phases (see docs/rules/all_hands_crew.md):
+A round is three phases (see envs/all_hands_crew/rules.md):
 
 1. ``draw``: from the start player clockwise, one card at a time, each player takes the
    top card of any non-empty Drawing Pile into their face-down stock until they hold 3

@@ -9,6 +9,7 @@ observer learns its own hire from its Crew Pile, and with open stock everyone's.
 
 from __future__ import annotations
 
+from plunder.envs.core.board import count
 from plunder.envs.core.movelog import who, whose
 
 from .components import NUM_CREW, NUM_KINDS
@@ -73,11 +74,11 @@ def _event_line(game, event, name, observer) -> str:
             f"{whose(game, arg, observer)} pile"
         return f"{name(seat)} draws from {pile}"
     if what == "hire":
-        back = f"; {kind} go back on their pile" if kind > 0 else ""
-        return f"{name(seat)} hires {arg} card{'s' if arg != 1 else ''}{back}"
+        back = f"; {kind} {'goes' if kind == 1 else 'go'} back on their pile" if kind > 0 else ""
+        return f"{name(seat)} hires {count(arg, 'card')}{back}"
     if what == "lay":
         combo = game.combos[arg]
-        return f"{name(seat)} lays out {combo.name} ({combo.points} points)"
+        return f"{name(seat)} lays out {combo.name} ({count(combo.points, 'point')})"
     if what == "snatch":
         got = kinds[kind] if kind >= 0 else "a card"
         return f"{name(seat)} snatches {got} from {whose(game, arg, observer)} Crew Pile"

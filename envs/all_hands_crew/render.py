@@ -9,19 +9,33 @@ from .components import NUM_CREW, NUM_KINDS
 from .view import AllHandsCrewView
 
 
+#: the phases of a round, in words
+PHASE_WORDS = {"draw": "drawing stock cards", "spyglass": "Spyglass draws",
+               "hire": "hiring (everyone at once)", "lay": "laying out combinations",
+               "target": "choosing a target", "over": "game over"}
+
+
 def describe_view(game, v: AllHandsCrewView) -> str:
     """A readable text table of the table from ``v.player``'s seat."""
     names = game.comps.short_names
     combos = game.combos
     n = v.num_players
-    head = (f"All Hands on Deck: seat {v.player} of {n}, round {v.round}, phase {v.phase}"
+    me = v.player
+
+    def name(q: int) -> str:
+        return game.seat_name(q) + (" (you)" if q == me else "")
+
+    head = (f"All Hands on Deck — seen by {name(me)}, {n} players; round {v.round}: "
+            f"{PHASE_WORDS.get(v.phase, v.phase)}"
             + (" (open stock)" if v.open_stock else "")
-            + f"; start player {v.start}; acting {list(v.acting)}")
+            + f"; start player {name(v.start)}")
+    if v.acting:
+        head += "; to act: " + ", ".join(name(q) for q in v.acting)
     if v.pending:
         head += f"; choosing the target of {v.pending.replace('_', ' ')}"
     rows = [head,
-            "| seat | score | curses | captains | pile | top known (top first) | stock | "
-            "crew | laid out |",
+            "| seat | score | curses | captains | pile | pile cards you know (1 = top) | "
+            "stock | crew | laid out |",
             "|---|---|---|---|---|---|---|---|---|"]
     for q in range(n):
         laid = list(v.laid[q]) + list(v.final[q])
@@ -35,16 +49,17 @@ def describe_view(game, v: AllHandsCrewView) -> str:
         for depth, (_, k) in enumerate(reversed(pile)):
             if k >= 0:
                 known.append(f"{depth + 1}:{names[k]}")
-        stock = ", ".join((names[k] if k >= 0 else "?") + f"<{s}"
-                          + ("*" if q == v.player and i in v.my_hired else "")
+        stock = ", ".join((names[k] if k >= 0 else "unseen") + " from "
+                          + ("your" if s == me else f"{game.seat_name(s)}'s") + " pile"
+                          + (" (picked)" if q == me and i in v.my_hired else "")
                           for i, (k, s) in enumerate(v.stock[q]))
-        if q == v.player:
+        if q == me:
             crew = ", ".join(f"{c} {names[k]}" for k, c in enumerate(v.my_crew) if c)
         else:
             seen = ", ".join(f"{c} {names[k]}" for k, c in enumerate(v.crew_known[q]) if c)
             if seen and v.crew_maybe_gone[q]:
                 seen += f", but {v.crew_maybe_gone[q]} of these may have been snatched"
-            crew = f"{v.crew_sizes[q]} cards" + (f" (incl. {seen})" if seen else "")
+            crew = count(v.crew_sizes[q], "card") + (f" (incl. {seen})" if seen else "")
         marks = []
         if v.keep[q] > 1:
             marks.append(f"keeps {v.keep[q]}")
@@ -56,8 +71,7 @@ def describe_view(game, v: AllHandsCrewView) -> str:
                             ("short rations next", v.next_short)):
             if vals[q]:
                 marks.append(label)
-        seat = f"{q}{' (you)' if q == v.player else ''}" + (f" [{', '.join(marks)}]"
-                                                             if marks else "")
+        seat = name(q) + (f" [{', '.join(marks)}]" if marks else "")
         laid_txt = "; ".join(combos[c].name for c in laid) or "-"
         if v.phase == "over":
             left = ", ".join(f"{c} {names[k]}" for k, c in enumerate(v.final_left[q]) if c)
@@ -67,19 +81,21 @@ def describe_view(game, v: AllHandsCrewView) -> str:
     if v.events:
         text = []
         for seat, what, arg, kind in v.events:
+            who = game.seat_name(seat)
             if what == "lay":
-                text.append(f"{seat} laid {combos[arg].name}")
+                text.append(f"{who} laid {combos[arg].name}")
             elif what == "draw":
-                text.append(f"{seat} drew from pile {arg}")
+                pile = "their own" if arg == seat else f"{game.seat_name(arg)}'s"
+                text.append(f"{who} drew from {pile} pile")
             elif what == "snatch":
                 got = names[kind] if kind >= 0 else "a card"
-                text.append(f"{seat} snatched {got} from {arg}")
+                text.append(f"{who} snatched {got} from {game.seat_name(arg)}")
             elif what in ("curse", "short_rations"):
-                text.append(f"{seat} {what.replace('_', ' ')} on {arg}")
+                text.append(f"{who} used {what.replace('_', ' ')} on {game.seat_name(arg)}")
             elif what == "hire":
-                text.append(f"{seat} hired {arg}, put back {kind}")
+                text.append(f"{who} hired {count(arg, 'card')}, put {kind} back")
             elif what == "forfeit":
-                text.append(f"{seat} forfeited {arg.replace('_', ' ')}")
+                text.append(f"{who} forfeited {arg.replace('_', ' ')}")
         rows.append("this round: " + "; ".join(text))
     return "\n".join(rows)
 
@@ -88,16 +104,19 @@ def describe_full(state) -> str:
     """Omniscient text: every pile, stock and crew shown."""
     g = state.game
     names = g.comps.short_names
-    lines = [f"All Hands on Deck, {g.num_players} players, round {state.round}, "
-             f"phase {state.phase}" + (" (open stock)" if g.open_stock else "")
-             + f"; start player {state.start}; acting {list(state.current_players())}"]
+    lines = [f"All Hands on Deck — omniscient, {g.num_players} players; round {state.round}: "
+             f"{PHASE_WORDS.get(state.phase, state.phase)}"
+             + (" (open stock)" if g.open_stock else "")
+             + f"; start player {g.seat_name(state.start)}; to act: "
+             + (", ".join(g.seat_name(q) for q in state.current_players()) or "-")]
     for p in range(g.num_players):
         pile = " ".join(names[k] + ("*" if m else "") for k, m in
                         zip(state.piles[p], state.pile_known[p]))
-        lines.append(f"player {p}: score {state.points(p)} (curses {state.curses[p]}), "
+        lines.append(f"{g.seat_name(p)}: score {state.points(p)} (curses {state.curses[p]}), "
                      f"captains {state.captains(p)}")
         lines.append(f"  drawing pile ({len(state.piles[p])}, bottom->top, *=known): {pile}")
-        stock = ", ".join(f"{names[k]}<-{s}" + (" [hired]" if i in state.hired[p] else "")
+        stock = ", ".join(f"{names[k]} from {g.seat_name(s)}'s pile"
+                          + (" (picked)" if i in state.hired[p] else "")
                           for i, (k, s) in enumerate(zip(state.stock[p], state.stock_src[p])))
         lines.append(f"  stock: {stock or '-'}")
         crew = ", ".join(f"{c} {names[k]}" for k, c in enumerate(state.crew[p]) if c)

@@ -19,6 +19,9 @@ SPEC = GameSpec(
     # overridden only for a large gain (plunder.policies.netsearch)
     search=SearchDefaults(horizon=24, min_gain=0.2),
     board="plunder.envs.anchors_aweigh.render:board",
+    prompt="plunder.envs.anchors_aweigh.guide:decision_prompt",
+    move_label="plunder.envs.anchors_aweigh.guide:move_label",
+    rules="rules.md",
     test_variants=({}, {"perfect_recall": True}, {"rough_seas": True},
                    {"meddlesome_monkey": (1,)}),
 )

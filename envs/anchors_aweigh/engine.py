@@ -3,7 +3,7 @@
 Pure rules (no gymnasium/PettingZoo). The loading race is played in simultaneous *ticks*
 (one action per player whose ship is not full); the travel phase asks every player at once
 about each adventure card, then hands out cargo rewards one token at a time, clockwise from
-the captain. See ``docs/rules/anchors_aweigh.md`` for the rules and every decision made.
+the captain. See ``envs/anchors_aweigh/rules.md`` for the rules and every decision made.
 
 State layout (plain data): ship cells are ``-1`` empty, a tile id, ``CARGO + colour`` or
 ``CHEST``; cargo on a storage tile sits in ``stor[seat][space]``. ``secret[tile]`` marks a

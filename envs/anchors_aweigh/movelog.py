@@ -1,6 +1,6 @@
 """Anchors Aweigh! move log and score breakdown (see ``plunder.envs.core.movelog``).
 
-What is public (docs/rules/anchors_aweigh.md, "What each player knows"): every loading
+What is public (envs/anchors_aweigh/rules.md, "What each player knows"): every loading
 action as it is applied (a tile grabbed face down is seen as a grab, not its face), the
 cargo decisions, Rough Seas swaps; but a move behind a ship's screen is seen only as going
 below deck, never the space (placing a tile or stowing cargo there, returning or tossing a

@@ -106,8 +106,9 @@ def describe_view(game, view) -> str:
                      _cell(view.hands[q])] + cells)
     lines += _table(game, rows)
     lines += below_lines
-    lines.append("last: " + ", ".join(f"player_{q} {OUTCOMES[o]}"
-                                      for q, o in enumerate(view.outcome)))
+    last = [f"{game.seat_name(q)} {OUTCOMES[o]}" for q, o in enumerate(view.outcome) if o]
+    if last:
+        lines.append("last decisions: " + ", ".join(last))
     return "\n".join(lines)
 
 

@@ -60,13 +60,15 @@ class GameBatch:
     it is built, True requires it (InvalidArgumentError if it is not built), False keeps
     them in Python. Compiled, the tables share one game object, and ``states`` gives
     Python copies of the compiled games (rebuilt from their saved form when read: for
-    inspection, not for speed).
+    inspection, not for speed). ``threads``: a compiled batch's steps are split over
+    this many threads (the GIL released; in Python the games are stepped in one).
     """
 
     def __init__(self, game_cls: type[Game], num_players: int, n: int,
                  options: dict[str, Any] | None = None, reward_mode: str = "rank",
                  max_turns: int | None = None, seed: int | None = None,
-                 derived_features: bool = True, compiled: bool | None = None):
+                 derived_features: bool = True, compiled: bool | None = None,
+                 threads: int = 1):
         if reward_mode not in REWARD_MODES:
             raise InvalidArgumentError(f"reward_mode must be one of {REWARD_MODES}, "
                                        f"got {reward_mode!r}")
@@ -100,7 +102,7 @@ class GameBatch:
         self.reward_mode = reward_mode
         self.max_turns = int(max_turns or game_cls.default_max_turns)
         self._compiled = None if module is None else CompiledBatch(
-            self.game, module, self.n, reward_mode, self.max_turns, self._kept)
+            self.game, module, self.n, reward_mode, self.max_turns, self._kept, threads)
         self._states: list[GameState] = []
         self._pending = None
         self.reset(seed)
@@ -141,8 +143,9 @@ class GameBatch:
         and the deciders of a table in seat order."""
         if self._pending is None and self._compiled is not None:
             c = self._compiled
-            self._pending = (np.arange(self.n, dtype=np.int64), c.seats.copy(), c.obs.copy(),
-                             c.masks.copy())
+            k = c.rows
+            self._pending = (c.tables[:k].copy(), c.seats[:k].copy(), c.obs[:k].copy(),
+                             c.masks[:k].copy())
         if self._pending is None:
             requests, tables, seats = [], [], []
             for i, (game, state) in enumerate(zip(self.games, self.states)):
@@ -217,34 +220,47 @@ def engine_module(game_cls: type[Game]):
 
 
 class CompiledBatch:
-    """N games held and stepped in a game's compiled engine (``module.Batch``).
+    """N games held and stepped in a game's compiled engine (``module.Batch``, written
+    once for every game in envs/core/engine_batch.h).
 
-    The engine writes every pending decision (one per table: the compiled games are
-    sequential) into this object's arrays: ``obs`` (float32, one row per table),
-    ``masks`` (int8), ``seats`` (int64, the acting seat), and after each step
-    ``rewards`` (float32, ``(n, num_players)``, non-zero only on tables whose game ended
-    in that step), ``terminated`` and ``truncated``. A table whose game ended starts a new
-    one at once, from its own generator (spawned from the batch seed, as GameBatch's).
-    The arrays are rewritten in place by every step; copy what must outlive it.
-    ``kept``: the columns of the full observation row to keep (None: all).
+    The engine writes every pending decision of every table into this object's arrays,
+    one row each, tables in order and a table's deciders in seat order (several for a
+    simultaneous decision): ``rows`` of them are valid after each ``reset``/``step``.
+    ``obs`` (float32), ``masks`` (int8), ``tables`` and ``seats`` (int64) have room for
+    ``n * num_players`` rows; after each step ``rewards`` (float32, ``(n, num_players)``,
+    non-zero only on tables whose game ended in that step), ``terminated`` and
+    ``truncated`` (per table). A table whose game ended starts a new one at once, from
+    its own generator (spawned from the batch seed, as GameBatch's). The arrays are
+    rewritten in place by every step; copy what must outlive it. ``kept``: the columns
+    of the full observation row to keep (None: all). ``threads``: how many threads a
+    step is split over (each table is stepped by one of them; the GIL is released).
     """
 
     def __init__(self, game: Game, module, n: int, reward_mode: str = "rank",
-                 max_turns: int | None = None, kept: np.ndarray | None = None):
+                 max_turns: int | None = None, kept: np.ndarray | None = None,
+                 threads: int = 1):
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
+                or not 1 <= threads <= 64:
+            raise InvalidArgumentError(f"threads must be an int in 1..64, got {threads!r}")
         self.game = game
         self.n = int(n)
+        self.threads = int(threads)
         self.engine = module.Engine(*game.compiled_engine_params(module))
         width = game.layout.size if kept is None else len(kept)
-        self.obs = np.zeros((self.n, width), np.float32)
-        self.masks = np.zeros((self.n, game.num_actions), np.int8)
-        self.seats = np.zeros(self.n, np.int64)
+        capacity = self.n * game.num_players
+        self.obs = np.zeros((capacity, width), np.float32)
+        self.masks = np.zeros((capacity, game.num_actions), np.int8)
+        self.tables = np.zeros(capacity, np.int64)
+        self.seats = np.zeros(capacity, np.int64)
         self.rewards = np.zeros((self.n, game.num_players), np.float32)
         self.terminated = np.zeros(self.n, bool)
         self.truncated = np.zeros(self.n, bool)
+        #: decision rows written by the last reset/step
+        self.rows = 0
         self._batch = module.Batch(
-            self.engine, self.n, self.obs, self.masks, self.seats, self.rewards,
+            self.engine, self.n, self.obs, self.masks, self.tables, self.seats, self.rewards,
             self.terminated, self.truncated, int(max_turns or game.default_max_turns),
-            reward_mode, None if kept is None else [int(k) for k in kept])
+            reward_mode, None if kept is None else [int(k) for k in kept], self.threads)
 
     def reset(self, seed=None) -> None:
         """New games on every table; ``seed``: an int, None, or the tables' spawned
@@ -257,18 +273,20 @@ class CompiledBatch:
             st = np.random.PCG64(child).state["state"]
             words[i] = (st["state"] >> 64, st["state"] & mask, st["inc"] >> 64,
                         st["inc"] & mask)
-        self._batch.reset(words)
+        self.rows = self._batch.reset(words)
 
     def step(self, actions) -> None:
-        """Apply one action per table (in table order); IllegalActionError, with nothing
-        applied, if a mask forbids one."""
+        """Apply one action per decision row (in row order); IllegalActionError, with
+        nothing applied, if a mask forbids one."""
         actions = np.ascontiguousarray(actions, np.int64)
-        bad = self._batch.step(actions)
-        if bad >= 0:
+        rows = self._batch.step(actions)
+        if rows < 0:
+            bad = -1 - rows
             raise IllegalActionError(int(actions[bad]),
                                      np.flatnonzero(self.masks[bad]).tolist(),
                                      player=int(self.seats[bad]),
                                      describe=self.game.action_name)
+        self.rows = rows
 
     def state(self, i: int):
         """A copy of table ``i``'s game in the compiled engine's ``State`` form."""

@@ -17,7 +17,7 @@ spec (``GameSpec.board``); the web page calls it (``plunder.training.web.boards`
 builder reads only the view it is given (what that seat knows) and the game's
 public tables (card names, action layout); the legal moves come from the caller. Moves no
 thing names (pass, allow, resolve the card) are the page's move buttons, which always list
-every legal move by ``game.action_name``.
+every legal move by its label (``plunder.envs.core.guide.move_labels``, from the same view).
 """
 
 from __future__ import annotations

@@ -93,6 +93,15 @@ class GameSpec:
     beliefs: Mapping[str, str] = field(default_factory=dict)
     #: the web page's board builder, ``"module:function"`` of ``board(game, view, legal)``
     board: str | None = None
+    #: what is being decided, in words, from one seat's view: ``"module:function"`` of
+    #: ``decision_prompt(game, view, legal)`` (``plunder.envs.core.guide``)
+    prompt: str | None = None
+    #: what a move does, naming what it acts on, from one seat's view: ``"module:function"``
+    #: of ``move_label(game, view, action)``; None: ``game.action_name(action)``
+    move_label: str | None = None
+    #: the rules page, a Markdown file inside the game's package (package data, so an
+    #: installed package has it): ``plunder.envs.rules_text(env_id)`` reads it
+    rules: str | None = None
     #: the variant options the frozen observation digests and the per-variant tests cover
     test_variants: tuple[Mapping[str, Any], ...] = ({},)
 
@@ -114,11 +123,12 @@ class GameSpec:
         if "mask" in self.compiled and "view" not in self.compiled:
             raise InvalidArgumentError(f"{self.name}: the compiled mask is written by the "
                                        "compiled view builder: declare 'view' too")
-        for label in ("game", "env_module", "heuristic", "planner", "board"):
+        for label in ("game", "env_module", "heuristic", "planner", "board", "prompt",
+                      "move_label", "rules"):
             value = getattr(self, label)
             if value is not None and not isinstance(value, str):
-                raise InvalidArgumentError(f"{self.name}: {label} is an import string, "
-                                           f"got {value!r}")
+                raise InvalidArgumentError(f"{self.name}: {label} is an import string "
+                                           f"(rules: a file name), got {value!r}")
         # read-only copies, so a declared spec cannot change under its readers
         object.__setattr__(self, "compiled", tuple(self.compiled))
         object.__setattr__(self, "beliefs", MappingProxyType(dict(self.beliefs)))

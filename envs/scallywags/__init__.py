@@ -14,6 +14,9 @@ SPEC = GameSpec(
     compiled=("encoder", "view", "engine"),
     heuristic="plunder.policies.scallywags_heuristic:ScallywagsHeuristic",
     board="plunder.envs.scallywags.render:board",
+    prompt="plunder.envs.scallywags.guide:decision_prompt",
+    move_label="plunder.envs.scallywags.guide:move_label",
+    rules="rules.md",
 )
 
 __getattr__ = lazy_attributes(__name__, {"ScallywagsGame": "engine",

@@ -21,8 +21,9 @@
  * a bad one raises the project's InvalidStateError or InvalidArgumentError (or
  * IllegalActionError for an action the mask forbids), never reads outside the state.
  */
+#define ENGINE_ENV_ID "scallywags_v0"
+#include "engine.h"
 #include "encode.h"
-#include <stdint.h>
 
 /* -- sizes -------------------------------------------------------------------------------- */
 
@@ -39,173 +40,6 @@ static const char *const PHASE_NAMES[NUM_PHASES] = {"choose", "target", "block"}
 #define MAX_HAND 32
 #define MIDDLE (-1)
 #define MAX_TURNS_SAVED ((int64_t)1 << 40)   /* turns a saved state may hold */
-
-/* -- numpy's PCG64, SeedSequence and Generator draws -------------------------------------- */
-
-typedef unsigned __int128 u128;
-typedef struct {
-    u128 state, inc;
-    int has_uint32;
-    uint32_t uinteger;
-} pcg64;
-
-#define PCG_MULT (((u128)0x2360ED051FC65DA4ULL << 64) | 0x4385DF649FCCF645ULL)
-
-static inline uint64_t pcg_next64(pcg64 *r)
-{
-    r->state = r->state * PCG_MULT + r->inc;
-    uint64_t hi = (uint64_t)(r->state >> 64), lo = (uint64_t)r->state;
-    unsigned rot = (unsigned)(r->state >> 122);
-    uint64_t x = hi ^ lo;
-    return (x >> rot) | (x << ((-rot) & 63));
-}
-
-static inline uint32_t pcg_next32(pcg64 *r)
-{
-    if (r->has_uint32) {
-        r->has_uint32 = 0;
-        return r->uinteger;
-    }
-    uint64_t next = pcg_next64(r);
-    r->has_uint32 = 1;
-    r->uinteger = (uint32_t)(next >> 32);
-    return (uint32_t)next;
-}
-
-static inline double pcg_double(pcg64 *r)
-{
-    return (double)(pcg_next64(r) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* Generator's random_interval: uniform in 0..max by masked rejection. */
-static inline uint64_t random_interval(pcg64 *r, uint64_t max)
-{
-    if (max == 0)
-        return 0;
-    uint64_t mask = max, value;
-    mask |= mask >> 1;
-    mask |= mask >> 2;
-    mask |= mask >> 4;
-    mask |= mask >> 8;
-    mask |= mask >> 16;
-    mask |= mask >> 32;
-    if (max <= 0xffffffffULL) {
-        while ((value = (pcg_next32(r) & mask)) > max)
-            ;
-    } else {
-        while ((value = (pcg_next64(r) & mask)) > max)
-            ;
-    }
-    return value;
-}
-
-/* Generator.shuffle of a 1-d array (Generator.permutation copies then shuffles). */
-static void shuffle_u8(pcg64 *r, uint8_t *a, long n)
-{
-    for (long i = n - 1; i >= 1; i--) {
-        long j = (long)random_interval(r, (uint64_t)i);
-        uint8_t t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-    }
-}
-
-static void shuffle_i16(pcg64 *r, int16_t *a, long n)
-{
-    for (long i = n - 1; i >= 1; i--) {
-        long j = (long)random_interval(r, (uint64_t)i);
-        int16_t t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-    }
-}
-
-/* Generator.integers(high) for 2 <= high <= 2**32 (Lemire's method on 32-bit draws). */
-static inline uint32_t integers32(pcg64 *r, uint32_t high)
-{
-    const uint32_t rng_excl = high, rng = high - 1;
-    uint64_t m = (uint64_t)pcg_next32(r) * rng_excl;
-    uint32_t leftover = (uint32_t)m;
-    if (leftover < rng_excl) {
-        const uint32_t threshold = (UINT32_MAX - rng) % rng_excl;
-        while (leftover < threshold) {
-            m = (uint64_t)pcg_next32(r) * rng_excl;
-            leftover = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
-/* Generator.integers(high) for 2**32 < high < 2**64 (Lemire's method on 64-bit draws). */
-static inline uint64_t integers64(pcg64 *r, uint64_t high)
-{
-    const uint64_t rng_excl = high, rng = high - 1;
-    u128 m = (u128)pcg_next64(r) * rng_excl;
-    uint64_t leftover = (uint64_t)m;
-    if (leftover < rng_excl) {
-        const uint64_t threshold = (UINT64_MAX - rng) % rng_excl;
-        while (leftover < threshold) {
-            m = (u128)pcg_next64(r) * rng_excl;
-            leftover = (uint64_t)m;
-        }
-    }
-    return (uint64_t)(m >> 64);
-}
-
-/* numpy.random.default_rng(seed) for an int seed: SeedSequence(seed) feeding PCG64. */
-static uint32_t hashmix(uint32_t value, uint32_t *hash_const)
-{
-    value ^= *hash_const;
-    *hash_const *= 0x931e8875U;
-    value *= *hash_const;
-    value ^= value >> 16;
-    return value;
-}
-
-static uint32_t mix(uint32_t x, uint32_t y)
-{
-    uint32_t result = 0xca01f9ddU * x - 0x4973f715U * y;
-    result ^= result >> 16;
-    return result;
-}
-
-static void pcg_seed_words(pcg64 *r, const uint64_t w[4])
-{
-    u128 initstate = ((u128)w[0] << 64) | w[1], initseq = ((u128)w[2] << 64) | w[3];
-    r->state = 0;
-    r->inc = (initseq << 1) | 1;
-    r->state = r->state * PCG_MULT + r->inc;
-    r->state += initstate;
-    r->state = r->state * PCG_MULT + r->inc;
-    r->has_uint32 = 0;
-    r->uinteger = 0;
-}
-
-static void pcg_seed(pcg64 *r, uint64_t seed)
-{
-    uint32_t entropy[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-    int len = (seed >> 32) ? 2 : 1;
-    uint32_t pool[4], h = 0x43b0d7e5U;
-    for (int i = 0; i < 4; i++)
-        pool[i] = hashmix(i < len ? entropy[i] : 0, &h);
-    for (int src = 0; src < 4; src++)
-        for (int dst = 0; dst < 4; dst++)
-            if (src != dst)
-                pool[dst] = mix(pool[dst], hashmix(pool[src], &h));
-    uint32_t words[8], hb = 0x8b51f9ddU;
-    for (int i = 0; i < 8; i++) {
-        uint32_t v = pool[i % 4];
-        v ^= hb;
-        hb *= 0x58f38dedU;
-        v *= hb;
-        v ^= v >> 16;
-        words[i] = v;
-    }
-    uint64_t w[4];
-    for (int i = 0; i < 4; i++)
-        w[i] = (uint64_t)words[2 * i] | ((uint64_t)words[2 * i + 1] << 32);
-    pcg_seed_words(r, w);
-}
 
 /* -- the game's constants ----------------------------------------------------------------- */
 
@@ -881,123 +715,6 @@ static const char *check_state(const rules *g, sw_state *s)
     return why;
 }
 
-/* -- module state: the project's errors ---------------------------------------------------- */
-
-static PyObject *InvalidStateError, *InvalidArgumentError, *IllegalActionError;
-
-/* -- reading Python values (the JSON loader) ---------------------------------------------- */
-
-static int bad_state(const char *fmt, const char *name)
-{
-    PyErr_Format(InvalidStateError, "scallywags_v0 state: %s: %s", name, fmt);
-    return -1;
-}
-
-/* an int (not a bool) within lo..hi */
-static int read_int(PyObject *obj, const char *name, long long lo, long long hi, long long *v)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-        PyErr_Format(InvalidStateError, "scallywags_v0 state: %s: expected an int, got %.80s",
-                     name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    int overflow;
-    *v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (*v == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow || *v < lo || *v > hi) {
-        PyErr_Format(InvalidStateError, "scallywags_v0 state: %s: %R is outside %lld..%lld",
-                     name, obj, lo, hi);
-        return -1;
-    }
-    return 0;
-}
-
-/* a list of ints within lo..hi: exactly ``len`` of them (len >= 0) or at most ``max_len``;
- * into ``out`` as longs, the count returned (-1 on error) */
-static long read_list(PyObject *obj, const char *name, long len, long max_len, long long lo,
-                      long long hi, long *out)
-{
-    if (!PyList_Check(obj)) {
-        PyErr_Format(InvalidStateError, "scallywags_v0 state: %s: expected a list, got %.80s",
-                     name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    Py_ssize_t k = PyList_GET_SIZE(obj);
-    if ((len >= 0 && k != len) || (len < 0 && k > max_len)) {
-        PyErr_Format(InvalidStateError, "scallywags_v0 state: %s: %zd entries, expected %s%ld",
-                     name, k, len >= 0 ? "" : "at most ", len >= 0 ? len : max_len);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < k; i++) {
-        long long v;
-        if (read_int(PyList_GET_ITEM(obj, i), name, lo, hi, &v) < 0)
-            return -1;
-        out[i] = (long)v;
-    }
-    return (long)k;
-}
-
-static PyObject *get_key(PyObject *data, const char *key)
-{
-    PyObject *v = PyDict_GetItemString(data, key);
-    if (v == NULL)
-        PyErr_Format(InvalidStateError, "scallywags_v0 state: missing field %s", key);
-    return v;
-}
-
-/* a non-negative int below 2**128 as two 64-bit halves */
-static int read_u128(PyObject *obj, const char *name, u128 *out)
-{
-    if (!PyLong_Check(obj) || PyBool_Check(obj) || _PyLong_Sign(obj) < 0
-            || _PyLong_NumBits(obj) > 128) {
-        PyErr_Clear();
-        return bad_state("expected an int within 0..2**128-1", name);
-    }
-    PyObject *shift = PyLong_FromLong(64);
-    PyObject *hi_obj = shift ? PyNumber_Rshift(obj, shift) : NULL;
-    Py_XDECREF(shift);
-    if (hi_obj == NULL)
-        return -1;
-    uint64_t hi = PyLong_AsUnsignedLongLong(hi_obj);
-    Py_DECREF(hi_obj);
-    uint64_t lo = PyLong_AsUnsignedLongLongMask(obj);
-    if (PyErr_Occurred())
-        return -1;
-    *out = ((u128)hi << 64) | lo;
-    return 0;
-}
-
-static int read_rng(PyObject *data, pcg64 *r)
-{
-    if (!PyDict_Check(data))
-        return bad_state("expected a saved numpy generator state", "rng");
-    PyObject *name = PyDict_GetItemString(data, "bit_generator");
-    if (name == NULL || !PyUnicode_Check(name)
-            || PyUnicode_CompareWithASCIIString(name, "PCG64") != 0)
-        return bad_state("the compiled engine draws with PCG64 only", "rng");
-    PyObject *st = PyDict_GetItemString(data, "state");
-    PyObject *has = PyDict_GetItemString(data, "has_uint32");
-    PyObject *u = PyDict_GetItemString(data, "uinteger");
-    if (st == NULL || !PyDict_Check(st) || has == NULL || u == NULL)
-        return bad_state("expected state, has_uint32 and uinteger", "rng");
-    PyObject *state = PyDict_GetItemString(st, "state"), *inc = PyDict_GetItemString(st, "inc");
-    if (state == NULL || inc == NULL)
-        return bad_state("expected state.state and state.inc", "rng");
-    long long h, ui;
-    if (read_u128(state, "rng.state.state", &r->state) < 0
-            || read_u128(inc, "rng.state.inc", &r->inc) < 0
-            || read_int(has, "rng.has_uint32", 0, 1, &h) < 0
-            || read_int(u, "rng.uinteger", 0, UINT32_MAX, &ui) < 0)
-        return -1;
-    /* numpy's increments are odd: with an even one the generator can stick at a fixed
-     * point, where a rejection loop would never end */
-    if (!(r->inc & 1))
-        return bad_state("the increment must be odd", "rng.state.inc");
-    r->has_uint32 = (int)h;
-    r->uinteger = (uint32_t)ui;
-    return 0;
-}
 
 static const char *const FIELDS[] = {
     "values", "face_up", "middle", "takes", "knowers", "hands", "draw_pile", "discard",
@@ -1129,64 +846,6 @@ static int load_state(const rules *g, PyObject *data, sw_state *s)
     return 0;
 }
 
-/* -- writing Python values ---------------------------------------------------------------- */
-
-static PyObject *u128_to_py(u128 x)
-{
-    PyObject *hi = PyLong_FromUnsignedLongLong((uint64_t)(x >> 64));
-    PyObject *lo = PyLong_FromUnsignedLongLong((uint64_t)x);
-    PyObject *shift = PyLong_FromLong(64);
-    PyObject *out = NULL;
-    if (hi && lo && shift) {
-        PyObject *t = PyNumber_Lshift(hi, shift);
-        if (t) {
-            out = PyNumber_Or(t, lo);
-            Py_DECREF(t);
-        }
-    }
-    Py_XDECREF(hi);
-    Py_XDECREF(lo);
-    Py_XDECREF(shift);
-    return out;
-}
-
-static PyObject *rng_to_py(const pcg64 *r)
-{
-    PyObject *state = u128_to_py(r->state), *inc = u128_to_py(r->inc);
-    PyObject *out = NULL;
-    if (state && inc)
-        out = Py_BuildValue("{s:s,s:{s:O,s:O},s:i,s:k}", "bit_generator", "PCG64", "state",
-                            "state", state, "inc", inc, "has_uint32", r->has_uint32,
-                            "uinteger", (unsigned long)r->uinteger);
-    Py_XDECREF(state);
-    Py_XDECREF(inc);
-    return out;
-}
-
-/* a list of ``k`` ints read by ``get(i)`` */
-#define INT_LIST(out, k, expr)                                                        \
-    do {                                                                              \
-        out = PyList_New(k);                                                          \
-        for (long i_ = 0; out && i_ < (k); i_++) {                                    \
-            long i = i_;                                                              \
-            PyObject *x_ = PyLong_FromLong((long)(expr));                             \
-            if (x_ == NULL) {                                                         \
-                Py_CLEAR(out);                                                        \
-                break;                                                                \
-            }                                                                         \
-            PyList_SET_ITEM(out, i_, x_);                                             \
-        }                                                                             \
-    } while (0)
-
-static int set_item(PyObject *d, const char *key, PyObject *v)
-{
-    if (v == NULL)
-        return -1;
-    int rc = PyDict_SetItemString(d, key, v);
-    Py_DECREF(v);
-    return rc;
-}
-
 static PyObject *state_to_dict(const rules *g, const sw_state *s)
 {
     long nc = g->num_coins, n = g->n;
@@ -1284,7 +943,7 @@ typedef struct {
     int ready;
 } Engine;
 
-static PyTypeObject EngineType, StateType, BatchType;
+static PyTypeObject EngineType, StateType;
 
 typedef struct {
     PyObject_HEAD
@@ -1611,22 +1270,7 @@ static PyObject *State_apply(State *st, PyObject *action_obj)
         a = PyLong_AsLongLongAndOverflow(action_obj, &overflow);
     if (overflow || a < 0 || a >= g->a_size || !mask[a]) {
         PyErr_Clear();
-        PyObject *legal = PyList_New(0);
-        for (long i = 0; legal && i < g->a_size; i++)
-            if (mask[i]) {
-                PyObject *x = PyLong_FromLong(i);
-                if (x == NULL || PyList_Append(legal, x) < 0)
-                    Py_CLEAR(legal);
-                Py_XDECREF(x);
-            }
-        if (legal == NULL)
-            return NULL;
-        PyObject *err = PyObject_CallFunction(IllegalActionError, "OO", action_obj, legal);
-        Py_DECREF(legal);
-        if (err != NULL) {
-            PyErr_SetObject(IllegalActionError, err);
-            Py_DECREF(err);
-        }
+        engine_illegal(action_obj, mask, g->a_size, acting_seat(&st->s));
         return NULL;
     }
     apply_action(g, &st->s, (long)a);
@@ -1766,6 +1410,8 @@ static PyObject *State_clone(State *st, PyObject *unused)
     return (PyObject *)new;
 }
 
+static PyObject *State_apply_joint(State *st, PyObject *joint);   /* after the Batch */
+
 static PyMethodDef State_methods[] = {
     {"to_dict", (PyCFunction)State_to_dict, METH_NOARGS, "The state in to_dict() form."},
     {"current_players", (PyCFunction)State_current_players, METH_NOARGS,
@@ -1776,6 +1422,8 @@ static PyMethodDef State_methods[] = {
     {"apply", (PyCFunction)State_apply, METH_O,
      "apply(action): the acting player's action (IllegalActionError if the mask forbids "
      "it)."},
+    {"apply_joint", (PyCFunction)State_apply_joint, METH_O,
+     "apply_joint({seat: action}): the acting player's action, as GameState.apply_joint."},
     {"view", (PyCFunction)State_view, METH_O, "view(player): the player's ScallywagsView."},
     {"encode_into", (PyCFunction)(void (*)(void))State_encode_into, METH_FASTCALL,
      "encode_into(player, out): the player's observation into a float32 vector."},
@@ -1801,413 +1449,74 @@ static PyTypeObject StateType = {
     .tp_getset = State_getset,
 };
 
-/* -- the Batch type ----------------------------------------------------------------------- */
+/* -- the Batch type (envs/core/engine_batch.h): the game's side -------------------------- */
 
-enum { REWARD_RANK, REWARD_WIN, REWARD_SCORE };
+#define BATCH_STATE sw_state
+#define BATCH_ENGINE Engine
+#define BATCH_ENGINE_TYPE EngineType
+#define BATCH_MAX_SEATS MAX_PLAYERS
+#define BATCH_KEY_LEN 1
+#define BATCH_TYPE_NAME "plunder.envs.scallywags._engine.Batch"
 
-typedef struct {
-    PyObject_HEAD
-    Engine *engine;
-    long n_tables, max_turns, reward_mode;
-    sw_state *states;
-    sw_state *ended;               /* each table's last finished (or cut) game */
-    pcg64 *tables;                 /* each table's generator (new games come from it) */
-    uint64_t *generation;          /* games started on each table */
-    /* the caller's arrays, held for the batch's life */
-    Py_buffer obs, masks, seats, rewards, term, trunc;
-    int have_buffers;
-    long obs_width;                /* full layout size, or the kept columns' count */
-    Py_ssize_t *kept;              /* the full row's columns kept, or NULL */
-    float *row;                    /* a full row, when columns are dropped */
-} Batch;
+static int batch_engine_ready(Engine *e) { return engine_ready(e); }
+static long batch_num_players(const Engine *e) { return e->g.n; }
+static long batch_num_actions(const Engine *e) { return e->g.a_size; }
+static long batch_obs_size(const Engine *e) { return e->enc.size; }
+static pcg64 *batch_rng(sw_state *s) { return &s->rng; }
+static void batch_setup(const Engine *e, sw_state *s) { setup(&e->g, s); }
+static int batch_finished(const sw_state *s) { return s->finished; }
+static int64_t batch_turns(const sw_state *s) { return s->turns; }
 
-static void Batch_release(Batch *b)
+static long batch_deciders(const Engine *e, const sw_state *s, long *seats)
 {
-    if (b->have_buffers) {
-        PyBuffer_Release(&b->obs);
-        PyBuffer_Release(&b->masks);
-        PyBuffer_Release(&b->seats);
-        PyBuffer_Release(&b->rewards);
-        PyBuffer_Release(&b->term);
-        PyBuffer_Release(&b->trunc);
-        b->have_buffers = 0;
-    }
-}
-
-static void Batch_dealloc(Batch *b)
-{
-    Batch_release(b);
-    PyMem_Free(b->states);
-    PyMem_Free(b->ended);
-    PyMem_Free(b->tables);
-    PyMem_Free(b->generation);
-    PyMem_Free(b->kept);
-    PyMem_Free(b->row);
-    Py_XDECREF(b->engine);
-    Py_TYPE(b)->tp_free((PyObject *)b);
-}
-
-/* ``obj`` as a writable C-contiguous buffer of ``len`` items of format ``fmt`` */
-static int get_array(PyObject *obj, const char *name, const char *fmt, Py_ssize_t itemsize,
-                     Py_ssize_t len, Py_buffer *buf)
-{
-    if (PyObject_GetBuffer(obj, buf, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    const char *f = buf->format ? buf->format : "B";
-    if (f[0] == '=' || f[0] == '<' || f[0] == '@')
-        f++;
-    if (buf->itemsize != itemsize || strchr(fmt, f[0]) == NULL || f[1] != 0
-            || buf->len != len * itemsize) {
-        PyErr_Format(InvalidArgumentError, "%s: expected a writable C-contiguous array of %zd "
-                     "items of format %s, got format %s and %zd bytes", name, len, fmt,
-                     buf->format ? buf->format : "B", buf->len);
-        PyBuffer_Release(buf);
-        return -1;
-    }
-    return 0;
-}
-
-/* the pending decision of table i into the output rows */
-static void write_decision(Batch *b, long i)
-{
-    Engine *e = b->engine;
-    const rules *g = &e->g;
-    sw_state *s = &b->states[i];
-    long seat = acting_seat(s);
-    ((int64_t *)b->seats.buf)[i] = seat;
-    int8_t *mask = (int8_t *)b->masks.buf + i * g->a_size;
-    memset(mask, 0, (size_t)g->a_size);
-    fill_mask(g, s, mask);
-    sw_view v;
-    view_rows r;
-    plain_view(g, s, seat, &v, &r);
-    float *row = (float *)b->obs.buf + i * b->obs_width;
-    if (b->kept == NULL) {
-        sw_write(&e->enc, &v, row);
-    } else {
-        sw_write(&e->enc, &v, b->row);
-        for (long k = 0; k < b->obs_width; k++)
-            row[k] = b->row[b->kept[k]];
-    }
-}
-
-static void new_table_game(Batch *b, long i)
-{
-    uint64_t seed = integers64(&b->tables[i], ((uint64_t)1 << 63) - 1);
-    pcg_seed(&b->states[i].rng, seed);
-    setup(&b->engine->g, &b->states[i]);
-    b->generation[i]++;
-}
-
-/* final_rewards of a finished (or cut) game into ``out`` */
-static void final_rewards(const Batch *b, const sw_state *s, float *out)
-{
-    const rules *g = &b->engine->g;
-    double sc[MAX_PLAYERS], best = -1e300;
-    scores(g, s, sc);
-    for (long p = 0; p < g->n; p++)
-        if (sc[p] > best)
-            best = sc[p];
-    for (long p = 0; p < g->n; p++) {
-        if (b->reward_mode == REWARD_SCORE) {
-            out[p] = (float)sc[p];
-        } else if (b->reward_mode == REWARD_WIN) {
-            out[p] = sc[p] == best ? 1.0f : 0.0f;
-        } else {
-            long beaten = 0, beat_me = 0;
-            for (long q = 0; q < g->n; q++) {
-                if (q == p)
-                    continue;
-                beaten += sc[p] > sc[q];
-                beat_me += sc[p] < sc[q];
-            }
-            out[p] = (float)((double)(beaten - beat_me) / (double)(g->n - 1));
-        }
-    }
-}
-
-/* Batch(engine, tables, obs, masks, seats, rewards, terminated, truncated, max_turns,
- * reward_mode, kept) */
-static int Batch_init(Batch *b, PyObject *args, PyObject *kwds)
-{
-    static char *kwlist[] = {"engine", "tables", "obs", "masks", "seats", "rewards",
-                             "terminated", "truncated", "max_turns", "reward_mode", "kept",
-                             NULL};
-    PyObject *engine, *obs, *masks, *seats, *rewards, *term, *trunc, *kept;
-    Py_ssize_t n;
-    long max_turns;
-    const char *mode;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!nOOOOOOlsO:Batch", kwlist, &EngineType,
-                                     &engine, &n, &obs, &masks, &seats, &rewards, &term,
-                                     &trunc, &max_turns, &mode, &kept))
-        return -1;
-    Engine *e = (Engine *)engine;
-    if (!engine_ready(e))
-        return -1;
-    if (n < 1 || n > (1 << 24) || max_turns < 1) {
-        PyErr_SetString(InvalidArgumentError, "Batch: tables must be 1..2**24, max_turns >= 1");
-        return -1;
-    }
-    b->reward_mode = strcmp(mode, "rank") == 0 ? REWARD_RANK : strcmp(mode, "win") == 0
-        ? REWARD_WIN : strcmp(mode, "score") == 0 ? REWARD_SCORE : -1;
-    if (b->reward_mode < 0) {
-        PyErr_Format(InvalidArgumentError, "reward_mode: %s is not rank, win or score", mode);
-        return -1;
-    }
-    Batch_release(b);
-    PyMem_Free(b->kept);
-    b->kept = NULL;
-    b->obs_width = e->enc.size;
-    if (kept != Py_None) {
-        Py_ssize_t k;
-        long *cols = ce_longs_new(kept, "kept", &k);
-        if (cols == NULL)
-            return -1;
-        b->kept = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(k > 0 ? k : 1));
-        PyMem_Free(b->row);
-        b->row = PyMem_Malloc(sizeof(float) * (size_t)e->enc.size);
-        int ok = b->kept != NULL && b->row != NULL;
-        for (Py_ssize_t i = 0; ok && i < k; i++) {
-            ok = cols[i] >= 0 && cols[i] < e->enc.size;
-            if (ok)
-                b->kept[i] = cols[i];
-        }
-        PyMem_Free(cols);
-        if (!ok) {
-            PyErr_SetString(InvalidArgumentError, "kept: columns of the observation row");
-            return -1;
-        }
-        b->obs_width = (long)k;
-    }
-    long P = e->g.n;
-    if (get_array(obs, "obs", "f", 4, n * b->obs_width, &b->obs) < 0)
-        return -1;
-    if (get_array(masks, "masks", "bb", 1, n * e->g.a_size, &b->masks) < 0) {
-        PyBuffer_Release(&b->obs);
-        return -1;
-    }
-    if (get_array(seats, "seats", "lq", 8, n, &b->seats) < 0) {
-        PyBuffer_Release(&b->obs);
-        PyBuffer_Release(&b->masks);
-        return -1;
-    }
-    if (get_array(rewards, "rewards", "f", 4, n * P, &b->rewards) < 0) {
-        PyBuffer_Release(&b->obs);
-        PyBuffer_Release(&b->masks);
-        PyBuffer_Release(&b->seats);
-        return -1;
-    }
-    if (get_array(term, "terminated", "?", 1, n, &b->term) < 0) {
-        PyBuffer_Release(&b->obs);
-        PyBuffer_Release(&b->masks);
-        PyBuffer_Release(&b->seats);
-        PyBuffer_Release(&b->rewards);
-        return -1;
-    }
-    if (get_array(trunc, "truncated", "?", 1, n, &b->trunc) < 0) {
-        PyBuffer_Release(&b->obs);
-        PyBuffer_Release(&b->masks);
-        PyBuffer_Release(&b->seats);
-        PyBuffer_Release(&b->rewards);
-        PyBuffer_Release(&b->term);
-        return -1;
-    }
-    b->have_buffers = 1;
-    PyMem_Free(b->states);
-    PyMem_Free(b->ended);
-    PyMem_Free(b->tables);
-    PyMem_Free(b->generation);
-    b->states = PyMem_Calloc((size_t)n, sizeof(sw_state));
-    b->ended = PyMem_Calloc((size_t)n, sizeof(sw_state));
-    b->tables = PyMem_Calloc((size_t)n, sizeof(pcg64));
-    b->generation = PyMem_Calloc((size_t)n, sizeof(uint64_t));
-    if (!b->states || !b->ended || !b->tables || !b->generation) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    b->n_tables = (long)n;
-    b->max_turns = max_turns;
-    Py_INCREF(e);
-    Py_XSETREF(b->engine, e);
-    /* no game until reset() */
-    for (long i = 0; i < b->n_tables; i++)
-        b->states[i].finished = 1;
-    return 0;
-}
-
-static int batch_ready(Batch *b)
-{
-    if (b->engine == NULL || !b->have_buffers) {
-        PyErr_SetString(PyExc_ValueError, "Batch: not initialised");
+    if (s->finished)
         return 0;
-    }
+    seats[0] = acting_seat(s);
     return 1;
 }
 
-/* reset(tables): tables is a uint64 array [n, 4] of each table generator's PCG64 state
- * (state high, state low, inc high, inc low); new games on every table, decisions
- * written */
-static PyObject *Batch_reset(Batch *b, PyObject *words)
+static void batch_observe(const Engine *e, const sw_state *s, long seat, int8_t *mask,
+                          float *row)
 {
-    if (!batch_ready(b))
-        return NULL;
-    Py_buffer w;
-    if (PyObject_GetBuffer(words, &w, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    if (w.itemsize != 8 || w.len != b->n_tables * 32 || w.format == NULL
-            || strchr("LQ", w.format[strlen(w.format) - 1]) == NULL) {
-        PyBuffer_Release(&w);
-        PyErr_Format(InvalidArgumentError, "reset: expected a uint64 array of shape (%ld, 4)",
-                     b->n_tables);
-        return NULL;
-    }
-    const uint64_t *x = w.buf;
-    for (long i = 0; i < b->n_tables; i++)
-        if (!(x[4 * i + 3] & 1)) {
-            PyBuffer_Release(&w);
-            PyErr_SetString(InvalidArgumentError, "reset: every increment must be odd (as "
-                            "numpy's PCG64 states are)");
-            return NULL;
-        }
-    for (long i = 0; i < b->n_tables; i++) {
-        pcg64 *r = &b->tables[i];
-        r->state = ((u128)x[4 * i] << 64) | x[4 * i + 1];
-        r->inc = ((u128)x[4 * i + 2] << 64) | x[4 * i + 3];
-        r->has_uint32 = 0;
-        r->uinteger = 0;
-    }
-    PyBuffer_Release(&w);
-    Py_BEGIN_ALLOW_THREADS
-    for (long i = 0; i < b->n_tables; i++) {
-        new_table_game(b, i);
-        write_decision(b, i);
-    }
-    Py_END_ALLOW_THREADS
-    Py_RETURN_NONE;
+    fill_mask(&e->g, s, mask);
+    sw_view v;
+    view_rows r;
+    plain_view(&e->g, s, seat, &v, &r);
+    sw_write(&e->enc, &v, row);
 }
 
-/* step(actions): one int64 action per table. Returns -1 after applying them all, or the
- * first table whose action the mask forbids (nothing applied then). */
-static PyObject *Batch_step(Batch *b, PyObject *actions)
+static void batch_apply(const Engine *e, sw_state *s, const long *seats,
+                        const int64_t *actions, long k)
 {
-    if (!batch_ready(b))
-        return NULL;
-    Py_buffer a;
-    if (PyObject_GetBuffer(actions, &a, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    const char *f = a.format ? a.format + strlen(a.format) - 1 : "B";
-    if (a.itemsize != 8 || a.len != b->n_tables * 8 || strchr("lq", f[0]) == NULL) {
-        PyBuffer_Release(&a);
-        PyErr_Format(InvalidArgumentError, "step: expected an int64 array of %ld actions",
-                     b->n_tables);
-        return NULL;
-    }
-    const int64_t *act = a.buf;
-    const rules *g = &b->engine->g;
-    const int8_t *masks = (const int8_t *)b->masks.buf;
-    long bad = -1;
-    for (long i = 0; i < b->n_tables && bad < 0; i++)
-        if (act[i] < 0 || act[i] >= g->a_size || !masks[i * g->a_size + act[i]]
-                || b->states[i].finished)
-            bad = i;
-    if (bad < 0) {
-        float *rewards = b->rewards.buf;
-        char *term = b->term.buf, *trunc = b->trunc.buf;
-        Py_BEGIN_ALLOW_THREADS
-        memset(rewards, 0, sizeof(float) * (size_t)(b->n_tables * g->n));
-        memset(term, 0, (size_t)b->n_tables);
-        memset(trunc, 0, (size_t)b->n_tables);
-        for (long i = 0; i < b->n_tables; i++) {
-            sw_state *s = &b->states[i];
-            apply_action(g, s, (long)act[i]);
-            if (s->finished)
-                term[i] = 1;
-            else if (s->turns >= b->max_turns)
-                trunc[i] = 1;
-            if (term[i] || trunc[i]) {
-                final_rewards(b, s, rewards + i * g->n);
-                b->ended[i] = *s;
-                new_table_game(b, i);
-            }
-            write_decision(b, i);
-        }
-        Py_END_ALLOW_THREADS
-    }
-    PyBuffer_Release(&a);
-    return PyLong_FromLong(bad);
+    apply_action(&e->g, s, (long)actions[0]);
 }
 
-/* state(i) / ended(i): a copy of table i's game, or of its last finished one */
-static PyObject *table_state(Batch *b, PyObject *index, int ended)
+static void batch_scores(const Engine *e, const sw_state *s, double *out)
 {
-    if (!batch_ready(b))
-        return NULL;
-    Py_ssize_t i = PyNumber_AsSsize_t(index, PyExc_IndexError);
-    if (i == -1 && PyErr_Occurred())
-        return NULL;
-    if (i < 0 || i >= b->n_tables) {
-        PyErr_SetString(PyExc_IndexError, "Batch.state: no such table");
-        return NULL;
-    }
-    State *st = new_state(b->engine);
+    scores(&e->g, s, out);
+}
+
+/* the score alone, as GameState.rank_keys */
+static long batch_rank_keys(const Engine *e, const sw_state *s, double *keys)
+{
+    scores(&e->g, s, keys);
+    return e->g.n;
+}
+
+static PyObject *batch_wrap_state(Engine *e, const sw_state *s)
+{
+    State *st = new_state(e);
     if (st != NULL)
-        st->s = ended ? b->ended[i] : b->states[i];
+        st->s = *s;
     return (PyObject *)st;
 }
 
-static PyObject *Batch_state(Batch *b, PyObject *index)
+#include "engine_batch.h"
+
+static PyObject *State_apply_joint(State *st, PyObject *joint)
 {
-    return table_state(b, index, 0);
+    return engine_apply_joint(st->engine, &st->s, joint);
 }
-
-static PyObject *Batch_ended(Batch *b, PyObject *index)
-{
-    return table_state(b, index, 1);
-}
-
-/* generation(i): how many games table i has started (a new one after each end) */
-static PyObject *Batch_generation(Batch *b, PyObject *index)
-{
-    if (!batch_ready(b))
-        return NULL;
-    Py_ssize_t i = PyNumber_AsSsize_t(index, PyExc_IndexError);
-    if (i == -1 && PyErr_Occurred())
-        return NULL;
-    if (i < 0 || i >= b->n_tables) {
-        PyErr_SetString(PyExc_IndexError, "Batch.generation: no such table");
-        return NULL;
-    }
-    return PyLong_FromUnsignedLongLong(b->generation[i]);
-}
-
-static PyMethodDef Batch_methods[] = {
-    {"reset", (PyCFunction)Batch_reset, METH_O,
-     "reset(tables): each table's generator from a uint64 [n, 4] array of PCG64 states "
-     "(state high, low, inc high, low), a new game on each, decisions written."},
-    {"step", (PyCFunction)Batch_step, METH_O,
-     "step(actions): one int64 action per table; -1, or the first table whose action is "
-     "illegal (then nothing is applied)."},
-    {"state", (PyCFunction)Batch_state, METH_O, "state(i): a copy of table i's game."},
-    {"ended", (PyCFunction)Batch_ended, METH_O,
-     "ended(i): a copy of table i's last finished (or cut) game, as it ended."},
-    {"generation", (PyCFunction)Batch_generation, METH_O,
-     "generation(i): games started on table i."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject BatchType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "plunder.envs.scallywags._engine.Batch",
-    .tp_basicsize = sizeof(Batch),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Batch(engine, tables, obs, masks, seats, rewards, terminated, truncated, "
-              "max_turns, reward_mode, kept): N Scallywags games in C memory, writing every "
-              "pending decision into the given arrays (envs/core/batch.py, CompiledBatch).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Batch_init,
-    .tp_dealloc = (destructor)Batch_dealloc,
-    .tp_methods = Batch_methods,
-};
 
 /* -- the module --------------------------------------------------------------------------- */
 
@@ -2220,14 +1529,7 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__engine(void)
 {
-    PyObject *errors = PyImport_ImportModule("plunder.envs.core.errors");
-    if (errors == NULL)
-        return NULL;
-    InvalidStateError = PyObject_GetAttrString(errors, "InvalidStateError");
-    InvalidArgumentError = PyObject_GetAttrString(errors, "InvalidArgumentError");
-    IllegalActionError = PyObject_GetAttrString(errors, "IllegalActionError");
-    Py_DECREF(errors);
-    if (!InvalidStateError || !InvalidArgumentError || !IllegalActionError)
+    if (engine_import_errors() < 0)
         return NULL;
     if (PyType_Ready(&StateType) < 0)
         return NULL;

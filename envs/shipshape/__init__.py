@@ -16,6 +16,9 @@ SPEC = GameSpec(
     heuristic="plunder.policies.shipshape_heuristic:ShipShapeHeuristic",
     planner="plunder.policies.shipshape_planner:ShipShapePlanner",
     board="plunder.envs.shipshape.render:board",
+    prompt="plunder.envs.shipshape.guide:decision_prompt",
+    move_label="plunder.envs.shipshape.guide:move_label",
+    rules="rules.md",
 )
 
 __getattr__ = lazy_attributes(__name__, {"ShipShapeGame": "engine",

@@ -8,6 +8,7 @@ voyage scoring and the next voyage's holds are public table changes.
 
 from __future__ import annotations
 
+from plunder.envs.core.board import count
 from plunder.envs.core.movelog import who
 
 from .engine import PLACE0
@@ -67,7 +68,7 @@ def _voyage_lines(game, before, after, name) -> list[str]:
             d = dict(zip(SCORE_PARTS, parts))
             lines.append(f"  {name(seat)}: gold {d['gold']}, cannons {d['cannons']}, "
                          f"contraband {d['contraband']}, full ship {d['full_ship']} "
-                         f"-> {d['coins']} coins")
+                         f"-> {count(d['coins'], 'coin')}")
     if len(after.hold_history) > len(before.hold_history):
         holds = after.hold_history[-1]
         lines.append(f"voyage {len(after.hold_history)} begins; holds: "

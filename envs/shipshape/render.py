@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plunder.envs.core.board import item, legal_subset, seat_title, zone
+from plunder.envs.core.board import count, item, legal_subset, seat_title, zone
 
 from .geometry import SCORE_PARTS, grid_rows, orient, totals
 
@@ -46,16 +46,17 @@ def _table(game, view, me: int | None, capn_deck: list[int] | None = None) -> st
                      + f" {view.coins[s]} | {holds[s]} | {len(view.placed[s])} | {hand} | "
                      f"{decision.get(s, '')} |")
     lines.append("")
-    lines.append("Holds seen from above (G gold, C cannons, X contraband, R rat, . empty):")
+    lines.append("Holds seen from above (G gold, C cannons, X contraband, R rat, . empty),")
+    lines.append("each with what it shows in all (G gold, C cannons, X contraband, R rats):")
     names = [_seat_label(game, s, me) for s in range(S)]
-    width = max(17, max(len(n) for n in names) + 2)
-    lines.append("".join(n.ljust(width) for n in names))
+    shown = ["G{} C{} X{} R{}{}".format(*totals(v)[:4], " full" if totals(v)[4] else "")
+             for v in view.visible]
+    width = max(17, max(len(n) for n in names) + 2, max(len(t) for t in shown) + 3)
+    lines.append("".join(n.ljust(width) for n in names).rstrip())
     rows = [grid_rows(v) for v in view.visible]
     for r in range(3):
-        lines.append("".join(rows[s][r].ljust(width) for s in range(S)))
-    lines.append("".join(
-        "g{} c{} x{} r{}{}".format(*totals(v)[:4], " FULL" if totals(v)[4] else "").ljust(width)
-        for v in view.visible))
+        lines.append("".join(rows[s][r].ljust(width) for s in range(S)).rstrip())
+    lines.append("".join(t.ljust(width) for t in shown).rstrip())
     for k, stack in enumerate(view.stacks):
         label = f"group {'AB'[k]} " if len(view.stacks) > 1 else ""
         lines.append("")
@@ -84,7 +85,7 @@ def _table(game, view, me: int | None, capn_deck: list[int] | None = None) -> st
             d = dict(zip(SCORE_PARTS, parts))
             lines.append(f"  {game.seat_name(s)}: gold {d['gold']}, cannons {d['cannons']}, "
                          f"contraband {d['contraband']}, full ship {d['full_ship']} "
-                         f"-> {d['coins']} coins")
+                         f"-> {count(d['coins'], 'coin')}")
     return "\n".join(lines)
 
 

@@ -29,14 +29,14 @@ from plunder.training.web import create_app  # noqa: E402
 from plunder.training.web.sessions import LOG_WINDOW, seat_table  # noqa: E402
 
 #: the parts of a response that show the table
-TABLE_KEYS = ("text", "view", "board", "acting", "legal")
+TABLE_KEYS = ("text", "view", "board", "acting", "decision", "legal")
 #: the move log a response carries
 LOG_KEYS = ("log", "log_total")
 #: the rest of a played game's response: public settings and bookkeeping (the result is
 #: sent once the game is over); a new field must be added to one of these three lists
 PUBLIC_KEYS = ("id", "mode", "env_id", "num_players", "options", "max_turns", "seat_names",
-               "bots", "you", "seat", "version", "step", "steps", "over", "your_turn",
-               "result")
+               "bots", "you", "auto_play", "seat", "version", "step", "steps", "over",
+               "your_turn", "forced", "result")
 
 
 def play_to_end(client, game, seed=0, check=None):

@@ -44,11 +44,13 @@ def list_games():
              default="heuristic", show_default=True)
 @players_option()
 @click.option("--seed", type=SEED, default=None, help="Seed for a reproducible game.")
-def play(game, seat, bots, players, seed):
-    """Play GAME in the terminal against bots."""
+@click.option("--auto-play/--no-auto-play", default=True, show_default=True,
+              help="Play a move for you when it is your only legal one (a line says so).")
+def play(game, seat, bots, players, seed, auto_play):
+    """Play GAME in the terminal against bots (type help at the move prompt)."""
     from plunder.training.play.terminal import main_play
 
-    main_play(game, seat, bots, players, seed)
+    main_play(game, seat, bots, players, seed, auto_play=auto_play)
 
 
 @main.command()

@@ -2,13 +2,19 @@
 
 The person sees only what their seat may see: before each of their decisions, what every
 player did since their last move (the game's move log, ``core.movelog.describe_step``,
-built from that seat's views), then the table from their seat (the env's text rendering).
-They choose among the legal actions by number or by (a unique prefix of) their name. At
-the end a table breaks the final scores down (``GameState.score_breakdown``).
+built from that seat's views), then the table from their seat (the env's text rendering),
+a line saying what is being decided and the legal moves, each labelled with what it acts
+on (``core.guide``, from the seat's view). They choose by the number shown, or by a unique
+start of the label (or a word of it, such as ``#13``). A move that is their only legal one
+is played for them, with a line saying so (``auto_play``, on by default). ``help`` lists
+these commands, ``rules`` prints the game's rules page, ``table`` the table again. At the
+end a table breaks the final scores down (``GameState.score_breakdown``). Every line fits
+``WIDTH`` (80) columns.
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 
@@ -16,6 +22,7 @@ import numpy as np
 
 from plunder.envs import game_class, make
 from plunder.envs.core import InvalidArgumentError
+from plunder.envs.core.guide import decision_prompt, forced_line, move_labels, only_move, rules_text
 from plunder.envs.core.movelog import describe_step, format_breakdown
 from plunder.envs.core.strict import is_whole_number
 from plunder.policies import choose_action, make_bot
@@ -24,18 +31,36 @@ from plunder.policies import choose_action, make_bot
 WIDTH = 80
 
 
+#: the words typed at the move prompt that are not moves
+COMMANDS = {
+    "help": "this list",
+    "rules": "the rules of the game",
+    "table": "the table and your moves again",
+    "quit": "leave the game",
+}
+
+
 def parse_choice(text: str, legal: list[int], names: dict[int, str]) -> int | None:
-    """The action a typed answer means: an index, or a unique name prefix; None if unclear."""
+    """The action a typed answer means: the number shown beside a move (1, 2, ... in the
+    order of ``legal``), a move's whole label, a unique start of one, or words that appear
+    in exactly one (``#13``); None if unclear."""
     text = text.strip().lower()
     if not text:
         return None
-    if is_whole_number(text) and int(text) in legal:
-        return int(text)
+    if is_whole_number(text):
+        k = int(text)
+        return legal[k - 1] if 1 <= k <= len(legal) else None
     exact = [a for a in legal if names[a].lower() == text]
     if len(exact) == 1:
         return exact[0]
     matches = [a for a in legal if names[a].lower().startswith(text)]
-    return matches[0] if len(matches) == 1 else None
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        return None
+    words = re.compile(r"(?<!\S)" + re.escape(text) + r"(?![\w#])")
+    inside = [a for a in legal if words.search(names[a].lower())]
+    return inside[0] if len(inside) == 1 else None
 
 
 def wrap(line: str, indent: str = "  ") -> str:
@@ -150,8 +175,9 @@ def check_setup(env_id: str, seat: int, bots: list[str] | None, num_players: int
 def play(env_id: str, seat: int = 0, bots: list[str] | None = None,
          num_players: int | None = None, seed: int | None = None,
          ask: Callable[[str], str] = input, say: Callable[[str], None] = print,
-         max_turns: int | None = None, **options) -> list[float]:
-    """Play one game; returns the final scores (empty if the person left)."""
+         max_turns: int | None = None, auto_play: bool = True, **options) -> list[float]:
+    """Play one game; returns the final scores (empty if the person left).
+    ``auto_play``: a decision with one legal move is played for the person."""
     n, bots = check_setup(env_id, seat, bots, num_players, seed, options)
     env = make(env_id, num_players=n, raw=True, render_mode="ansi", render_seat=seat,
                max_turns=max_turns, **options)
@@ -165,6 +191,8 @@ def play(env_id: str, seat: int = 0, bots: list[str] | None = None,
                 for s, spec in zip(others, bots)}
     say(_wrap_line(f"You are {me} in {env_id} with {n} players; bots: "
                    + ", ".join(f"{a}={b}" for a, b in zip(policies, bots)), WIDTH))
+    say(_wrap_line("At the move prompt type a move's number or words; help lists the "
+                   "commands, rules shows the rules.", WIDTH))
     log: list[str] = []          # what the person learned since their last move
     joint: dict[int, int] = {}   # the decisions of the step being collected
     before = None
@@ -176,7 +204,7 @@ def play(env_id: str, seat: int = 0, bots: list[str] | None = None,
             continue
         if agent == me:
             show_log(log, say)
-            action = ask_move(env, game, obs, ask, say)
+            action = ask_move(env, game, obs, ask, say, seat=seat, auto_play=auto_play)
             if action is None:
                 say("\nno more input; leaving the game")
                 return []
@@ -195,9 +223,11 @@ def play(env_id: str, seat: int = 0, bots: list[str] | None = None,
     scores = info.get("scores", [])
     say("\nGame over." if state.is_terminal() else "\nThe turn limit is reached.")
     say("\n".join(format_breakdown(game, state, width=WIDTH, you=seat)))
-    say(_wrap_line("Scores: " + ", ".join(f"player_{i}: {s:g}" for i, s in enumerate(scores))
-                   + f"; winners: {', '.join(f'player_{w}' for w in (i for i, w in enumerate(info.get('winner_mask', [])) if w))}",
-                   WIDTH))
+    winners = [game.seat_name(i) for i, w in enumerate(info.get("winner_mask", [])) if w]
+    say(_wrap_line("Scores: " + ", ".join(f"{game.seat_name(i)}: {s:g}"
+                                          for i, s in enumerate(scores))
+                   + f"; {'winner' if len(winners) == 1 else 'winners'}: "
+                   + (", ".join(winners) or "none"), WIDTH))
     return scores
 
 
@@ -210,38 +240,71 @@ def show_log(log: list[str], say: Callable[[str], None]) -> None:
         log.clear()
 
 
-def ask_move(env, game, obs, ask, say) -> int | None:
-    """Show the table and the legal moves; the chosen action (None when input ends)."""
-    say("\n" + fit(env.render()))
+def ask_move(env, game, obs, ask, say, seat: int | None = None,
+             auto_play: bool = False) -> int | None:
+    """Show the table, what is being decided and the legal moves (labelled from the
+    seat's view); the chosen action (None when input ends or the person quits). With
+    ``auto_play`` a single legal move is played at once, with a line saying so."""
+    if seat is None:
+        seat = env.unwrapped.agent_name_mapping[env.agent_selection]
     legal = np.flatnonzero(obs["action_mask"]).tolist()
-    names = {a: game.action_name(a) for a in legal}
-    say("Your move:")
-    for line in move_columns([f"{a:4d}  {names[a]}" for a in legal]):
-        say(line)
+    view = env.unwrapped.game_state.view(seat)
+    labels = move_labels(game, view, legal)
+    forced = only_move(legal) if auto_play else None
+    if forced is not None:
+        say(wrap(forced_line(labels[forced]), indent=""))
+        return forced
+
+    def show():
+        say("\n" + fit(env.render()))
+        say("\n" + _wrap_line(decision_prompt(game, view, legal), WIDTH))
+        say("Your move:")
+        for line in move_columns([f"{k:4d}  {labels[a]}" for k, a in enumerate(legal, 1)]):
+            say(line)
+
+    show()
     while True:
         try:
             answer = ask("> ")
         except EOFError:
             return None
-        choice = parse_choice(answer, legal, names)
+        word = answer.strip().lower()
+        if word in ("help", "?"):
+            say(_wrap_line("Type the number beside a move, or its words (a unique start "
+                           "such as 'play a', or a word only one move has, such as '#13'). "
+                           "Commands:", WIDTH))
+            for name, what in COMMANDS.items():
+                say(f"  {name:6s} {what}")
+            continue
+        if word == "rules":
+            say("\n" + fit(rules_text(game.env_id())))
+            continue
+        if word == "table":
+            show()
+            continue
+        if word == "quit":
+            return None
+        choice = parse_choice(answer, legal, labels)
         if choice is not None:
             return choice
-        say("type the number of a legal action, or a unique start of its name")
+        say(wrap(f"not a move: type a number 1-{len(legal)}, a unique start of a move's "
+                 "words, or help", indent=""))
 
 
 def move_columns(entries: list[str], width: int = WIDTH) -> list[str]:
-    """The legal moves, one per line, or side by side in columns (filled down) when there
-    are many short ones."""
+    """The legal moves, one per line (a long one wrapped under its words), or side by side
+    in columns (filled down) when there are many short ones."""
     col = max(len(e) for e in entries) + 4
     per_line = max(1, (width - 2) // col) if len(entries) > 10 else 1
     if per_line == 1:
-        return [wrap(e) for e in entries]
+        return [textwrap.fill(e, width=width, initial_indent="  ", subsequent_indent=" " * 10,
+                              break_on_hyphens=False) for e in entries]
     rows = -(-len(entries) // per_line)
     return ["  " + "".join(entries[r + k * rows].ljust(col) for k in range(per_line)
                            if r + k * rows < len(entries)).rstrip() for r in range(rows)]
 
 
-def main_play(env_id, seat, bots, players, seed):
+def main_play(env_id, seat, bots, players, seed, auto_play: bool = True):
     """Entry point used by the CLI: a person's mistake is one ``Error:`` line (exit 1)."""
     import click
 
@@ -250,7 +313,7 @@ def main_play(env_id, seat, bots, players, seed):
     try:
         play(env_id, seat=seat, bots=bots.split(",") if bots else None,
              num_players=players, seed=seed, ask=lambda prompt: input(prompt),
-             say=click.echo)
+             say=click.echo, auto_play=auto_play)
     except PlunderError as exc:
         raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:

@@ -14,6 +14,7 @@ which another site can send without asking the browser first, is refused).
 
 =======  ===============================  ===================================================
 GET      /                                the page (static/index.html)
+GET      /rules/{game}                    the game's rules page (HTML, from the package)
 GET      /api/catalog                     games, player counts, variant options, bot kinds,
                                           the trained bots found under ``--bot-dir``
 POST     /api/games                       a new game: {game, mode: play|watch, players,
@@ -46,17 +47,18 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from plunder.envs import specs
-from plunder.envs.core import PlunderError
+from plunder.envs.core import InvalidArgumentError, PlunderError, UnknownEnvError
 from plunder.envs.core.registry import SpecTable
 from plunder.envs.core.strict import MAX_JSON_DEPTH, is_whole_number, load_json
 from plunder.policies import base as policy_base
 
 from .replays import open_replay
+from .rules import rules_page, rules_url
 from .sessions import (
     PLAY, RequestError, SessionStore, bad_request, check_new_game, new_session,
 )
@@ -237,7 +239,7 @@ def catalog(models_dir: Path | None) -> dict:
                                    "type": option_type(default)}
                                   for name, default in spec.options().items()],
                       "simultaneous": spec.simultaneous,
-                      "rules": f"docs/rules/{spec.name}.md"})
+                      "rules": rules_url(spec.name) if spec.rules else None})
     models, note = find_models(models_dir)
     if models_dir is None:
         note = NO_BOT_DIR
@@ -281,6 +283,14 @@ def create_app(bot_dir: str | Path | None = None, max_games: int = 32,
     async def index(request: Request) -> Response:
         """The page."""
         return FileResponse(STATIC / "index.html")
+
+    async def rules(request: Request) -> Response:
+        """A game's rules page (HTML); 404 for an unknown game or one without rules."""
+        try:
+            page = await run_in_threadpool(rules_page, request.path_params["game"])
+        except (UnknownEnvError, InvalidArgumentError) as exc:
+            return Response(str(exc), status_code=404, media_type="text/plain")
+        return HTMLResponse(page)
 
     @api
     async def get_catalog(request: Request) -> Response:
@@ -404,6 +414,7 @@ def create_app(bot_dir: str | Path | None = None, max_games: int = 32,
 
     routes = [
         Route("/", index),
+        Route("/rules/{game}", rules),
         Route("/api/catalog", get_catalog),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{id}", get_game, methods=["GET"]),

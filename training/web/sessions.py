@@ -6,8 +6,11 @@ moves between them (what a replay file holds), a cursor (the position shown) and
 
 - ``play``: one person in one seat against bots. The server runs the bots until the
   person must decide (or the game ends) and shows the table from the person's seat only:
-  its view, its text rendering, its legal moves, the move log built for that seat
-  (``core.movelog.describe_step``) and, at the end, the public score breakdown.
+  its view, its text rendering, what is being decided and its legal moves with labels
+  that name what they act on (``core.guide``), the move log built for that seat
+  (``core.movelog.describe_step``) and, at the end, the public score breakdown. A move
+  that is the person's only legal one is played for them (``auto_play``, on by default),
+  and the snapshot says so (``forced``).
 - ``watch``: bots in every seat, stepped one decision (joint move) at a time; shown from
   any seat's view or omniscient, and the cursor may go back and forth.
 - ``replay``: a saved game opened again (no bots): a watch over its recorded states.
@@ -43,6 +46,7 @@ import numpy as np
 
 from plunder.envs import env_ids, game_class, make
 from plunder.envs.core import Game, GameState, InvalidArgumentError, PlunderError, UnknownEnvError
+from plunder.envs.core.guide import decision_prompt, forced_line, move_labels, only_move
 from plunder.envs.core.movelog import TIE_BREAK, default_lines, describe_step
 from plunder.envs.core.rewards import winners
 from plunder.policies import choose_action, make_bot
@@ -129,25 +133,38 @@ def jsonable(value: Any) -> Any:
 
 def seat_table(game, state, seat: int, legal: list[int]) -> dict:
     """What the page shows of ``state`` from ``seat``: its view, its text rendering, the
-    table as clickable elements, who must act (public) and ``legal`` (the seat's moves
-    when it is asked). Built from ``state.view(seat)`` alone."""
+    table as clickable elements, who must act (public), what is being decided (in words)
+    and ``legal`` (the seat's moves when it is asked: ``action``, the internal ``name``
+    and the ``label`` that says what the move acts on). Built from ``state.view(seat)``
+    alone (and the seat's own legal moves, which depend on nothing else)."""
     view = state.view(seat)
+    acting = [int(p) for p in state.current_players()]
+    labels = move_labels(game, view, legal)
+    asked = [int(a) for a in state.legal_actions(seat)] if seat in acting else []
     return {
         "text": game.describe_view(view),
         "view": jsonable(view),
         "board": boards.board(game, view, legal),
-        "acting": [int(p) for p in state.current_players()],
-        "legal": [{"action": int(a), "name": game.action_name(int(a))} for a in legal],
+        "acting": acting,
+        "decision": decision_prompt(game, view, asked),
+        "legal": [{"action": int(a), "name": game.action_name(int(a)),
+                   "label": labels[int(a)]} for a in legal],
     }
 
 
 def omniscient_table(game, state) -> dict:
-    """The whole state, every hidden fact shown (watch and replay only)."""
+    """The whole state, every hidden fact shown (watch and replay only); the decision
+    line is each acting seat's own."""
+    acting = [int(p) for p in state.current_players()]
+    decision = "; ".join(
+        f"{game.seat_name(p)}: {decision_prompt(game, state.view(p), state.legal_actions(p))}"
+        for p in acting) or decision_prompt(game, state.view(0), [])
     return {
         "text": state.render_text(None),
         "view": state.to_dict(),
         "board": None,
-        "acting": [int(p) for p in state.current_players()],
+        "acting": acting,
+        "decision": decision,
         "legal": [],
     }
 
@@ -469,15 +486,27 @@ class PlaySession(LiveSession):
     mode = PLAY
 
     def __init__(self, env_id, num_players, options, max_turns, seed, seat: int,
-                 bots: list[str | None]):
+                 bots: list[str | None], auto_play: bool = True):
         super().__init__(env_id, num_players, options, max_turns, seed, bots)
         self.you = seat
         self.me = self.env.possible_agents[seat]
+        #: play the person's only legal move for them
+        self.auto_play = bool(auto_play)
+        #: move index -> the line saying the person's only move was played for them
+        self._forced: dict[int, str] = {}
         self._run_bots()
 
     def describe(self) -> dict:
-        """The settings and the person's seat."""
-        return dict(super().describe(), you=self.you)
+        """The settings, the person's seat and whether forced moves are played for them."""
+        return dict(super().describe(), you=self.you, auto_play=self.auto_play)
+
+    def forced_since_choice(self) -> list[dict]:
+        """The person's only moves played for them since their last own choice."""
+        chosen = [k for k, joint in enumerate(self.moves)
+                  if self.you in joint and k not in self._forced]
+        last = chosen[-1] if chosen else -1
+        return [{"step": k + 1, "text": text} for k, text in sorted(self._forced.items())
+                if k > last and k < self.cursor]
 
     def your_turn(self) -> bool:
         """Whether the person must decide now."""
@@ -500,16 +529,34 @@ class PlaySession(LiveSession):
         return seat
 
     def snapshot(self, seat: int | None) -> dict:
-        """The table from the person's seat, with whether it is their turn."""
+        """The table from the person's seat, with whether it is their turn and the moves
+        played for them."""
         out = super().snapshot(seat)
         out["your_turn"] = self.your_turn()
+        out["forced"] = self.forced_since_choice()
         return out
 
     def _run_bots(self) -> None:
-        """Let the bots decide until the person must, or the game ends."""
-        while not self.live_over() and self.env.agent_selection != self.me:
-            self._bot_decides()
+        """Let the bots decide until the person must (or the game ends); with
+        ``auto_play``, a decision of the person's with one legal move is played for them."""
+        while not self.live_over():
+            if self.env.agent_selection != self.me:
+                self._bot_decides()
+                continue
+            legal = self.legal_for(self.you) if self.auto_play else []
+            move = only_move(legal)
+            if move is None:
+                break
+            view = self.env.unwrapped.game_state.view(self.you)
+            self._forced[len(self.moves)] = forced_line(move_labels(self.game, view,
+                                                                    legal)[move])
+            self._decide(self.me, move)
         self.cursor = len(self.states) - 1
+
+    def _restore(self, saved: tuple) -> None:
+        """Put the game back (``LiveSession._restore``), forced moves included."""
+        super()._restore(saved)
+        self._forced = {k: v for k, v in self._forced.items() if k < saved[1]}
 
     def move(self, action: Any, version: Any) -> None:
         """Apply the person's move (checked: version, turn, legality), then the bots'."""
@@ -644,11 +691,13 @@ def check_new_game(body: Any, bot_dir: Path | None = None) -> dict:
     """The settings of a game a request asks for, checked (400/404 with the reason):
     ``game``, ``mode`` (play/watch), ``players``, ``seat`` (play), ``bots`` (one spec per
     bot seat, or one for all), ``options``, ``seed`` (drawn here when not given, so that
-    every replay can show its deal), ``max_turns``. Bot files must lie in ``bot_dir``
+    every replay can show its deal), ``max_turns``, ``auto_play`` (play: the person's
+    only moves are played for them; default true). Bot files must lie in ``bot_dir``
     (``check_bot_spec``)."""
     if not isinstance(body, Mapping):
         raise bad_request("expected a JSON object with the game's settings")
-    known = {"game", "mode", "players", "seat", "bots", "options", "seed", "max_turns"}
+    known = {"game", "mode", "players", "seat", "bots", "options", "seed", "max_turns",
+             "auto_play"}
     unknown = sorted(set(body) - known)
     if unknown:
         raise bad_request(f"unknown field(s) {unknown}; fields: {sorted(known)}")
@@ -685,6 +734,11 @@ def check_new_game(body: Any, bot_dir: Path | None = None) -> dict:
         raise bad_request(f"'seat' must be 0..{n - 1} with {n} players, got {seat!r}")
     if mode == WATCH and seat is not None:
         raise bad_request("a watched game has bots in every seat; leave 'seat' out")
+    auto_play = body.get("auto_play", True)
+    if not isinstance(auto_play, bool):
+        raise bad_request(f"'auto_play' must be true or false, got {auto_play!r}")
+    if mode == WATCH and "auto_play" in body:
+        raise bad_request("'auto_play' plays a person's only moves: a watched game has none")
     bot_seats = [s for s in range(n) if s != seat]
     specs = body.get("bots", ["heuristic"])
     if isinstance(specs, str):
@@ -705,7 +759,7 @@ def check_new_game(body: Any, bot_dir: Path | None = None) -> dict:
     for s, spec in zip(bot_seats, specs):
         bots[s] = spec
     return {"env_id": env_id, "mode": mode, "num_players": n, "seat": seat, "bots": bots,
-            "options": options, "seed": seed, "max_turns": max_turns}
+            "options": options, "seed": seed, "max_turns": max_turns, "auto_play": auto_play}
 
 
 def new_session(settings: dict) -> LiveSession:
@@ -715,7 +769,8 @@ def new_session(settings: dict) -> LiveSession:
                   seed=settings["seed"], bots=settings["bots"])
     try:
         if settings["mode"] == PLAY:
-            return PlaySession(seat=settings["seat"], **common)
+            return PlaySession(seat=settings["seat"], auto_play=settings.get("auto_play", True),
+                               **common)
         return WatchSession(**common)
     except InvalidArgumentError as exc:
         raise bad_request(str(exc)) from None

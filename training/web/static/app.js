@@ -84,7 +84,14 @@ function refreshSetup() {
   const counts = [];
   for (let n = game.min_players; n <= game.max_players; n++) counts.push(n);
   fillSelect($("players"), counts, null, true);
-  $("rules-note").textContent = `${game.simultaneous ? "simultaneous moves; " : ""}rules: ${game.rules}`;
+  const note = $("rules-note");
+  note.replaceChildren(game.simultaneous ? "simultaneous moves; " : "");
+  if (game.rules) {
+    const link = el("a", "", `the rules of ${game.title}`);
+    link.href = game.rules;
+    link.target = "_blank";
+    note.appendChild(link);
+  }
   refreshSeats();
   const box = $("options");
   box.replaceChildren();
@@ -218,6 +225,7 @@ function settings() {
   });
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   if ($("max-turns").value !== "") body.max_turns = Number($("max-turns").value);
+  if (body.mode === "play") body.auto_play = $("auto-play").checked;
   return body;
 }
 
@@ -320,7 +328,7 @@ function seatName(game, seat) {
 
 function actionName(game, action) {
   const found = game.legal.find((m) => m.action === action);
-  return found ? found.name : String(action);
+  return found ? found.label || found.name : String(action);
 }
 
 function drawMoves(game) {
@@ -328,12 +336,14 @@ function drawMoves(game) {
   box.replaceChildren();
   $("moves-box").hidden = game.mode !== "play" || game.over;
   if (game.mode !== "play" || game.over) return;
+  for (const line of game.forced || []) box.appendChild(el("p", "hint forced", line.text));
   if (!game.legal.length) {
     box.appendChild(el("p", "hint", "the bots are moving…"));
     return;
   }
   for (const move of game.legal) {
-    const button = el("button", "move", move.name);
+    const button = el("button", "move", move.label || move.name);
+    button.title = move.name;
     button.type = "button";
     button.dataset.action = move.action;
     button.addEventListener("click", () => sendMove(move.action));
@@ -344,6 +354,7 @@ function drawMoves(game) {
 function drawBoard(game) {
   const box = $("board");
   box.replaceChildren();
+  if (game.decision) box.appendChild(el("p", "decision", game.decision));
   if (!game.board) {
     box.appendChild(el("p", "hint", "omniscient view: every hidden fact is in the text below"));
     $("text-box").open = true;
