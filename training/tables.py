@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import shlex
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 #: the width every command's output fits
@@ -28,6 +28,15 @@ def wrap(text: str, width: int = WIDTH, indent: str = "", hang: str | None = Non
     return textwrap.fill(text, width=width, initial_indent=indent,
                          subsequent_indent=indent if hang is None else hang,
                          break_long_words=False, break_on_hyphens=False)
+
+
+def wrapping(echo: Callable[[str], None], width: int = WIDTH) -> Callable[[str], None]:
+    """``echo`` with each message of one line wrapped as prose (:func:`wrap`, later lines
+    indented); a message of several lines is taken as laid out already (a table, a
+    command)."""
+    def say(text: str) -> None:
+        echo(text if "\n" in text or len(text) <= width else wrap(text, width, hang="    "))
+    return say
 
 
 def command_lines(command: str, width: int = WIDTH, indent: str = "  ") -> str:
@@ -59,7 +68,8 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *,
                title: str | None = None) -> str:
     """``rows`` under ``headers`` as plain text no wider than ``width``: columns two
     spaces apart, headings wrapped at spaces when that makes room, numbers right-aligned
-    (``align``: one ``l`` or ``r`` per column; default the first column left, the others
+    (``align``: one ``l``, ``r`` or ``w`` per column, ``w`` a left-aligned column whose
+    cells wrap at spaces to the room left; default the first column left, the others
     right). A table that still does not fit is printed in bands of columns, each band
     repeating the first ``keep`` columns. ``title`` (wrapped) goes above."""
     cells = [[_text(c) for c in row] for row in rows]
@@ -69,7 +79,7 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *,
     align = align or "l" + "r" * (n - 1)
     out = [wrap(title, width)] if title else []
     keep = min(keep, n)
-    bands = _bands(list(headers), cells, width, keep)
+    bands = _bands(list(headers), cells, width, keep, align)
     for k, cols in enumerate(bands):
         if k:
             out.append("")
@@ -86,14 +96,18 @@ def _cell_width(cells: list[list[str]], i: int) -> int:
     return max((len(line) for row in cells for line in row[i].split("\n")), default=0)
 
 
-def _least_width(header: str, cells: list[list[str]], i: int) -> int:
-    """The narrowest a column gets: its widest cell, and its heading's longest word."""
-    return max(_cell_width(cells, i), max((len(w) for w in header.split()), default=0), 1)
+def _least_width(header: str, cells: list[list[str]], i: int, kind: str = "l") -> int:
+    """The narrowest a column gets: its widest cell (its longest word, for a wrapping
+    column), and its heading's longest word."""
+    widest = max((len(w) for row in cells for w in row[i].split()), default=0) \
+        if kind == "w" else _cell_width(cells, i)
+    return max(widest, max((len(w) for w in header.split()), default=0), 1)
 
 
-def _bands(headers: list[str], cells: list[list[str]], width: int, keep: int) -> list[list[int]]:
+def _bands(headers: list[str], cells: list[list[str]], width: int, keep: int,
+           align: str) -> list[list[int]]:
     """The columns of each band: every column once, the first ``keep`` in every band."""
-    least = [_least_width(h, cells, i) for i, h in enumerate(headers)]
+    least = [_least_width(h, cells, i, align[i]) for i, h in enumerate(headers)]
     key = list(range(keep))
     key_width = sum(least[i] + len(GAP) for i in key)
     if sum(least) + len(GAP) * (len(headers) - 1) <= width:
@@ -114,12 +128,15 @@ def _bands(headers: list[str], cells: list[list[str]], width: int, keep: int) ->
 def _render(headers: list[str], cells: list[list[str]], align: str, width: int) -> str:
     """One band: each column as wide as its cells, headings wrapped to fit ``width``."""
     n = len(headers)
-    widths = [_least_width(h, cells, i) for i, h in enumerate(headers)]
+    widths = [_least_width(h, cells, i, align[i]) for i, h in enumerate(headers)]
     room = width - len(GAP) * (n - 1)
     # headings on one line where there is room, the ones that need least of it first
     for i in sorted(range(n), key=lambda j: len(headers[j]) - widths[j]):
         if len(headers[i]) > widths[i] and sum(widths) - widths[i] + len(headers[i]) <= room:
             widths[i] = len(headers[i])
+    # the room left goes to the wrapping columns, up to their widest cells
+    for i in (j for j in range(n) if align[j] == "w"):
+        widths[i] = max(widths[i], min(_cell_width(cells, i), room - sum(widths) + widths[i]))
     # a column wider than the room left for it (a long cell) wraps its cells
     over = sum(widths) - room
     if over > 0:
@@ -151,4 +168,4 @@ def _line(parts: list[str], widths: list[int], align: str) -> str:
                     for p, w, a in zip(parts, widths, align)).rstrip()
 
 
-__all__ = ["GAP", "WIDTH", "command_lines", "text_table", "wrap"]
+__all__ = ["GAP", "WIDTH", "command_lines", "text_table", "wrap", "wrapping"]

@@ -76,11 +76,14 @@ def list_tasks(as_json, markdown):
     if as_json:
         click.echo(json.dumps([t.to_dict() for t in TASKS.values()], indent=2))
         return
-    click.echo(f"{'task':32s} {'v':>2s} {'players':>7s} {'games':>5s} {'held out':8s} "
-               f"opponents")
-    for t in TASKS.values():
-        click.echo(f"{t.name:32s} {t.version:>2d} {t.num_players:>7d} {t.games:>5d} "
-                   f"{'yes' if t.held_out else 'no':8s} {', '.join(t.opponents)}")
+    from plunder.training.tables import text_table
+
+    rows = [(t.name, t.version, t.num_players, t.games, "yes" if t.held_out else "no",
+             "\n".join(t.opponents)) for t in TASKS.values()]
+    click.echo(text_table(("task", "v", "players", "games", "held out", "opponents"),
+                          rows, align="lrrrll",
+                          title="The benchmark tasks (v: the task's version; held out: "
+                                "opponents no packaged training config names)"))
 
 
 @benchmark.command("run")

@@ -27,12 +27,19 @@ def main():
 def list_games():
     """List the games, their player counts and variant options."""
     from plunder.envs import specs
+    from plunder.training.tables import text_table, wrap
 
-    for spec in specs():
-        opts = ", ".join(f"{k}={v!r}" for k, v in spec.options().items()) or "-"
-        kind = "simultaneous" if spec.simultaneous else "turn-based"
-        click.echo(f"{spec.env_id:22s} {spec.min_players}-{spec.max_players} players  "
-                   f"{kind:12s} options: {opts}")
+    from .options import typed_value
+
+    rows = [(s.env_id, s.title, f"{s.min_players}-{s.max_players}",
+             "simultaneous" if s.simultaneous else "in turn") for s in specs()]
+    click.echo(text_table(("game (env id)", "name", "players", "moves"), rows, align="llll"))
+    click.echo("\n" + wrap("Variant options, at their defaults (plunder eval GAME "
+                           "--option KEY=VALUE, plunder train GAME --set "
+                           "options.KEY=VALUE; e.g. --option rough_seas=true):"))
+    for s in specs():
+        opts = "  ".join(f"{k}={typed_value(v)}" for k, v in s.options().items())
+        click.echo(wrap(opts or "none", indent=f"  {s.name:<18}", hang=" " * 20))
 
 
 @main.command()
@@ -67,23 +74,29 @@ def play(game, seat, bots, players, seed, auto_play):
               help="Also play each game through env() (and the batched path) with the "
                    "observation's encoding left out (an all-zero vector), to show what share "
                    "of a step it takes, and on the rules alone (masks and moves, no view).")
-def speed(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost):
+@click.option("--markdown", is_flag=True,
+              help="Print the table in Markdown, one row per line (for the docs), not in "
+                   "bands of 80 columns.")
+def speed(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost,
+          markdown):
     """Measure steps per second of random legal play, beside PettingZoo and OpenSpiel
     yardsticks, and the trainer's throughput."""
-    from plunder.training.speed.envs import encoder_summary, format_table, run_bench
+    from plunder.training.speed.envs import (encoder_summary, format_table, format_text,
+                                             run_bench)
+    from plunder.training.tables import wrap
 
     results = run_bench(seconds, list(games) or None, not no_yardsticks,
                         players=list(players) or None, batched=not no_batched,
                         observation_cost=observation_cost)
-    click.echo(format_table(results))
-    click.echo(encoder_summary())
+    click.echo(format_table(results) if markdown else format_text(results))
+    click.echo("\n" + encoder_summary())
     if not no_train:
         try:
             from plunder.training.speed.trainer import bench_training
         except ImportError as exc:
-            click.echo(f"(training throughput skipped: {exc})")
+            click.echo(wrap(f"(training throughput skipped: {exc})"))
         else:
-            click.echo(bench_training())
+            click.echo(wrap(bench_training(), hang="    "))
 
 
 #: what ``plunder bench`` says before it runs ``plunder speed``

@@ -50,9 +50,19 @@ class GameType(click.ParamType):
 GAME = GameType()
 
 
+class CountRange(click.IntRange):
+    """A whole number within bounds; the message leaves out an upper bound of
+    :data:`MAX_COUNT` (``-1 is not in the range x>=0``)."""
+
+    def _describe_range(self) -> str:
+        if self.max == MAX_COUNT and self.min is not None:
+            return f"x>={self.min}"
+        return super()._describe_range()
+
+
 def count(low: int = 1, high: int = MAX_COUNT) -> click.IntRange:
     """A whole number from ``low`` to ``high`` (games, turns, steps, workers, ...)."""
-    return click.IntRange(low, high)
+    return CountRange(low, high)
 
 
 #: a seed: 0 to 2**32 - 1 (the range numpy's legacy seeding and the trainer take)
@@ -155,6 +165,23 @@ class Group(click.Group):
 
 
 Group.group_class = Group
+
+
+# -- values as typed ------------------------------------------------------------------------
+
+def typed_value(value) -> str:
+    """A variant option's value as a person types it after ``--option KEY=`` (YAML, read
+    back by ``plunder.training.selfplay.config.parse_override``): ``false``, ``500``,
+    ``[0, 2]``, ``''``, ``null``."""
+    import json
+
+    if isinstance(value, str):
+        return "''" if value == "" else value if value.isidentifier() else json.dumps(value)
+    if value is None:
+        return "null"
+    if isinstance(value, tuple):
+        value = list(value)
+    return json.dumps(value)
 
 
 # -- bots -----------------------------------------------------------------------------------

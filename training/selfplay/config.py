@@ -220,7 +220,10 @@ class TrainConfig:
     torch_threads: int = _f(1, "torch intra-op threads (results depend on it)", low=1)
     checkpoint_every: int = _f(100_000, "learner steps between checkpoints (the last one "
                                         "is always written)", low=1)
-    progress_bar: bool = _f(True, "show a progress bar")
+    progress_bar: bool = _f(True, "show progress: a bar on a terminal, else a line every "
+                                  "progress_every steps")
+    progress_every: int = _f(0, "where the output is not a terminal: learner steps between "
+                                "progress lines (0: about 50 lines a run)", low=0)
     tensorboard: bool = _f(True, "write TensorBoard logs under RUN/tb")
     policy: PolicyConfig = field(default_factory=PolicyConfig,
                                  metadata={"doc": "network"})

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from plunder.training.tables import WIDTH, text_table, wrap
+
 
 @dataclass
 class BenchResult:
@@ -131,7 +133,7 @@ def encoder_summary() -> str:
     engines = [g for g, on in compiled.status("engine").items() if on]
     lines.append("engines (the batched path): compiled for " + (", ".join(engines) or "no game")
                  + "; Python for the rest")
-    return "\n".join(lines)
+    return "\n".join(wrap(line, hang="    ") for line in lines)
 
 
 def free_observation(game) -> None:
@@ -400,58 +402,69 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
     return results
 
 
-def format_table(results: list[BenchResult]) -> str:
-    """A Markdown table with the ratios to texas_holdem_v4 (same API form; the batched
-    path's ratio is to texas through ``env()``), and, where measured, the ``env()`` rate
-    with a free observation, the share of a step that building it takes, the batched
-    path's rate with a free observation and the rules' rate alone."""
+def table_rows(results: list[BenchResult]) -> tuple[list[str], list[list[str]]]:
+    """The headings and rows of the speed table: the ratios to texas_holdem_v4 (same API
+    form; the batched path's ratio is to texas through ``env()``), and, where measured,
+    the ``env()`` rate with a free observation, the share of a step that building it
+    takes, the batched path's rate with a free observation and the rules' rate alone."""
     base = next((r for r in results if r.name == "texas_holdem_v4"), None)
     free = any(r.free_seconds for r in results)
     free_batch = any(r.free_batch_seconds for r in results)
     rules_only = any(r.rules_seconds for r in results)
-    rows = ["| env | players | env() agent-steps/s | x texas | raw_env() agent-steps/s "
-            "| x texas raw | batched agent-steps/s per core | x texas | games/s "
-            "| cloned state |" + (" env() with a free observation | x texas | the "
-                                  "observation's share of a step |" if free else "")
-            + (" batched with a free observation | x texas |" if free_batch else "")
-            + (" rules and masks alone | x texas |" if rules_only else ""),
-            "|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if free else "")
-            + ("---|---|" if free_batch else "") + ("---|---|" if rules_only else "")]
+    heads = ["env", "players", "env() agent-steps/s", "x texas", "raw_env() agent-steps/s",
+             "x texas raw", "batched agent-steps/s per core", "x texas", "games/s",
+             "cloned state"]
+    heads += ["env() with a free observation", "x texas",
+              "the observation's share of a step"] if free else []
+    heads += ["batched with a free observation", "x texas"] if free_batch else []
+    heads += ["rules and masks alone", "x texas"] if rules_only else []
+    rows = []
     for r in results:
         if not r.seconds:        # a row of the batched path alone (the compiled engine)
-            rows.append(f"| {r.name} | {r.players} | - | - | - | - |"
-                        f"{_rate_cells(r.batch_steps_per_s, base)} - | - |"
-                        + (" - | - | - |" if free else "") + (" - | - |" if free_batch else "")
-                        + (" - | - |" if rules_only else ""))
+            row = [r.name, str(r.players), "-", "-", "-", "-",
+                   *_rate_cells(r.batch_steps_per_s, base), "-", "-"]
+            row += ["-"] * (3 * free + 2 * free_batch + 2 * rules_only)
+            rows.append(row)
             continue
-        ratio = f"{r.steps_per_s / base.steps_per_s:.1f}x" if base else "-"
-        raw = r.raw_steps_per_s
-        raw_text = f"{raw:,.0f}" if raw else "-"
-        raw_ratio = (f"{raw / base.raw_steps_per_s:.1f}x"
-                     if raw and base and base.raw_steps_per_s else "-")
-        batch = r.batch_steps_per_s
-        batch_text = f"{batch:,.0f}" if batch else "-"
-        batch_ratio = f"{batch / base.steps_per_s:.1f}x" if batch and base else "-"
-        size = f"{r.state_bytes / 1024:.1f} KB" if r.state_bytes is not None else "-"
-        row = (f"| {r.name} | {r.players} | {r.steps_per_s:,.0f} | {ratio} | {raw_text} "
-               f"| {raw_ratio} | {batch_text} | {batch_ratio} | {r.games_per_s:,.1f} "
-               f"| {size} |")
+        raw, batch = r.raw_steps_per_s, r.batch_steps_per_s
+        row = [r.name, str(r.players), f"{r.steps_per_s:,.0f}",
+               f"{r.steps_per_s / base.steps_per_s:.1f}x" if base else "-",
+               f"{raw:,.0f}" if raw else "-",
+               f"{raw / base.raw_steps_per_s:.1f}x"
+               if raw and base and base.raw_steps_per_s else "-",
+               *_rate_cells(batch, base), f"{r.games_per_s:,.1f}",
+               f"{r.state_bytes / 1024:.1f} KB" if r.state_bytes is not None else "-"]
         rate = r.free_steps_per_s
         if rate:
-            free_ratio = f"{rate / base.steps_per_s:.1f}x" if base else "-"
-            row += f" {rate:,.0f} | {free_ratio} | {1 - r.steps_per_s / rate:.0%} |"
+            row += [f"{rate:,.0f}", f"{rate / base.steps_per_s:.1f}x" if base else "-",
+                    f"{1 - r.steps_per_s / rate:.0%}"]
         elif free:
-            row += " - | - | - |"
+            row += ["-", "-", "-"]
         if free_batch:
             row += _rate_cells(r.free_batch_steps_per_s, base)
         if rules_only:
             row += _rate_cells(r.rules_steps_per_s, base)
         rows.append(row)
-    return "\n".join(rows)
+    return heads, rows
 
 
-def _rate_cells(rate: float | None, base: BenchResult | None) -> str:
+def format_table(results: list[BenchResult]) -> str:
+    """The speed table in Markdown (for the docs: ``plunder speed --markdown``)."""
+    heads, rows = table_rows(results)
+    lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def format_text(results: list[BenchResult], width: int = WIDTH) -> str:
+    """The speed table as plain text of ``width`` columns, in bands that repeat the env
+    and its player count (``plunder speed``)."""
+    heads, rows = table_rows(results)
+    return text_table(heads, rows, width=width, keep=2)
+
+
+def _rate_cells(rate: float | None, base: BenchResult | None) -> list[str]:
     """Two table cells: a rate and its ratio to texas through ``env()`` ("-" if unknown)."""
     if not rate:
-        return " - | - |"
-    return f" {rate:,.0f} | {rate / base.steps_per_s:.1f}x |" if base else f" {rate:,.0f} | - |"
+        return ["-", "-"]
+    return [f"{rate:,.0f}", f"{rate / base.steps_per_s:.1f}x" if base else "-"]
