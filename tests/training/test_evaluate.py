@@ -229,11 +229,14 @@ def test_printed_command_reproduces_the_final_evaluation_exactly(scallywags_run)
     """The training summary's ``plunder eval`` lines replay its numbers game for game."""
     import shlex
 
+    import re
+
     output = (scallywags_run / "train-output.txt").read_text()
     results = json.loads((scallywags_run / "eval.json").read_text())["results"]
-    commands = [line.strip() for line in output.splitlines()
+    joined = re.sub(r" \\\n\s*", " ", output)       # a command broken over lines, as pasted
+    commands = [shlex.split(line) for line in joined.splitlines()
                 if line.strip().startswith("plunder eval ")]
-    assert sorted(commands) == sorted(r["command"] for r in results.values())
+    assert sorted(commands) == sorted(shlex.split(r["command"]) for r in results.values())
     assert len(commands) == 2
     for row in results.values():
         args = shlex.split(row["command"])
