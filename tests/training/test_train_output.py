@@ -72,3 +72,10 @@ def test_a_full_disk_is_one_error_line(toy, tmp_path, monkeypatch):
                    str(tmp_path / "run"), *set_args(TINY)])
     _one_error(res, "No space left on device")
     assert "config.yaml" in res.output
+
+
+def test_a_bot_that_cannot_be_written_is_one_error_line(scallywags_run, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    res = run_cli(["export", str(scallywags_run), "--out", str(blocker / "bot.onnx")])
+    _one_error(res, "cannot read or write the run or its bot")

@@ -61,6 +61,7 @@ from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError, ModelFileError, PlunderError
 
 from plunder.training.atomic import atomic_write_bytes  # noqa: F401 - re-exported
+from plunder.training.atomic import write_failure
 from plunder.training.games import game_name
 from plunder.training.tables import WIDTH, command_lines, text_table, wrap, wrapping
 
@@ -823,6 +824,4 @@ def train_command(game: str, config_path: str | None, overrides: list[str],
     except PlunderError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:      # a read-only or full disk, a run dir that is a file, ...
-        where = f" ({exc.filename})" if exc.filename else ""
-        raise click.ClickException(f"cannot write the run{where}: "
-                                   f"{exc.strerror or exc}") from None
+        raise click.ClickException(write_failure(exc, "the run")) from None
