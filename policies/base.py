@@ -28,7 +28,8 @@ TRAINED_KINDS = ("trained", "onnx", "sampled")
 #: ``plunder play --help`` list them (``onnx:PATH`` is an alias of ``trained:PATH``)
 BOT_SPECS = ("random", "heuristic", "planner", "search[:SAMPLES]",
              "pretrained[:early|final][:sampled]", "trained:PATH.onnx", "sampled:PATH.onnx",
-             "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]")
+             "netsearch:PATH.onnx[:SAMPLES][:KEY=VALUE]", "level:novice|casual|strong|expert",
+             "noisy:SHARE:SPEC")
 
 #: the kinds of bot spec (a spec's part before its first colon), as the commands check them
 BOT_KINDS = tuple(dict.fromkeys([s.partition(":")[0].partition("[")[0] for s in BOT_SPECS]
@@ -86,7 +87,7 @@ def choose_action(bot, env, agent: str, observation: dict) -> int:
     view = None
     raw = env.unwrapped
     if getattr(bot, "needs_view", False):
-        view = raw.game_state.view(raw.agent_name_mapping[agent])
+        view = raw.view(agent)
         vector = observation["observation"]
     elif getattr(raw, "derived_features", True):
         vector = observation["observation"]
@@ -146,10 +147,22 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
       export`` writes them); ``netsearch:pretrained[:SAMPLES]`` searches with the shipped
       final bot. Trailing ``KEY=VALUE`` parts override the game's settings
       (``netsearch.SPEC_SETTINGS``: samples, top_k, horizon — a number of turns or ``end`` —,
-      confidence, min_gain, belief), e.g. ``netsearch:pretrained:min_gain=0.05:top_k=2``.
+      confidence, min_gain, belief), e.g. ``netsearch:pretrained:min_gain=0.05:top_k=2``;
+    - ``level:novice|casual|strong|expert``: the named strength level of this game and
+      player count (:mod:`plunder.policies.levels`: the bot its table gives that level);
+    - ``noisy:SHARE:SPEC``: the bot SPEC, playing a uniformly random legal move instead at
+      a SHARE (0..1) of its decisions, e.g. ``noisy:0.5:heuristic``.
     """
     game = game_class(env_id)(num_players, **options)
     kind, _, arg = spec.partition(":")
+    if kind == "level":
+        from .levels import make_level_bot
+        return make_level_bot(arg, env_id, num_players, seed=seed, **options)
+    if kind == "noisy":
+        from .levels import NoisyPolicy, parse_noisy
+        share, inner = parse_noisy(spec)
+        return NoisyPolicy(make_bot(inner, env_id, num_players, seed=seed, **options), share,
+                           seed=seed, name=spec)
     if kind == "random":
         return RandomPolicy(game, seed=seed)
     if kind in ("heuristic", "planner"):
@@ -165,7 +178,7 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
         from .onnx_policy import OnnxPolicy
         from .pretrained import parse_spec, pretrained_path
         strength, sampled = parse_spec(arg)
-        path = pretrained_path(env_id, num_players, strength)
+        path = pretrained_path(env_id, num_players, strength, options=options)
         bot = OnnxPolicy(path, env_id=env_id, num_players=num_players, options=options,
                          seed=seed, greedy=not sampled)
         bot.name = spec
@@ -180,7 +193,7 @@ def make_bot(spec: str, env_id: str, num_players: int, seed: int | None = None, 
             settings["samples"] = samples
         if path == "pretrained":
             from .pretrained import pretrained_path
-            path = str(pretrained_path(env_id, num_players, "final"))
+            path = str(pretrained_path(env_id, num_players, "final", options=options))
         from .netsearch import NetSearchPolicy, default_settings
         from .onnx_policy import OnnxPolicy
         net = OnnxPolicy(path, env_id=env_id, num_players=num_players, options=options,
@@ -201,6 +214,9 @@ def spec_file(spec: str) -> str | None:
     bots included); read without opening anything, so that a caller can check the path
     first. A malformed ``netsearch`` argument raises as ``make_bot`` would."""
     kind, _, arg = spec.partition(":")
+    if kind == "noisy":             # the file of the bot it wraps
+        from .levels import parse_noisy
+        return spec_file(parse_noisy(spec)[1])
     if kind in TRAINED_KINDS:
         return arg or None
     if kind == "netsearch":

@@ -5,9 +5,11 @@ over sampled (``sample_state``) and JSON-loaded states, and through the batched 
 (GameBatch compiled and in Python); junk in a saved state, an action or a buffer is
 refused with the project's errors.
 
-Every game whose spec declares the ``engine`` part runs here; a new one joins by
-declaring it (its ``State`` offers to_dict, current_players, is_terminal, mask, apply,
-view, encode_into, scores, rank_keys, clone and turns, as Scallywags' does).
+Every game whose spec declares the ``engine`` part runs here, at every player count and
+variant its spec tests (``GameSpec.test_variants``); a new one joins by declaring it (its
+``State`` offers to_dict, current_players, is_terminal, mask, apply_joint, view,
+encode_into, scores, rank_keys, clone and turns, as Scallywags' does). Simultaneous
+decisions are played as joint actions of every seat asked, in seat order.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import os
 import numpy as np
 import pytest
 
-from plunder.envs import ENV_IDS, game_class
+from plunder.envs import ENV_IDS, game_class, spec
 from plunder.envs.core import compiled
 from plunder.envs.core.batch import GameBatch, engine_module
 from plunder.envs.core.errors import (
@@ -37,12 +39,12 @@ SLOW_GAMES = int(os.environ.get("PLUNDER_ENGINE_GAMES", "10000"))
 pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
 
 
-def _engine(env_id, n):
+def _engine(env_id, n, options=None):
     cls = game_class(env_id)
     module = engine_module(cls)
     if module is None:
         pytest.skip(f"{env_id}: the compiled engine is not built")
-    game = cls(n)
+    game = cls(n, **(options or {}))
     return game, module.Engine(*game.compiled_engine_params(module))
 
 
@@ -51,8 +53,29 @@ def _counts(env_id):
     return range(cls.min_players, cls.max_players + 1)
 
 
+def _variants(env_id, n):
+    """The options of the variants the game's spec tests that are offered at ``n``."""
+    out = []
+    for options in spec(env_id).test_variants:
+        try:
+            game_class(env_id)(n, **options)
+        except InvalidArgumentError:           # not offered at this count
+            continue
+        out.append(dict(options))
+    return out
+
+
 def _params():
-    return [(e, n) for e in ENGINE_GAMES for n in _counts(e)]
+    """(env id, player count, variant options) of every case, with a readable id."""
+    return [pytest.param(e, n, o, id=f"{e}-{n}-" + ",".join(f"{k}={v}" for k, v in o.items()))
+            for e in ENGINE_GAMES for n in _counts(e) for o in _variants(e, n)]
+
+
+def _joint(state, pick):
+    """{seat: action} of every seat ``state`` asks (in seat order), each ``pick(legal
+    actions)``."""
+    return {p: pick(np.flatnonzero(state.legal_actions_mask(p)))
+            for p in state.current_players()}
 
 
 def _same_state(game, py, c, where=""):
@@ -80,7 +103,7 @@ def _same_decision(game, py, c, where="", every_seat=False, rng=None):
 
 def _play(game, engine, seed, rng, uniform, check_every=20):
     """One random game from ``seed`` in both engines, compared step by step: the masks
-    of the acting seat every step, everything every ``check_every`` steps and at the end.
+    of the acting seats every step, everything every ``check_every`` steps and at the end.
     Returns the number of decisions."""
     py = game.new_initial_state(np.random.default_rng(seed))
     c = engine.new_game(seed)
@@ -88,14 +111,15 @@ def _play(game, engine, seed, rng, uniform, check_every=20):
     steps = 0
     u = int(rng.integers(len(uniform)))
     while not py.is_terminal() and py.turns < game.default_max_turns:
-        (p,) = py.current_players()
-        mask = py.legal_actions_mask(p)
-        assert c.mask(p) == mask.tobytes(), (seed, steps)
-        legal = mask.nonzero()[0]
-        u = (u + 1) % len(uniform)
-        action = int(legal[int(uniform[u] * len(legal))])
-        py.apply_checked({p: action})
-        c.apply(action)
+        joint = {}
+        for p in py.current_players():
+            mask = py.legal_actions_mask(p)
+            assert c.mask(p) == mask.tobytes(), (seed, steps)
+            legal = mask.nonzero()[0]
+            u = (u + 1) % len(uniform)
+            joint[p] = int(legal[int(uniform[u] * len(legal))])
+        py.apply_checked(joint)
+        c.apply_joint(joint)
         steps += 1
         if steps % check_every == 0:
             _same_state(game, py, c, (seed, steps))
@@ -103,8 +127,8 @@ def _play(game, engine, seed, rng, uniform, check_every=20):
     return steps
 
 
-def _random_games(env_id, n, games):
-    game, engine = _engine(env_id, n)
+def _random_games(env_id, n, options, games):
+    game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(100 + n)
     uniform = rng.random(1 << 12)
     ended = 0
@@ -129,26 +153,26 @@ def test_default_rng_is_numpys(env_id):
             engine.rng_state(bad)
 
 
-@pytest.mark.parametrize("env_id, n", _params())
-def test_random_games_are_identical(env_id, n):
-    _random_games(env_id, n, GAMES)
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_random_games_are_identical(env_id, n, options):
+    _random_games(env_id, n, options, GAMES // len(_variants(env_id, n)))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("env_id, n", _params())
-def test_random_games_are_identical_slow(env_id, n):
-    _random_games(env_id, n, SLOW_GAMES)
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_random_games_are_identical_slow(env_id, n, options):
+    _random_games(env_id, n, options, SLOW_GAMES)
 
 
-@pytest.mark.parametrize("env_id, n", _params())
-def test_json_loaded_and_sampled_states_play_on_identically(env_id, n):
+@pytest.mark.parametrize("env_id, n, options", _params())
+def test_json_loaded_and_sampled_states_play_on_identically(env_id, n, options):
     """States saved to JSON and loaded into the compiled engine, and states dealt by
     ``sample_state`` from a player's view, then played on in both engines."""
-    game, engine = _engine(env_id, n)
+    game, engine = _engine(env_id, n, options)
     rng = np.random.default_rng(7 + n)
     uniform = rng.random(1 << 10)
     loaded = 0
-    for g in range(40):
+    for g in range(40 // len(_variants(env_id, n))):
         py = game.new_game(rng)
         while not py.is_terminal():
             if rng.random() < 0.1:
@@ -162,8 +186,7 @@ def test_json_loaded_and_sampled_states_play_on_identically(env_id, n):
                 _same_state(game, sampled, c, ("sampled", g, py.turns))
                 _play_on(game, sampled, c, rng, uniform)
                 loaded += 1
-            (p,) = py.current_players()
-            py.apply_action(int(rng.choice(np.flatnonzero(py.legal_actions_mask(p)))))
+            py.apply_joint(_joint(py, lambda legal: int(rng.choice(legal))))
     assert loaded > 100
 
 
@@ -171,11 +194,10 @@ def _play_on(game, py, c, rng, uniform, steps=30):
     for k in range(steps):
         if py.is_terminal():
             break
-        (p,) = py.current_players()
-        legal = np.flatnonzero(py.legal_actions_mask(p))
-        action = int(legal[int(uniform[int(rng.integers(len(uniform)))] * len(legal))])
-        py.apply_checked({p: action})
-        c.apply(action)
+        joint = _joint(py, lambda legal: int(
+            legal[int(uniform[int(rng.integers(len(uniform)))] * len(legal))]))
+        py.apply_checked(joint)
+        c.apply_joint(joint)
         _same_decision(game, py, c, ("on", k))
     _same_state(game, py, c, "played on")
     copy_ = c.clone()
@@ -256,11 +278,10 @@ def test_junk_states_are_refused_or_load_as_python_loads_them(env_id):
         for _ in range(4):
             s = game.new_game(rng)
             while not s.is_terminal():
-                if rng.random() < 0.03 or s.phase != "choose" and rng.random() < 0.2:
-                    states.append(s.to_dict())
-                (p,) = s.current_players()
-                s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
-        for data in states[::3]:
+                states.append(s.to_dict())
+                s.apply_joint(_joint(s, lambda legal: int(rng.choice(legal))))
+        # a dozen positions spread over the games (every step of a turn comes up)
+        for data in states[::max(1, len(states) // 12)]:
             for bad in _mutations(data):
                 tried += 1
                 try:
@@ -404,3 +425,63 @@ def test_compiled_code_switched_off_keeps_the_batch_in_python(monkeypatch):
     monkeypatch.setenv(compiled.PURE_PYTHON_VAR, "1")
     for env_id in ENGINE_GAMES:
         assert not GameBatch(game_class(env_id), 2, 2, seed=0).compiled
+
+
+# -- env() on the compiled engine ---------------------------------------------------------
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+@pytest.mark.parametrize("options", [dict(), dict(derived_features=False),
+                                     dict(max_turns=9, reward_mode="score")], ids=str)
+def test_env_plays_the_compiled_engine_as_the_python_one(env_id, options):
+    """env() compiled and in Python, one seed and the same moves: the same agents asked,
+    observations, masks, rewards, ends and global state; ``game_state`` is a Python copy
+    equal to the Python env's game."""
+    from plunder.envs import make
+
+    cls = game_class(env_id)
+    for n in (cls.min_players, cls.max_players):
+        c = make(env_id, num_players=n, compiled=True, **options)
+        py = make(env_id, num_players=n, compiled=False, **options)
+        assert c.unwrapped.compiled and not py.unwrapped.compiled
+        rng = np.random.default_rng(n)
+        for game in range(3):
+            c.reset(seed=game)
+            py.reset(seed=game)
+            for agent in py.agent_iter():
+                assert c.agent_selection == agent
+                obs_c, rew_c, term_c, trunc_c, _ = c.last()
+                obs_p, rew_p, term_p, trunc_p, _ = py.last()
+                assert (rew_c, term_c, trunc_c) == (rew_p, term_p, trunc_p)
+                for key in obs_p:
+                    assert obs_c[key].tobytes() == obs_p[key].tobytes(), (game, agent, key)
+                assert c.unwrapped.state().tobytes() == py.unwrapped.state().tobytes()
+                assert c.unwrapped.view(agent) == py.unwrapped.view(agent)
+                action = None
+                if not (term_p or trunc_p):
+                    action = int(rng.choice(np.flatnonzero(obs_p["action_mask"])))
+                c.step(action)
+                py.step(action)
+            assert c.unwrapped.game_state.to_dict() == py.unwrapped.game_state.to_dict()
+
+
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_env_game_state_is_a_copy_and_assigning_one_replaces_the_game(env_id):
+    import pickle
+
+    from plunder.envs import make
+
+    env = make(env_id, compiled=True)
+    env.reset(seed=4)
+    copy_ = env.unwrapped.game_state
+    before = copy_.to_dict()
+    for agent in env.unwrapped.acting_agents():           # every decider of a joint move
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    assert copy_.to_dict() == before                      # a copy: it did not move on
+    assert env.unwrapped.game_state.to_dict() != before
+    env.unwrapped.set_state(copy_)                        # back to where it was
+    assert env.unwrapped.game_state.to_dict() == before
+    twin = pickle.loads(pickle.dumps(env))                # the compiled game travels
+    assert twin.unwrapped.compiled
+    assert twin.unwrapped.game_state.to_dict() == before
+    with pytest.raises(InvalidArgumentError):
+        make(env_id, compiled="yes")

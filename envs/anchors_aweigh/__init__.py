@@ -12,7 +12,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=4,
     simultaneous=True,
-    compiled=("encoder", "view", "mask"),
+    compiled=("encoder", "view", "mask", "engine"),
     heuristic="plunder.policies.anchors_aweigh_heuristic:AnchorsAweighHeuristic",
     planner="plunder.policies.anchors_aweigh_planner:AnchorsAweighPlanner",
     # its networks' critics favour the moves they would play: searched far ahead, and

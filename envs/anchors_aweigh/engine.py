@@ -31,8 +31,8 @@ from plunder.envs.core.state_io import (
 )
 
 from .components import (
-    ABOVE, ASSET_SPACES, BELOW, CONTRACT, MONKEY, NUM_BACKS, NUM_COLOURS, NUM_KINDS,
-    NUM_SPACES, PIRATES, STORAGE, Components, check_mix, default_components,
+    ABOVE, ASSET_SPACES, BELOW, CONTRACT, MONKEY, NUM_BACKS, NUM_COLOURS, NUM_KINDS, NUM_SPACES,
+    PIRATES, STORAGE, Components, check_mix, default_components,
 )
 from .codes import (  # the codes the bots and tests import from here too (__all__)
     A_CARGO, A_COLOUR, A_DISCARD, A_ENCOUNTER, A_FLEE, A_FLIP, A_GRAB_DOWN, A_GRAB_UP,
@@ -160,6 +160,28 @@ class AnchorsAweighGame(Game):
         super().bind_compiled()
         if "encode_into" in self.__dict__:
             self._cencoder = self.encode_into.__self__
+
+    def compiled_engine_params(self, module) -> tuple:
+        """The compiled engine's constructor arguments (``_engine.Engine(*params)``, in its
+        order): the codes it was written for (checked there), the tiles, the cards, the
+        round mix, the supplies and variants, the view's classes and the encoder's
+        constants."""
+        from . import observation
+        comp = self.comp
+        dims = (EMPTY, CARGO, CHEST, NUM_SPACES, NUM_ABOVE, len(ASSET_SPACES), NUM_KINDS,
+                STORAGE, MONKEY, NUM_COLOURS, NUM_BACKS, CELL_EMPTY, CELL_UNKNOWN, CELL_TILE,
+                NUM_CELLS, len(PHASES), len(OUTCOMES), 13,
+                A_GRAB_DOWN, A_GRAB_UP, A_FLIP, A_PLACE, A_RETURN, A_CARGO, A_STAR_RETURN,
+                A_SKIP, A_RESOLVE, A_PARROT, A_ENCOUNTER, A_FLEE, A_PAY_NONE, A_PAY,
+                A_COLOUR, A_STOW, A_TOSS_ASSET, A_TOSS_CARGO, A_DISCARD, A_SWAP, NUM_ACTIONS)
+        cards = tuple((c.type, c.back, c.needs, c.coins, c.cargo, c.grey) for c in self.cards)
+        return (self.num_players, dims, comp.tile_kind, tuple(map(int, comp.tile_star)),
+                cards, tuple(self.mix), self.open_ocean == "random", comp.storage_capacity,
+                comp.cargo_per_colour, comp.chests, comp.parrots, comp.pirate_penalty_coins,
+                self.starfish_rule, bool(self.rough_seas), bool(self.perfect_recall),
+                self.monkey_seats, tuple(self.cell_lut),
+                observation.compiled_params(self, module), AnchorsAweighView, PublicView,
+                BelowDeck, tuple(Phase))
 
     @classmethod
     def components(cls) -> Components:
@@ -553,8 +575,10 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
                                                        else [])
         require(len(cards) == len(set(cards)), "cards: a card in two places")
         require(len(cards) == 13 * self.round, "cards: not 13 adventure cards per round")
+        require(len(cards) - len(self.used) <= 13,
+                "cards: more than one round's cards still to come")
         require(all(g.cards[c].type == CONTRACT for c in self.queue),
-                "queue: only contracts are moved to the bottom of the deck")
+                "queue: a card that is not a contract waits at the bottom")
         # what may lie where
         for p in range(n):
             ship, stor = self.ships[p], self.stor[p]

@@ -219,6 +219,13 @@ def engine_module(game_cls: type[Game]):
     return compiled_parts.load(package, "engine")
 
 
+def _replace_fields(old: GameState, new: GameState) -> None:
+    """``old`` made ``new`` in place: every attribute replaced, so no cache of the old
+    position (a public view, the acting seats) survives."""
+    old.__dict__.clear()
+    old.__dict__.update(new.__dict__)
+
+
 class CompiledBatch:
     """N games held and stepped in a game's compiled engine (``module.Batch``, written
     once for every game in envs/core/engine_batch.h).
@@ -302,10 +309,10 @@ class CompiledBatch:
             fresh = self._python_state(self._batch.state(i), self._batch.generation(i))
             prev = old[i] if i < len(old) else None
             if prev is not None and getattr(prev, "_table_game", None) == fresh._table_game:
-                prev.__dict__.update(fresh.__dict__)
+                _replace_fields(prev, fresh)
                 fresh = prev
             elif prev is not None:
-                prev.__dict__.update(self._python_state(self._batch.ended(i), -1).__dict__)
+                _replace_fields(prev, self._python_state(self._batch.ended(i), -1))
             out.append(fresh)
         return out
 

@@ -5,7 +5,8 @@
  *
  * Randomness is numpy's, bit for bit: PCG64 with its 32-bit half buffer, SeedSequence for
  * an int seed, Generator.permutation/shuffle (a Fisher-Yates shuffle over
- * random_interval), Generator.random and Generator.integers (Lemire's bounded draws), so
+ * random_interval), Generator.random, Generator.integers (Lemire's bounded draws) and
+ * Generator.choice without replacement (Floyd's algorithm), so
  * a compiled state's generator gives the same numbers as the Python state's ``rng``, and
  * its saved form is numpy's PCG64 state dict.
  */
@@ -129,6 +130,41 @@ static inline uint64_t integers64(pcg64 *r, uint64_t high)
         }
     }
     return (uint64_t)(m >> 64);
+}
+
+/* Generator.integers(high) for 1 <= high <= 2**32: integers32, and 0 without a draw for
+ * high 1 (numpy draws nothing for a range of one value). */
+static inline uint32_t integers32_from1(pcg64 *r, uint32_t high)
+{
+    return high <= 1 ? 0 : integers32(r, high);
+}
+
+/* Generator.choice(pop, size, replace=False) for 1 <= pop <= CHOICE_MAX_POP, 0 <= size <=
+ * pop, into out[size]: numpy's Floyd's algorithm (each draw a bounded Lemire draw on 32
+ * bits, none for a range of one value), then the chosen indices shuffled as numpy's
+ * Generator._shuffle_int does (Lemire draws, not random_interval). numpy takes another
+ * path (a tail shuffle) only for pop > 10000. */
+#define CHOICE_MAX_POP 10000
+static inline void choice_no_replace(pcg64 *r, long pop, long size, long *out)
+{
+    uint8_t chosen[CHOICE_MAX_POP];
+    memset(chosen, 0, (size_t)pop);
+    for (long j = pop - size; j < pop; j++) {
+        long val = (long)integers32_from1(r, (uint32_t)(j + 1));
+        if (!chosen[val]) {
+            chosen[val] = 1;
+            out[j - pop + size] = val;
+        } else {
+            chosen[j] = 1;
+            out[j - pop + size] = j;
+        }
+    }
+    for (long i = size - 1; i >= 1; i--) {
+        long j = (long)integers32(r, (uint32_t)(i + 1));
+        long t = out[j];
+        out[j] = out[i];
+        out[i] = t;
+    }
 }
 
 /* numpy.random.default_rng(seed) for an int seed: SeedSequence(seed) feeding PCG64. */

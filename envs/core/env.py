@@ -8,6 +8,11 @@ change until the joint action is applied). ``PlunderParallelEnv`` is the paralle
 games with simultaneous decisions: each step takes the actions of the agents acting now
 (others' entries are ignored and may be omitted).
 
+Every env plays in the game's compiled engine (``envs/<game>/_engine.c``) where one is
+built, with the same games, moves and observations as the Python engine (``compiled=False``
+keeps it in Python; ``env.compiled`` says which); ``env.game_state`` is then a Python copy
+of the game.
+
 Every env takes ``derived_features`` (default True): with False its observations hold the
 information state alone, the layout's derived fields (computed from the view to help bots
 learn) left out; ``env.layout`` then describes that shorter vector, and
@@ -37,7 +42,11 @@ class _EnvCommon:
 
     def _setup(self, game_cls, num_players, reward_mode, max_turns, render_mode,
                render_seat, options, *, max_cycles=None, illegal_reward=None,
-               wait_action=False, observation_key="observation", derived_features=True):
+               wait_action=False, observation_key="observation", derived_features=True,
+               compiled=None):
+        if compiled not in (None, True, False):
+            raise InvalidArgumentError(f"compiled must be None (the compiled engine where "
+                                       f"built), True or False, got {compiled!r}")
         if max_cycles is not None:
             if max_turns is not None:
                 raise InvalidArgumentError("give max_turns or its alias max_cycles, not both")
@@ -114,7 +123,63 @@ class _EnvCommon:
         }
         self._np_random = None
         self._masks: dict[int, np.ndarray] = {}
-        self.game_state: GameState | None = None
+        # the game being played: a Python GameState, or the compiled engine's State
+        # (envs/<game>/_engine.c) where it is built; ``game_state`` shows it as Python
+        self._engine = _compiled_engine(self.game, compiled)
+        self._live = None
+        self._python_copy: GameState | None = None
+        self._full_row = np.empty(full.size, np.float32)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the game is played in its compiled engine (the same games, moves and
+        observations as the Python engine: tests/test_compiled_engine.py)."""
+        return self._engine is not None
+
+    @property
+    def game_state(self) -> GameState | None:
+        """The game being played, as a Python :class:`GameState`. Where the env plays in
+        the compiled engine this is a copy, rebuilt when the game has moved on: changing
+        it changes nothing; assign a state (or use ``set_state``) to replace the game."""
+        if self._engine is None or self._live is None:
+            return self._live
+        if self._python_copy is None:
+            self._python_copy = self.game.state_from_dict(self._live.to_dict())
+        return self._python_copy
+
+    @game_state.setter
+    def game_state(self, state: GameState | None) -> None:
+        self._python_copy = None
+        self._masks = {}
+        if state is None or self._engine is None:
+            self._live = state
+        else:
+            self._live = self._engine.from_dict(state.to_dict())
+
+    def __getstate__(self) -> dict:
+        # pickling and deepcopy: the compiled game travels as its saved form
+        state = self.__dict__.copy()
+        if self._engine is not None:
+            state["_engine"] = True
+            state["_live"] = None if self._live is None else self._live.to_dict()
+            state["_python_copy"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if state.get("_engine") is True:
+            # where this process has no compiled engine, the game goes on in Python
+            self._engine = _compiled_engine(self.game, None)
+            saved, self._live = state["_live"], None
+            if saved is not None:
+                self._live = (self.game.state_from_dict(saved) if self._engine is None
+                              else self._engine.from_dict(saved))
+
+    def view(self, agent: str):
+        """``agent``'s view of the table (what its player may know), as bots read it."""
+        if self._live is None:
+            raise NotActingError("call reset() before view()")
+        return self._live.view(self._seat(agent))
 
     def observation_space(self, agent):
         """The Dict(observation, action_mask) space of ``agent``."""
@@ -127,10 +192,9 @@ class _EnvCommon:
     def state(self) -> np.ndarray:
         """The global state for centralized critics: every seat's observation vector,
         concatenated in seat order (everything some player knows; never the deck order)."""
-        if self.game_state is None:
+        if self._live is None:
             raise NotActingError("call reset() before state()")
-        return np.concatenate([self._encode(self.game_state.view(p))
-                               for p in range(self.game.num_players)])
+        return np.concatenate([self._observation(p) for p in range(self.game.num_players)])
 
     @property
     def layout(self):
@@ -138,16 +202,29 @@ class _EnvCommon:
         prints it; with ``derived_features=False`` the information state alone)."""
         return self._layout
 
-    def _encode(self, view) -> np.ndarray:
-        obs = self.game.encode(view)
-        return obs if self._kept is None else obs.take(self._kept)
+    def _full_observation(self, seat: int) -> np.ndarray:
+        """A new float32 vector: ``seat``'s full observation (derived fields included)."""
+        if self._engine is None:
+            return self.game.encode(self._live.view(seat))
+        out = np.empty(self._full_row.shape, np.float32)
+        self._live.encode_into(seat, out)
+        return out
+
+    def _observation(self, seat: int) -> np.ndarray:
+        """``seat``'s observation as this env returns it (``layout``)."""
+        if self._kept is None:
+            return self._full_observation(seat)
+        if self._engine is None:
+            return self.game.encode(self._live.view(seat)).take(self._kept)
+        self._live.encode_into(seat, self._full_row)
+        return self._full_row.take(self._kept)
 
     def full_observation(self, agent: str) -> np.ndarray:
         """``agent``'s full observation vector, derived fields included (``game.layout``),
         whatever ``derived_features`` is: what the shipped bots were trained on and read."""
-        if self.game_state is None:
+        if self._live is None:
             raise NotActingError("call reset() before full_observation()")
-        return self.game.encode(self.game_state.view(self._seat(agent)))
+        return self._full_observation(self._seat(agent))
 
     def _new_game(self, seed):
         if seed is not None and (isinstance(seed, (bool, np.bool_))
@@ -156,23 +233,34 @@ class _EnvCommon:
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         self._masks = {}
-        self.game_state = self.game.new_game(self._np_random)
+        self._python_copy = None
+        if self._engine is None:
+            self._live = self.game.new_game(self._np_random)
+        else:      # the draws of Game.new_game: one seed for the game's own generator
+            self._live = self._engine.new_game(int(self._np_random.integers(2**63 - 1)))
 
     def _legal_mask(self, seat: int) -> np.ndarray:
         """The seat's mask in the current state, computed once per state."""
         mask = self._masks.get(seat)
         if mask is None:
-            mask = self.game_state.legal_actions_mask(seat).astype(np.int8, copy=False)
+            if self._engine is None:
+                mask = self._live.legal_actions_mask(seat).astype(np.int8, copy=False)
+            else:
+                mask = np.frombuffer(self._live.mask(seat), np.int8)
             self._masks[seat] = mask
         return mask
 
     def _apply(self, joint: dict[int, int]) -> None:
         """Apply actions already checked against the cached masks of this state."""
         self._masks = {}
-        self.game_state.apply_checked(joint)
+        self._python_copy = None
+        if self._engine is None:
+            self._live.apply_checked(joint)
+        else:
+            self._live.apply_joint(joint)
 
     def _obs(self, seat: int, acting: bool) -> dict:
-        obs = self._encode(self.game_state.view(seat))
+        obs = self._observation(seat)
         if self.wait_action:
             mask = np.zeros(self.num_env_actions, dtype=np.int8)
             if acting:
@@ -213,8 +301,8 @@ class _EnvCommon:
 
     def _outcome(self):
         """(rewards per agent seat, info extras) once the game is over or truncated."""
-        keys = self.game_state.rank_keys()
-        scores = self.game_state.scores()
+        keys = self._live.rank_keys()
+        scores = self._live.scores()
         n = self.game.num_players
         rewards = final_rewards(self.reward_mode, keys, scores, n)
         # fixed shapes and dtypes (Tianshou's buffers need them): one flag per scoring seat
@@ -224,7 +312,7 @@ class _EnvCommon:
         return rewards, extra
 
     def _truncated(self) -> bool:
-        return self.game_state.turns >= self.max_turns and not self.game_state.is_terminal()
+        return self._live.turns >= self.max_turns and not self._live.is_terminal()
 
     def _render_text(self) -> str:
         return self.game_state.render_text(self.render_seat)
@@ -234,7 +322,7 @@ class _EnvCommon:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; returning None")
             return None
-        if self.game_state is None:
+        if self._live is None:
             return None
         text = self._render_text()
         if self.render_mode == "human":
@@ -262,12 +350,14 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
                  render_mode: str | None = None, render_seat: int | None = None,
                  illegal_reward: float | None = None, wait_action: bool = False,
                  observation_key: str = "observation", max_cycles: int | None = None,
-                 derived_features: bool = True, **options: Any):
+                 derived_features: bool = True, compiled: bool | None = None,
+                 **options: Any):
         AECEnv.__init__(self)
         self._setup(game_cls, num_players, reward_mode, max_turns, render_mode,
                     render_seat, options, max_cycles=max_cycles,
                     illegal_reward=illegal_reward, wait_action=wait_action,
-                    observation_key=observation_key, derived_features=derived_features)
+                    observation_key=observation_key, derived_features=derived_features,
+                    compiled=compiled)
         self.agents = []
         self._has_reset = False
 
@@ -302,7 +392,7 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
     def _select_next(self):
         # the state's deciders are asked once per state (kept for step's all-in test)
         if not self._pending:
-            acting = self._acting = self.game_state.current_players()
+            acting = self._acting = self._live.current_players()
             self.agent_selection = self.possible_agents[acting[0]]
             return
         waiting = [p for p in self._acting if p not in self._pending]
@@ -310,9 +400,9 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
 
     def acting_agents(self) -> list[str]:
         """Agents still to decide in the current (possibly simultaneous) decision."""
-        if not self.agents or self.game_state.is_terminal():
+        if not self.agents or self._live.is_terminal():
             return []
-        return [self.possible_agents[p] for p in self.game_state.current_players()
+        return [self.possible_agents[p] for p in self._live.current_players()
                 if p not in self._pending]
 
     def agent_iter(self, max_iter: int = 2**63):
@@ -375,7 +465,7 @@ class PlunderAECEnv(_EnvCommon, AECEnv):
         self._deads_step_first()
 
     def _after_apply(self):
-        done = self.game_state.is_terminal()
+        done = self._live.is_terminal()
         if done or self._truncated():
             self.rewards = {a: 0.0 for a in self.agents}
             rewards, extra = self._outcome()
@@ -405,11 +495,13 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
                  render_mode: str | None = None, render_seat: int | None = None,
                  illegal_reward: float | None = -1.0, wait_action: bool = False,
                  observation_key: str = "observation", max_cycles: int | None = None,
-                 derived_features: bool = True, **options: Any):
+                 derived_features: bool = True, compiled: bool | None = None,
+                 **options: Any):
         self._setup(game_cls, num_players, reward_mode, max_turns, render_mode,
                     render_seat, options, max_cycles=max_cycles,
                     illegal_reward=illegal_reward, wait_action=wait_action,
-                    observation_key=observation_key, derived_features=derived_features)
+                    observation_key=observation_key, derived_features=derived_features,
+                    compiled=compiled)
         self.agents = []
 
     def reset(self, seed: int | None = None, options: dict | None = None):
@@ -422,11 +514,11 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
         """Agents whose actions the next ``step`` needs."""
         if not self.agents:
             return []
-        return [self.possible_agents[p] for p in self.game_state.current_players()]
+        return [self.possible_agents[p] for p in self._live.current_players()]
 
     def _all_obs(self, acting=None):
         if acting is None:
-            acting = set(self.game_state.current_players())
+            acting = set(self._live.current_players())
         return {a: self._obs(i, i in acting) for i, a in enumerate(self.possible_agents)}
 
     def step(self, actions: dict):
@@ -445,7 +537,7 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
         if unknown:
             raise InvalidArgumentError(f"unknown agents in actions: {sorted(unknown)}")
         joint = {}
-        for seat in self.game_state.current_players():
+        for seat in self._live.current_players():
             agent = self.possible_agents[seat]
             if agent not in actions or actions[agent] is None:
                 raise NotActingError(
@@ -460,7 +552,7 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
         terms = {a: False for a in self.agents}
         truncs = {a: False for a in self.agents}
         infos = {a: {} for a in self.agents}
-        done = self.game_state.is_terminal()
+        done = self._live.is_terminal()
         if done or self._truncated():
             values, extra = self._outcome()
             for i, a in enumerate(self.possible_agents):
@@ -485,6 +577,22 @@ class PlunderParallelEnv(_EnvCommon, ParallelEnv):
         infos = {a: {"illegal_action_by": offender} for a in self.agents}
         self.agents = []
         return obs, rewards, terms, truncs, infos
+
+
+def _compiled_engine(game: Game, compiled: bool | None):
+    """The compiled engine (``_engine.Engine``) an env of ``game`` plays in: None for
+    ``compiled=False``, or where the game has none built (``compiled=True`` then raises)."""
+    if compiled is False:
+        return None
+    from .batch import engine_module
+
+    module = engine_module(type(game))
+    if module is None:
+        if compiled:
+            raise InvalidArgumentError(f"{game.env_id()} has no compiled engine built in "
+                                       "this process")
+        return None
+    return module.Engine(*game.compiled_engine_params(module))
 
 
 def _is_int(value) -> bool:

@@ -298,7 +298,8 @@ def test_only_contracts_wait_at_the_bottom_of_the_deck():
     # the compiled encoder refuses a queued card that is no contract; the Python one
     # wrote it outside its slot
     game, data = _state(DECIDE)
-    assert_refused(game, data, _non_contract_queued(game), "queue: only contracts", rule=True)
+    assert_refused(game, data, _non_contract_queued(game),
+                   "queue: a card that is not a contract", rule=True)
 
 
 def test_coins_are_bounded_by_what_a_game_can_give():

@@ -26,7 +26,19 @@ MANIFEST_KEYS = {"env_id", "game", "game_version", "num_players", "options", "st
 
 
 def test_every_game_ships_both_counts_and_strengths():
-    assert shipped() == sorted((e, n, s) for e, n in CELLS for s in STRENGTHS)
+    assert set(shipped()) >= {(e, n, s) for e, n in CELLS for s in STRENGTHS}
+
+
+def test_every_shipped_bot_is_a_table_the_training_configs_name():
+    from plunder.policies.pretrained import shipped_variants
+    from plunder.training.selfplay.cells import all_cells
+
+    tables = {(c.env_id, c.num_players, c.variant) for c in all_cells()}
+    strengths: dict[tuple, set] = {}
+    for env_id, n, variant, strength in shipped_variants():
+        assert (env_id, n, variant) in tables, (env_id, n, variant)
+        strengths.setdefault((env_id, n, variant), set()).add(strength)
+    assert all("final" in s for s in strengths.values())    # an early bot only beside one
 
 
 @pytest.mark.parametrize("env_id, n", CELLS)

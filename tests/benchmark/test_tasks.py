@@ -102,13 +102,12 @@ def test_the_held_out_scan_finds_a_held_out_bot():
 @pytest.mark.parametrize("path", sorted((ROOT / "configs" / "train").glob("*.yaml")),
                          ids=lambda p: p.stem)
 def test_no_packaged_training_config_names_a_held_out_opponent(path):
-    from plunder.training.selfplay.config import load_config
+    from plunder.training.selfplay.cells import config_cells
 
     raw = yaml.safe_load(path.read_text())
     assert named_held_out(raw) == []
-    for n in (2, 4):
-        resolved = load_config(path.stem, None, [f"num_players={n}"]).to_dict()
-        assert named_held_out(resolved) == [], (path, n)
+    for cell in config_cells(path.stem):    # every player count and variant it names
+        assert named_held_out(cell.config().to_dict()) == [], (path, cell.name)
 
 
 def test_held_out_sets_hold_only_bots_outside_the_training_league():

@@ -278,7 +278,8 @@ def test_empty_draw_pile_reshuffles_the_discard_pile():
 
 
 def test_game_ends_when_every_take_is_full_and_highest_total_wins():
-    env = make("scallywags_v0", num_players=2, raw=True)
+    # a hand-made position edited in place: the env's game must be the Python state
+    env = make("scallywags_v0", num_players=2, raw=True, compiled=False)
     env.reset(seed=0)
     s = env.game_state
     s.face_up = [False] * 40

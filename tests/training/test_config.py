@@ -8,23 +8,31 @@ import pytest
 
 from plunder.envs import ENV_IDS
 from plunder.envs.core import ConfigError
-from plunder.training.selfplay.config import (TrainConfig, _build, apply_overrides, config_from_dict,
-                                     describe_config, load_config, parse_override)
+from plunder.training.selfplay.config import (apply_overrides, check_device, config_from_dict,
+                                              describe_config, load_config, parse_override,
+                                              resolve_device)
+from plunder.training.selfplay.train import default_run_dir
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "train"
 GAMES = ("scallywags", "shipshape", "anchors_aweigh", "all_hands_battle", "all_hands_crew")
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_game_has_a_config_that_parses(game):
-    import yaml
+def test_every_game_has_a_config_for_every_player_count_and_its_variants(game):
+    from plunder.envs import game_class
+    from plunder.training.selfplay.cells import config_cells
 
-    data = yaml.safe_load((CONFIG_DIR / f"{game}.yaml").read_text())
-    from plunder.training.selfplay.config import _fix_floats, resolve_player_settings
-    for players in (2, 4):
-        raw = resolve_player_settings(_fix_floats(data), [f"num_players={players}"], game)
-        cfg = _build(TrainConfig, raw, "")
-        assert cfg.game == f"{game}_v0"
+    cells = config_cells(game)
+    cls = game_class(f"{game}_v0")
+    assert [c.num_players for c in cells if not c.variant] == \
+        list(range(cls.min_players, cls.max_players + 1))
+    for cell in cells:
+        cfg = cell.config()
+        assert (cfg.game, cfg.num_players, cfg.variant) == (f"{game}_v0", cell.num_players,
+                                                            cell.variant)
+        assert cfg.device == "cpu"      # the shipped bots are trained on the CPU
+        assert bool(cell.variant) == (cls.check_options(cfg.options) != cls.check_options({}))
+        assert cell.run_dir() == default_run_dir(cfg)
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
@@ -176,3 +184,98 @@ def test_a_planner_teacher_needs_a_game_with_a_planner():
         config_from_dict({"game": "scallywags", "pretrain": {"teacher": "planner"}})
     with pytest.raises(ConfigError, match="teacher"):
         config_from_dict({"game": "anchors_aweigh", "pretrain": {"teacher": "search"}})
+
+
+@pytest.mark.parametrize("device", ["auto", "cpu", "cuda", "cuda:0", "cuda:12"])
+def test_devices_a_config_may_name(device):
+    assert load_config("scallywags", overrides=[f"device={device}"]).device == device
+    assert check_device(device) == device
+
+
+@pytest.mark.parametrize("device", ["gpu", "CUDA", "cuda:", "cuda:x", "cuda:-1", "mps", "",
+                                    "cpu:0", "cuda:١"])
+def test_any_other_device_is_a_config_error(device):
+    with pytest.raises(ConfigError, match=r"device: .* is not a device; use auto \(CUDA when "
+                                          r"torch sees a GPU, else the CPU\), cpu, cuda or "
+                                          r"cuda:N"):
+        load_config("scallywags", overrides=[f"device={device!r}"])
+
+
+def test_auto_picks_cuda_only_when_torch_sees_one_and_a_missing_gpu_is_an_error():
+    import torch
+
+    if torch.cuda.is_available():   # the GPU machine: auto trains there
+        assert resolve_device("auto") == "cuda"
+        count = torch.cuda.device_count()
+        assert resolve_device(f"cuda:{count - 1}") == f"cuda:{count - 1}"
+        with pytest.raises(ConfigError, match=f"torch sees {count} CUDA device"):
+            resolve_device(f"cuda:{count}")
+        return
+    assert resolve_device("auto") == "cpu" and resolve_device("cpu") == "cpu"
+    for device in ("cuda", "cuda:0"):
+        with pytest.raises(ConfigError, match=r"torch sees no CUDA device .* use device: "
+                                              r"auto or cpu"):
+            resolve_device(device)
+
+
+def test_a_run_trains_its_network_on_the_resolved_device():
+    import torch
+
+    from plunder.training.selfplay.train import _make_model, make_pool, make_vec_env
+
+    cfg = load_config("scallywags", overrides=["device=auto", "n_envs=2", "vec_workers=1",
+                                               "async_rollouts=false", "ppo.n_steps=8",
+                                               "ppo.batch_size=16", "tensorboard=false"])
+    vec = make_vec_env(cfg, make_pool(cfg), cfg.seed)
+    try:
+        model = _make_model(cfg, vec, None)
+    finally:
+        vec.close()
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert model.device.type == expected
+    assert {p.device.type for p in model.policy.parameters()} == {expected}
+
+
+def test_named_variants_merge_their_settings_and_the_player_count_wins(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("game: all_hands_battle\ntotal_timesteps: 1000\n"
+                    "by_players:\n  4: {total_timesteps: 500}\n"
+                    "variants:\n  prize_crew:\n    players: [2, 4]\n"
+                    "    options: {prize_crew: true}\n    seed: 3\n"
+                    "    by_players: {4: {ppo: {n_epochs: 2}}}\n")
+    plain = load_config("all_hands_battle", path)
+    assert (plain.variant, plain.options, plain.seed) == ("", {}, 0)
+    two = load_config("all_hands_battle", path, ["variant=prize_crew"])
+    assert (two.variant, two.options, two.seed, two.total_timesteps) == \
+        ("prize_crew", {"prize_crew": True}, 3, 1000)
+    four = load_config("all_hands_battle", path, ["variant=prize_crew", "num_players=4"])
+    assert (four.total_timesteps, four.ppo.n_epochs, four.seed) == (500, 2, 3)
+    assert "variants" not in four.to_dict()
+    assert default_run_dir(four).name == "all_hands_battle-4p-prize_crew"
+    with pytest.raises(ConfigError, match=r"variant: no variant 'nope' in the config's "
+                                          r"variants; it names: prize_crew"):
+        load_config("all_hands_battle", path, ["variant=nope"])
+
+
+@pytest.mark.parametrize("table, match", [
+    ("[prize_crew]", r"variants: expected a mapping from variant names"),
+    ("{Prize: {players: [2], options: {prize_crew: true}}}", r"variants.Prize: a variant name"),
+    ("{pc: {players: [2]}}", r"variants.pc: expected a mapping with players and options"),
+    ("{pc: {options: {prize_crew: true}}}", r"variants.pc.players: expected a list"),
+    ("{pc: {players: [2, 2], options: {prize_crew: true}}}", r"variants.pc.players"),
+    ("{pc: {players: [2], options: {prize_crew: true}, num_players: 3}}",
+     r"variants.pc: may not set num_players"),
+    ("{pc: {players: [7], options: {prize_crew: true}}}",
+     r"variants.pc \(7 players\): num_players: all_hands_battle_v0 supports 2-5"),
+    ("{pc: {players: [2], options: {prize_krew: true}}}",
+     r"variants.pc \(2 players\): options: unknown option"),
+    ("{pc: {players: [2], options: {prize_crew: false}}}",
+     r"variants.pc \(2 players\): variant 'pc' plays the game's default rules"),
+    ("{pc: {players: [2], options: {prize_crew: true}, ppo: {n_epoch: 1}}}",
+     r"variants.pc \(2 players\): ppo: unknown key"),
+])
+def test_bad_variants_are_refused_even_when_unused(tmp_path, table, match):
+    path = tmp_path / "c.yaml"
+    path.write_text(f"game: all_hands_battle\nvariants: {table}\n")
+    with pytest.raises(ConfigError, match=match):
+        load_config("all_hands_battle", path)

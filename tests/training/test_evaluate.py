@@ -277,11 +277,13 @@ def test_every_bot_kind_the_help_lists_plays_a_tournament(scallywags_run):
     listed = _listed_bots(run_cli(["eval", "--help"]).output)
     assert {s.partition(":")[0].partition("[")[0] for s in listed} == \
         {"random", "heuristic", "planner", "search", "pretrained", "trained", "sampled",
-         "netsearch"}
+         "netsearch", "level", "noisy"}
     for spec in listed:
         concrete = spec.replace("PATH.onnx", str(path)).replace("[:SAMPLES]", ":2") \
             .replace("[:early|final][:sampled]", ":early:sampled") \
-            .replace("[:KEY=VALUE]", ":min_gain=0.05")
+            .replace("[:KEY=VALUE]", ":min_gain=0.05") \
+            .replace("novice|casual|strong|expert", "novice") \
+            .replace("SHARE:SPEC", "0.25:search:2")
         game = "anchors_aweigh" if spec == "planner" else "scallywags"   # its one game
         res = run_cli(["eval", game, "--bots", f"{concrete},random", "--games", "2",
                        "--json"])

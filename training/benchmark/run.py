@@ -174,7 +174,8 @@ def opponent_bots(task: Task) -> dict:
     for spec in task.opponents:
         kind, _, arg = spec.partition(":")
         if kind == "pretrained":
-            e = manifest_entry(task.env_id, task.num_players, parse_spec(arg)[0])
+            e = manifest_entry(task.env_id, task.num_players, parse_spec(arg)[0],
+                               options=task.option_dict)
             out[spec] = {"file": e["file"], "sha256": e["sha256"],
                          "placeholder": bool(e.get("placeholder", False))}
     return out

@@ -20,8 +20,10 @@ checkpoint records it), sha256, size, the final evaluation, ``placeholder`` and
 ``revision`` (1 for a cell's first bot, one more each time a different file replaces it:
 the benchmark tasks that play the shipped bots take it as their version).
 Every file is written to a temporary name beside its target and moved into place with
-``os.replace`` once all of them are written; the manifest goes last. A run of a variant
-other than the game's defaults, an unfinished run, a ``bot.onnx`` that is not the
+``os.replace`` once all of them are written; the manifest goes last. A run of a named
+variant of its config (``--set variant=NAME``) ships as ``<game>_<n>p_<variant>_<strength>.onnx``
+with its ``variant`` and options in the manifest. A run of other options than the game's
+defaults that names no variant, an unfinished run, a ``bot.onnx`` that is not the
 checkpoint's, two runs for the same (game, players), or a run of another game than
 ``--game`` asks for are refused before anything is written.
 """
@@ -106,7 +108,8 @@ def config_overrides(cfg) -> dict:
     game at its player count, with the run's values."""
     from plunder.training.selfplay.config import entity_group_names, load_config
 
-    packaged_cfg = load_config(cfg.env_id, None, [f"num_players={cfg.num_players}"])
+    packaged_cfg = load_config(cfg.env_id, None, [f"num_players={cfg.num_players}"]
+                               + ([f"variant={cfg.variant}"] if cfg.variant else []))
     if packaged_cfg.policy.kind == "entity":
         # [] is all the groups the game declares, which a run records by name
         packaged_cfg.policy.entity_groups = entity_group_names(packaged_cfg)
@@ -121,8 +124,10 @@ def train_command(cfg, overrides: dict) -> str:
     from plunder.training.games import game_name
 
     parts = ["plunder", "train", game_name(cfg.env_id), "--players", str(cfg.num_players)]
+    if cfg.variant:
+        parts += ["--set", f"variant={cfg.variant}"]
     for key, value in overrides.items():
-        if key == "num_players":
+        if key in ("num_players", "variant"):
             continue
         parts += ["--set", f"{key}={json.dumps(value) if not isinstance(value, str) else value}"]
     return " ".join(shlex.quote(p) for p in parts)
@@ -168,9 +173,11 @@ def inspect_run(run_dir: Path, game: str | None = None, players: int | None = No
                                    f"plunder train ... --run-dir {run_dir} --resume")
     defaults = game_class(cfg.env_id)(cfg.num_players).option_values
     full = game_class(cfg.env_id)(cfg.num_players, **cfg.options).option_values
-    if full != defaults:
-        raise InvalidArgumentError(f"{run_dir} was trained on variant {cfg.options}; shipped "
-                                   f"bots play the default variant {defaults}")
+    if full != defaults and not cfg.variant:
+        raise InvalidArgumentError(f"{run_dir} was trained on options {cfg.options} that are "
+                                   "not a named variant; shipped bots play the default rules "
+                                   "or a variant of the game's config (train it with --set "
+                                   "variant=NAME)")
     bot = run_dir / "bot.onnx"
     if not bot.is_file():
         raise ModelFileError(f"{run_dir} has no bot.onnx; export it first: plunder export "
@@ -195,10 +202,12 @@ def inspect_run(run_dir: Path, game: str | None = None, players: int | None = No
 def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = False,
          game: str | None = None, players: int | None = None,
          early_fraction: float = EARLY_FRACTION, float16: bool = True,
-         echo=print) -> list[Path]:
+         echo=print, early: bool = True) -> list[Path]:
     """Export final + early bots of every run into ``dest`` (default the package's
     pretrained folder) and update its manifest, atomically (see the module doc); with
-    ``float16`` (the default) large weights are stored as float16."""
+    ``float16`` (the default) large weights are stored as float16; with ``early=False``
+    only the final bot (an early bot shipped before for the table is removed: it would be
+    another run's)."""
     from plunder.training.selfplay.export import export_snapshot, nearest_snapshot_step
 
     if not run_dirs:
@@ -207,16 +216,18 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
         raise InvalidArgumentError(f"early_fraction must be within 0..1, got {early_fraction}")
     dest = Path(dest or PRETRAINED_DIR)
     runs = [inspect_run(Path(r), game, players) for r in run_dirs]
-    cells: dict[tuple[str, int], Path] = {}
+    cells: dict[tuple[str, int, str], Path] = {}
     for r in runs:
-        key = (r["cfg"].env_id, r["cfg"].num_players)
+        key = (r["cfg"].env_id, r["cfg"].num_players, r["cfg"].variant)
         if key in cells:
+            variant = f" {key[2]}" if key[2] else ""
             raise InvalidArgumentError(f"{cells[key]} and {r['run_dir']} are both "
-                                       f"{key[0]} {key[1]}-player runs; ship one")
+                                       f"{key[0]} {key[1]}-player{variant} runs; ship one")
         cells[key] = r["run_dir"]
     manifest = load_manifest(dest)
     dest.mkdir(parents=True, exist_ok=True)
     staged: list[tuple[Path, Path]] = []
+    stale: list[Path] = []      # early bots of other runs, of tables shipped without one
     with tempfile.TemporaryDirectory(dir=dest, prefix=".ship-") as tmp:
         for r in runs:
             cfg, steps = r["cfg"], r["steps"]
@@ -225,7 +236,8 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
                 "env_id": cfg.env_id, "game": game_class(cfg.env_id).name,
                 "game_version": game_class(cfg.env_id).version,
                 "num_players": cfg.num_players,
-                "options": game_class(cfg.env_id)(cfg.num_players).option_values,
+                "options": game_class(cfg.env_id)(cfg.num_players, **cfg.options).option_values,
+                "variant": cfg.variant,
                 "recall": bool(cfg.recall),
                 "config_file": f"configs/train/{cfg.env_id.rsplit('_v', 1)[0]}.yaml",
                 "config_overrides": overrides,
@@ -237,25 +249,28 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
                 "weights": "float16" if float16 else "float32",
                 "shipped_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }
-            final_name = bot_file_name(cfg.env_id, cfg.num_players, "final")
+            final_name = bot_file_name(cfg.env_id, cfg.num_players, "final", cfg.variant)
             final_tmp = Path(tmp) / final_name
             source = r["bot"].read_bytes()
             final_tmp.write_bytes(store_float16(source) if float16 else source)
-            early_name = bot_file_name(cfg.env_id, cfg.num_players, "early")
-            early_tmp = Path(tmp) / early_name
-            snap = nearest_snapshot_step(r["ckpt"], early_fraction, r["run_dir"])
-            export_snapshot(r["run_dir"], early_tmp, step=snap,
-                            checkpoint=r["ckpt"].path)
-            early_source = early_tmp.read_bytes()
-            if float16:
-                early_tmp.write_bytes(store_float16(early_source))
-            for name, path, strength, extra in (
-                    (final_name, final_tmp, "final",
-                     {"snapshot_step": None, "evaluation": r["evaluation"],
-                      "source_sha256": _sha256(source)}),
-                    (early_name, early_tmp, "early",
-                     {"snapshot_step": snap, "evaluation": None,
-                      "source_sha256": _sha256(early_source)})):
+            files = [(final_name, final_tmp, "final",
+                      {"snapshot_step": None, "evaluation": r["evaluation"],
+                       "source_sha256": _sha256(source)})]
+            early_name = bot_file_name(cfg.env_id, cfg.num_players, "early", cfg.variant)
+            if early:
+                early_tmp = Path(tmp) / early_name
+                snap = nearest_snapshot_step(r["ckpt"], early_fraction, r["run_dir"])
+                export_snapshot(r["run_dir"], early_tmp, step=snap,
+                                checkpoint=r["ckpt"].path)
+                early_source = early_tmp.read_bytes()
+                if float16:
+                    early_tmp.write_bytes(store_float16(early_source))
+                files.append((early_name, early_tmp, "early",
+                              {"snapshot_step": snap, "evaluation": None,
+                               "source_sha256": _sha256(early_source)}))
+            elif manifest["bots"].pop(early_name, None) is not None:
+                stale.append(dest / early_name)
+            for name, path, strength, extra in files:
                 data = path.read_bytes()
                 meta = read_metadata(path)
                 manifest["bots"][name] = dict(
@@ -269,6 +284,9 @@ def ship(run_dirs: list, dest: str | Path | None = None, placeholder: bool = Fal
         manifest["format"] = MANIFEST_FORMAT
         manifest["bots"] = dict(sorted(manifest["bots"].items()))
         atomic_write_text(dest / MANIFEST_NAME, json.dumps(manifest, indent=2) + "\n")
+    for path in stale:
+        path.unlink(missing_ok=True)
+        echo(f"removed {path} (another run's early bot)")
     for _, target in staged:
         echo(f"shipped {target} ({target.stat().st_size:,} bytes)")
     return [t for _, t in staged]

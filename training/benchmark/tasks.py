@@ -137,11 +137,12 @@ def _short(env_id: str) -> str:
 
 
 def pretrained_revision(env_id: str, num_players: int, manifest: dict | None = None) -> int:
-    """The highest manifest revision of the shipped bots of (game, players): the version of
-    the tasks that play them (1 when none is shipped)."""
+    """The highest manifest revision of the shipped bots of (game, players) for its default
+    rules: the version of the tasks that play them (1 when none is shipped)."""
     bots = (manifest or load_manifest())["bots"].values()
     return max((int(e.get("revision", 1)) for e in bots
-                if e["env_id"] == env_id and int(e["num_players"]) == num_players), default=1)
+                if e["env_id"] == env_id and int(e["num_players"]) == num_players
+                and not e.get("variant")), default=1)
 
 
 def _build() -> dict[str, Task]:

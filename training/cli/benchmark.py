@@ -1,4 +1,5 @@
-"""``plunder benchmark list|run|exploit|diagnose|targets|leaderboard|ship`` (docs/benchmark.md)."""
+"""``plunder benchmark list|run|exploit|diagnose|targets|leaderboard|train-missing|ship``
+(docs/benchmark.md)."""
 
 from __future__ import annotations
 
@@ -122,27 +123,34 @@ def run(task, policy, games, json_out, as_json):
 @click.option("--game", type=GAME, required=True, help="The game (e.g. scallywags).")
 @players_option(required=True)
 @click.option("--steps", type=count(1, MAX_STEPS), default=None,
-              help="Learner steps of the best response (default: the packaged config's).")
+              help="Learner steps of each best response (default: the larger of 2,000,000 "
+                   "and 4 times the steps BOT was trained for).")
+@click.option("--start", "starts", type=click.Choice(["scratch", "warm"]), multiple=True,
+              help="Which best responses to train (repeatable): scratch (a random start) "
+                   "and warm (BOT's own weights); default both for an exported bot, scratch "
+                   "for a scripted one.")
 @click.option("--games", type=count(), default=None,
-              help="Evaluation games of the best response against BOT (default 1000).")
+              help="Evaluation games of each best response against BOT (default 1000).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the best response's training run.")
 @click.option("--run-dir", type=click.Path(file_okay=False), default=None,
-              help="Where the best response trains (default runs/exploit-GAME-Np-BOT).")
+              help="Where the best responses train, in RUN_DIR/scratch and RUN_DIR/warm "
+                   "(default runs/exploit-GAME-Np-BOT).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Another training config setting (repeatable; not league.*, "
                    "pretrain.* or distill.*).")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
-def exploit(bot, game, players, steps, games, seed, run_dir, overrides, json_out):
-    """Train a best response against the frozen BOT and report its win share."""
+def exploit(bot, game, players, steps, starts, games, seed, run_dir, overrides, json_out):
+    """Train best responses against the frozen BOT, from scratch and from BOT's own
+    weights, and report their win shares with 95% intervals."""
     from plunder.training.benchmark.exploit import exploit as run_exploit
     from plunder.training.benchmark.exploit import render_exploit
 
     try:
         data = run_exploit(bot, game, players, steps=steps, games=games, seed=seed,
                            run_dir=run_dir, command=_command_line(), echo=click.echo,
-                           overrides=list(overrides))
+                           overrides=list(overrides), starts=tuple(starts) or None)
     except PlunderError as exc:
         _fail(exc)
     _report(data, render_exploit, json_out)
@@ -219,27 +227,38 @@ def targets_command(games_, bot, games, seed, search_games, workers, json_out):
 
 @benchmark.command("leaderboard")
 @game_argument(type=GameType(extra=("all",)))
-@players_option("Number of players (required unless GAME is 'all', which does 2 and 4).")
-@click.option("--games", type=count(), default=400, show_default=True,
-              help="Games per pairing of fast bots.")
+@players_option("Number of players (required unless GAME is 'all', which rates every "
+                "table with a shipped network; with 'all' it keeps that count only).")
+@click.option("--games", type=count(), default=1000, show_default=True,
+              help="Games per pairing.")
 @click.option("--search-games", type=count(), default=None,
-              help="Games per pairing that has a search bot (search, netsearch); default "
-                   "per game (docs/benchmark.md#leaderboards).")
+              help="Games per pairing that has a search bot (default: --games).")
 @click.option("--bots", default=None,
-              help="Comma-separated bots (default: random, heuristic, search:2, search:8, "
-                   "pretrained:early, pretrained:final, netsearch:pretrained).")
+              help="Comma-separated bot specs (default: random, the table's playable "
+                   "levels level:novice .. level:expert, and planner where the game has one).")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="Seed of the pairings' tournaments: 0 the published boards' games, "
+                   "another a fresh set (choose levels on one, publish another).")
+@click.option("--workers", type=count(1, 256), default=1, show_default=True,
+              help="Processes playing the games side by side (the same numbers as one).")
+@click.option("--cache-dir", default="runs/leaderboards", show_default=True,
+              help="Where finished chunks of games are kept, so that a stopped board "
+                   "resumes ('-' for none).")
+@click.option("--check", is_flag=True,
+              help="Exit with status 1 when adjacent levels stand less than 100 points apart.")
 @click.option("--out-dir", type=click.Path(file_okay=False), default="docs/leaderboards",
               show_default=True, help="Where GAME-Np.md and GAME-Np.json go.")
 @click.option("--doc", type=click.Path(dir_okay=False), default="docs/benchmark.md",
               show_default=True, help="Also embed the board in this Markdown file's "
                                       "leaderboards section ('-' for none).")
-def leaderboard(game, players, games, search_games, bots, out_dir, doc):
-    """Pairwise tournaments of every shipped bot: win shares, ratings, latency. GAME 'all'
-    regenerates every game's boards at 2 and 4 players."""
-    from plunder.envs import ENV_IDS
-
-    from plunder.training.benchmark.leaderboard import (SEARCH_GAMES, embed_in_doc,
-                                                        run_leaderboard, write_leaderboard)
+def leaderboard(game, players, games, search_games, bots, seed, workers, cache_dir, check,
+                out_dir, doc):
+    """One round robin of the table's bots: ratings on one Elo-equivalent scale with 95%
+    intervals, whether adjacent levels stand 100 points apart, win shares, latency. GAME
+    'all' rates every table with a shipped network."""
+    from plunder.training.benchmark.leaderboard import (embed_in_doc, render_gaps,
+                                                        run_leaderboard, shipped_tables,
+                                                        write_leaderboard)
 
     chosen = {}
     if bots is not None:
@@ -248,25 +267,26 @@ def leaderboard(game, players, games, search_games, bots, out_dir, doc):
             raise click.BadParameter("a leaderboard needs at least two bots",
                                      param_hint="'--bots'")
     if game == "all":
-        cells = [(e, n) for e in ENV_IDS for n in ((players,) if players else (2, 4))]
+        cells = [(e, n) for e, n in shipped_tables() if players in (None, n)]
     elif players is None:
         raise click.BadParameter("--players is required (or GAME 'all')",
                                  param_hint="'--players'")
     else:
         cells = [(game, players)]
     command = _command_line()
-    for g, n in cells:
+    short = []
+    for env_id, n in cells:
         try:
-            env_id = g
-            click.echo(f"{env_id}, {n} players:")
-            if search_games is None and (env_id, n) not in SEARCH_GAMES:
-                raise click.BadParameter(f"no default for {env_id} at {n} players; give it",
-                                         param_hint="'--search-games'")
-            board = run_leaderboard(env_id, n, games=games,
-                                    search_games=search_games or SEARCH_GAMES[(env_id, n)],
-                                    command=command, echo=click.echo, **chosen)
+            board = run_leaderboard(env_id, n, games=games, search_games=search_games,
+                                    command=command, echo=click.echo, seed=seed,
+                                    workers=workers,
+                                    cache_dir=None if cache_dir == "-" else cache_dir,
+                                    **chosen)
         except PlunderError as exc:
             _fail(exc)
+        render_gaps(board, click.echo)
+        short += [f"{env_id} {n}p {r['lower']} -> {r['upper']}" for r in board["level_gaps"]
+                  if not r["apart"]]
         for path in write_leaderboard(board, out_dir):
             click.echo(f"wrote {path}")
         if doc != "-":
@@ -274,6 +294,41 @@ def leaderboard(game, players, games, search_games, bots, out_dir, doc):
                 click.echo(f"updated {embed_in_doc(board, doc)}")
             except (PlunderError, OSError) as exc:
                 _fail(exc)
+    if check and short:
+        click.echo(f"levels less than 100 points apart: {'; '.join(short)}")
+        raise SystemExit(1)
+
+
+@benchmark.command("train-missing")
+@click.option("--game", "games_", type=GAME, multiple=True, metavar="GAME",
+              help="Only this game (repeatable; default: every game).")
+@click.option("--runs-dir", type=click.Path(file_okay=False), default="runs",
+              show_default=True, help="Where the runs train (RUNS/GAME-Np[-VARIANT]).")
+@click.option("--dest", type=click.Path(file_okay=False), default=None,
+              help="The shipped bots' folder (default: the package's plunder/policies/"
+                   "pretrained).")
+@click.option("--dry-run", is_flag=True,
+              help="Only list every table with its status and its plunder train command.")
+@click.option("--early", is_flag=True,
+              help="Also ship each table's early bot (default: the final bot alone, which "
+                   "the levels play; early bots add about 60% to a table's weight).")
+def train_missing(games_, runs_dir, dest, dry_run, early):
+    """Train and ship, one after another, every table the training configs name (every
+    player count, every variant) whose network is not shipped yet; run again to go on
+    after a stop (shipped tables are skipped, started runs resumed)."""
+    try:
+        from plunder.training.selfplay.cells import train_missing as run_missing
+    except ImportError as exc:
+        raise click.ClickException(f"plunder benchmark train-missing needs the train extra "
+                                   f"(pip install 'plunder[train]'): {exc}") from None
+    try:
+        rows = run_missing(list(games_) or None, runs=runs_dir, dest=dest, dry_run=dry_run,
+                           echo=click.echo, early=early)
+    except PlunderError as exc:
+        _fail(exc)
+    todo = [r for r in rows if r["status"] != "shipped"]
+    click.echo(f"{len(rows) - len(todo)} of {len(rows)} tables were shipped already; "
+               + (f"{len(todo)} to train" if dry_run else f"{len(todo)} trained and shipped"))
 
 
 @benchmark.command("ship")
@@ -286,7 +341,9 @@ def leaderboard(game, players, games, search_games, bots, out_dir, doc):
               help="Mark the bots as placeholders (small development runs).")
 @click.option("--float32", "keep_float32", is_flag=True,
               help="Store the weights as trained (default: float16, half the size).")
-def ship(run_dirs, dest, game, players, placeholder, keep_float32):
+@click.option("--no-early", is_flag=True,
+              help="Ship the final bot alone (no early snapshot: about 40% less weight).")
+def ship(run_dirs, dest, game, players, placeholder, keep_float32, no_early):
     """Export finished training runs' final and early bots into the package."""
     try:
         from plunder.training.benchmark.ship import ship as run_ship
@@ -295,7 +352,8 @@ def ship(run_dirs, dest, game, players, placeholder, keep_float32):
                                    f"(pip install 'plunder[train]'): {exc}") from None
     try:
         run_ship(list(run_dirs), dest=dest, placeholder=placeholder, game=game,
-                 players=players, float16=not keep_float32, echo=click.echo)
+                 players=players, float16=not keep_float32, echo=click.echo,
+                 early=not no_early)
     except ImportError as exc:
         raise click.ClickException(f"plunder benchmark ship needs the train extra "
                                    f"(pip install 'plunder[train]'): {exc}") from None

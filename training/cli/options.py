@@ -98,8 +98,8 @@ def game_argument(**kwargs):
 class PlayersOption(click.Option):
     """A player count (or counts, with ``multiple``), checked against the game(s) in the
     command's ``game_param`` once the command line is read: one game must be played by
-    that many (each game of ``all``); of several chosen games, at least one; with no game
-    chosen, some registered game."""
+    that many; of several chosen games (or ``all``), at least one; with no game chosen,
+    some registered game."""
 
     def __init__(self, *args, game_param: str = "game", **kwargs):
         self.game_param = game_param
@@ -113,7 +113,7 @@ class PlayersOption(click.Option):
         if value is None or value == ():
             return
         games = ctx.params.get(self.game_param)
-        every = isinstance(games, str)                  # one game, or each of 'all'
+        every = isinstance(games, str) and games != "all"         # one game
         env_ids = list(ENV_IDS) if games in (None, (), "all") else \
             [games] if isinstance(games, str) else list(games)
 
@@ -124,15 +124,11 @@ class PlayersOption(click.Option):
         for n in value if isinstance(value, tuple) else (value,):
             fits = [e for e in env_ids
                     if game_class(e).min_players <= n <= game_class(e).max_players]
-            if every and len(fits) < len(env_ids):
-                missing = [e for e in env_ids if e not in fits]
-                if len(env_ids) == 1:
-                    cls = game_class(env_ids[0])
-                    message = (f"{game_name(env_ids[0])} is for {cls.min_players}-"
-                               f"{cls.max_players} players, got {n}")
-                else:
-                    message = f"{n} players is not a count of every game ({ranges(missing)})"
-                raise click.BadParameter(message, ctx=ctx, param=self)
+            if every and not fits:
+                cls = game_class(env_ids[0])
+                raise click.BadParameter(f"{game_name(env_ids[0])} is for {cls.min_players}-"
+                                         f"{cls.max_players} players, got {n}", ctx=ctx,
+                                         param=self)
             if not fits:
                 raise click.BadParameter(f"no {'chosen ' if games else ''}game is played by "
                                          f"{n} players ({ranges(env_ids)})", ctx=ctx,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -198,6 +199,10 @@ class TrainConfig:
     game: str = _f("scallywags_v0", "env id (or game name) from the registry")
     num_players: int = _f(2, "players at the table (one model per player count)", low=1)
     options: dict[str, Any] = _f({}, "variant options passed to the env")
+    variant: str = _f("", "the named variant this run trains: the config file's `variants` "
+                          "entry of that name is merged in on load (its options, and any "
+                          "setting that differs there); '' trains the game as configured "
+                          "(docs/training.md#variants)")
     recall: bool = _f(False, "train on the game's perfect-recall observations (its recall "
                              "option, e.g. Anchors Aweigh!'s perfect_recall: the round's "
                              "cards stay in view) and play the game as configured with a "
@@ -227,6 +232,16 @@ class TrainConfig:
                                      "corrected as in decoupled PPO (docs/training.md)")
     torch_threads: int = _f(1, "torch intra-op threads (results depend on it)", low=1,
                             high=256)
+    init_from: str | None = _f(None, "an exported bot (.onnx, this game, players and variant) "
+                                     "whose weights the network starts from, in place of "
+                                     "its random initialisation and of the imitation warm "
+                                     "start (pretrain); the network settings (policy.*, "
+                                     "recall) must be the bot's (null: none)")
+    device: str = _f("auto", "where the network trains: auto (CUDA when torch sees a GPU, "
+                             "else the CPU), cpu, cuda or cuda:N; the games and their "
+                             "opponents always run on the CPU. The packaged configs say cpu: "
+                             "the shipped bots repeat bit for bit only on the CPU "
+                             "(docs/training.md#devices)")
     checkpoint_every: int = _f(100_000, "learner steps between checkpoints (the last one "
                                         "is always written)", low=1, high=MAX_STEPS)
     progress_bar: bool = _f(True, "show progress: a bar on a terminal, else a line every "
@@ -269,6 +284,42 @@ def resolve_env_id(game: str) -> str:
         return resolve_game(game)
     except UnknownEnvError as exc:
         raise ConfigError(str(exc)) from None
+
+
+#: the devices a config may name (``cuda:N`` besides): ``auto`` picks one when training
+DEVICES = ("auto", "cpu", "cuda")
+
+
+def check_device(device: str, where: str = "device") -> str:
+    """``device`` if it is ``auto``, ``cpu``, ``cuda`` or ``cuda:N`` (N a whole number),
+    else a ConfigError; whether that GPU exists is asked only when a run starts
+    (:func:`resolve_device`), so a config written on a GPU machine still loads elsewhere."""
+    kind, sep, index = device.partition(":")
+    if device in DEVICES or (kind == "cuda" and sep and index.isdigit() and index.isascii()):
+        return device
+    raise ConfigError(f"{where}: {device!r} is not a device; use auto (CUDA when torch "
+                      "sees a GPU, else the CPU), cpu, cuda or cuda:N")
+
+
+def resolve_device(device: str) -> str:
+    """The torch device a run trains on: ``auto`` is ``cuda`` when torch sees a GPU, else
+    ``cpu``; ``cuda`` or ``cuda:N`` without such a GPU is a ConfigError saying what torch
+    sees."""
+    import torch
+
+    check_device(device)
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cpu":
+        return device
+    count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    index = int(device.partition(":")[2] or 0)
+    if index >= count:
+        seen = f"{count} CUDA device(s) (cuda:0..cuda:{count - 1})" if count else \
+            "no CUDA device (torch.cuda.is_available() is False)"
+        raise ConfigError(f"device: {device!r}, but torch sees {seen}; use device: auto or "
+                          "cpu")
+    return device
 
 
 def entity_group_names(cfg: "TrainConfig") -> list[str]:
@@ -377,6 +428,12 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
         cls.check_options(cfg.options)
     except PlunderError as exc:
         raise ConfigError(f"{where}: options: {exc}") from None
+    if cfg.variant and not VARIANT_NAME.fullmatch(cfg.variant):
+        raise ConfigError(f"{where}: variant: {cfg.variant!r} is not a variant name (lower-case "
+                          "letters, digits and _, starting with a letter)")
+    if cfg.variant and cls.check_options(cfg.options) == cls.check_options({}):
+        raise ConfigError(f"{where}: variant {cfg.variant!r} plays the game's default rules; "
+                          "a variant sets options")
     if cfg.recall and not cls.recall_option:
         raise ConfigError(f"{where}: recall: {env_id} has no perfect-recall variant (nothing "
                           "is hidden that a player saw before)")
@@ -422,6 +479,13 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
         if rest:
             raise ConfigError(f"{where}: distill.search_settings: {settings!r} must be "
                               "KEY=VALUE settings joined by ':' (the network is the run's)")
+    if cfg.init_from is not None:
+        _check_onnx_opponent(cfg.init_from, env_id, cfg, f"{where}: init_from")
+        from plunder.policies.onnx_policy import read_metadata
+
+        if bool(read_metadata(cfg.init_from).get("recall", False)) != cfg.recall:
+            raise ConfigError(f"{where}: init_from: {cfg.init_from!r} was trained with "
+                              f"recall: {not cfg.recall}, this run has recall: {cfg.recall}")
     # exported opponents are loaded (and checked against this game) before any training
     for i, path in enumerate(cfg.league.onnx_opponents):
         _check_onnx_opponent(path, env_id, cfg, f"{where}: league.onnx_opponents[{i}]")
@@ -443,6 +507,7 @@ def _cross_check(cfg: TrainConfig, where: str) -> TrainConfig:
     if cfg.ppo.truncation_reward is not None and cfg.vec_env != "batched":
         raise ConfigError(f"{where}: ppo.truncation_reward needs vec_env: batched (the "
                           f"dummy and subproc vec envs use MaskablePPO's own rollout loop)")
+    check_device(cfg.device, f"{where}: device")
     if cfg.ppo.batch_size > cfg.ppo.n_steps * cfg.n_envs:
         raise ConfigError(f"{where}: ppo.batch_size ({cfg.ppo.batch_size}) is larger than a "
                           f"rollout (n_steps * n_envs = {cfg.ppo.n_steps * cfg.n_envs})")
@@ -548,9 +613,79 @@ def load_config(game: str | None = None, path: str | Path | None = None,
         if "game" in data and resolve_env_id(str(data["game"])) != env_id:
             raise ConfigError(f"{path}: is a config for {data['game']!r}, not {game!r}")
         data.setdefault("game", env_id)
+    data = resolve_variant(data, list(overrides), str(path))
     data = resolve_player_settings(data, list(overrides), str(path))
     data = apply_overrides(data, list(overrides))
     return config_from_dict(data, str(path))
+
+
+#: the config file key of named variants (resolved away on load)
+VARIANTS_KEY = "variants"
+#: how a variant is named (it becomes part of run directories and bot file names)
+VARIANT_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def variant_table(data: dict, where: str) -> dict[str, dict]:
+    """The checked ``variants`` table of a raw config dict: name -> its entry, a mapping
+    with ``players`` (the player counts whose bots are trained and shipped, a list) and
+    the settings that differ in the variant (``options`` at least), e.g. ``{prize_crew:
+    {players: [2, 4], options: {prize_crew: true}}}``. Every entry is checked, used or
+    not: its name, and that each of its player counts makes a valid run."""
+    table = data.get(VARIANTS_KEY)
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: {VARIANTS_KEY}: expected a mapping from variant names to "
+                          f"settings, e.g. {{prize_crew: {{players: [2], options: "
+                          f"{{prize_crew: true}}}}}}, got {table!r}")
+    base = {k: v for k, v in data.items() if k != VARIANTS_KEY}
+    for name, entry in table.items():
+        key = f"{where}: {VARIANTS_KEY}.{name}"
+        if not isinstance(name, str) or not VARIANT_NAME.fullmatch(name):
+            raise ConfigError(f"{key}: a variant name is lower-case letters, digits and _, "
+                              "starting with a letter")
+        if not isinstance(entry, dict) or not isinstance(entry.get("options"), dict) \
+                or not entry["options"]:
+            raise ConfigError(f"{key}: expected a mapping with players and options, e.g. "
+                              f"{{players: [2, 4], options: {{...}}}}, got {entry!r}")
+        players = entry.get("players")
+        if not isinstance(players, list) or not players or any(
+                isinstance(n, bool) or not isinstance(n, int) for n in players) \
+                or len(set(players)) < len(players):
+            raise ConfigError(f"{key}.players: expected a list of distinct player counts, got "
+                              f"{players!r}")
+        bad = sorted({"game", "num_players", "variant", VARIANTS_KEY} & set(entry))
+        if bad:
+            raise ConfigError(f"{key}: may not set {', '.join(bad)}")
+        merged = _merge(base, _fix_floats({k: v for k, v in entry.items() if k != "players"}))
+        for count in players:   # every cell it names is a valid run
+            at = f"{key} ({count} players)"
+            raw = resolve_player_settings(merged, [f"num_players={count}"], at)
+            try:
+                cfg = _build(TrainConfig, {**raw, "num_players": count, "variant": name}, "")
+            except ConfigError as exc:
+                raise ConfigError(f"{at}: {exc}") from None
+            _cross_check(cfg, at)
+    return table
+
+
+def resolve_variant(data: dict, overrides: list[str], where: str) -> dict:
+    """The raw config dict with its ``variants`` entry for the run's variant merged in (the
+    variant is the file's ``variant`` key after the command-line overrides, e.g. ``--set
+    variant=prize_crew``; '' merges nothing) and the table removed; an unknown variant is a
+    ConfigError naming the known ones. The variant's ``by_players`` settings join the
+    file's, count by count; the command line still wins over both."""
+    table = variant_table(data, where)
+    data = {k: v for k, v in data.items() if k != VARIANTS_KEY}
+    name = apply_overrides(data, overrides).get("variant", "") or ""
+    if not name:
+        return data
+    if not isinstance(name, str) or name not in table:
+        known = ", ".join(sorted(table)) or "none"
+        raise ConfigError(f"{where}: variant: no variant {name!r} in the config's "
+                          f"{VARIANTS_KEY}; it names: {known}")
+    settings = {k: v for k, v in table[name].items() if k != "players"}
+    return {**_merge(data, _fix_floats(settings)), "variant": name}
 
 
 #: the config file key of per-player-count settings (resolved away on load)
@@ -562,7 +697,7 @@ def _merge(base: dict, extra: dict) -> dict:
     out = dict(base)
     for key, value in extra.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict) \
-                and key not in ("options",) and not key.endswith("weights"):
+                and key not in ("options",) and not str(key).endswith("weights"):
             out[key] = _merge(out[key], value)
         else:
             out[key] = value

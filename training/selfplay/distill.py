@@ -86,6 +86,6 @@ def critic_values(policy, observations: np.ndarray, batch: int = 4096) -> np.nda
     out = []
     with torch.no_grad():
         for start in range(0, len(observations), batch):
-            chunk = torch.as_tensor(observations[start:start + batch])
-            out.append(policy.predict_values(chunk).flatten().numpy())
+            chunk = torch.as_tensor(observations[start:start + batch], device=policy.device)
+            out.append(policy.predict_values(chunk).flatten().cpu().numpy())
     return np.concatenate(out).astype(np.float32) if out else np.zeros(0, np.float32)

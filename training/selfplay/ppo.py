@@ -132,7 +132,7 @@ class SelfPlayPPO(MaskablePPO):
             # decoupled PPO: the ratio is taken against the policy at the start of this
             # update (the log-probs stored above), and each sample's advantage is weighted
             # by min(1, pi_now / pi_played), the truncated importance weight of the lag
-            weight = np.exp(np.minimum(log_probs.numpy() - data["log_probs"], 0.0))
+            weight = np.exp(np.minimum(log_probs.cpu().numpy() - data["log_probs"], 0.0))
             rollout_buffer.advantages *= weight
             self.logger.record("rollout/lag_weight_mean", float(weight.mean()))
         callback.on_rollout_end()
@@ -146,7 +146,8 @@ class SelfPlayPPO(MaskablePPO):
             for s in range(0, len(obs), SCORE_CHUNK):
                 sl = slice(s, s + SCORE_CHUNK)
                 v, lp, _ = self.policy.evaluate_actions(
-                    th.as_tensor(obs[sl]), th.as_tensor(actions[sl]), action_masks=masks[sl])
+                    th.as_tensor(obs[sl], device=self.device),
+                    th.as_tensor(actions[sl], device=self.device), action_masks=masks[sl])
                 values.append(v.flatten())
                 log_probs.append(lp)
         return th.cat(values), th.cat(log_probs)
@@ -155,5 +156,6 @@ class SelfPlayPPO(MaskablePPO):
         """Value estimates of a batch of observations."""
         with th.no_grad():
             return np.concatenate([
-                self.policy.predict_values(th.as_tensor(obs[s:s + SCORE_CHUNK])).numpy().ravel()
+                self.policy.predict_values(th.as_tensor(obs[s:s + SCORE_CHUNK],
+                                                        device=self.device)).cpu().numpy().ravel()
                 for s in range(0, len(obs), SCORE_CHUNK)])

@@ -91,8 +91,10 @@ def imitate(model, data, epochs: int, batch_size: int, learning_rate: float, see
     policy = model.policy
     opt = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     gen = np.random.default_rng(seed)
-    t_obs, t_acts = torch.as_tensor(obs), torch.as_tensor(acts)
-    t_targets, t_weights = torch.as_tensor(targets), torch.as_tensor(weights)
+    dev = policy.device     # the trainer's device (config key device)
+    t_obs, t_acts = torch.as_tensor(obs, device=dev), torch.as_tensor(acts, device=dev)
+    t_targets = torch.as_tensor(targets, device=dev)
+    t_weights = torch.as_tensor(weights, device=dev)
     n = len(acts)
     stats = {}
     for epoch in range(epochs):
@@ -144,7 +146,7 @@ def _smoothing_terms(policy, obs, actions, masks):
         latent_vf = policy.mlp_extractor.forward_critic(features[1])
     dist = policy._get_action_dist_from_latent(latent_pi)
     dist.apply_masking(masks)
-    legal = torch.as_tensor(masks, dtype=torch.float32)
+    legal = torch.as_tensor(masks, dtype=torch.float32, device=obs.device)
     log_probs = dist.distribution.logits      # normalised; illegal actions at -1e8
     legal_mean = (log_probs * legal).sum(1) / legal.sum(1)
     return policy.value_net(latent_vf), dist.log_prob(actions), legal_mean

@@ -65,7 +65,7 @@ from plunder.training.atomic import write_failure
 from plunder.training.games import game_name
 from plunder.training.tables import WIDTH, command_lines, text_table, wrap, wrapping
 
-from .config import TrainConfig, entity_group_names
+from .config import TrainConfig, entity_group_names, resolve_device
 from .progress import TrainingProgress, latest_eval_text
 from .selfplay_env import (Actor, ActorPolicy, OpponentPool, SelfPlayEnv, SelfPlayVecEnv,
                            actor_from_policy, limit_numpy_threads)
@@ -124,8 +124,9 @@ def _cpu_model() -> str:
 
 
 def default_run_dir(cfg: TrainConfig) -> Path:
-    """``runs/<game>-<n>p``."""
-    return Path("runs") / f"{game_name(cfg.env_id)}-{cfg.num_players}p"
+    """``runs/<game>-<n>p``, or ``runs/<game>-<n>p-<variant>`` for a named variant."""
+    variant = f"-{cfg.variant}" if cfg.variant else ""
+    return Path("runs") / f"{game_name(cfg.env_id)}-{cfg.num_players}p{variant}"
 
 
 class LinearLR:
@@ -470,7 +471,8 @@ def _make_model(cfg: TrainConfig, env, run_dir: Path):
         policy, env, learning_rate=lr, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
         ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
-        target_kl=p.target_kl, policy_kwargs=policy_kwargs, seed=cfg.seed, device="cpu",
+        target_kl=p.target_kl, policy_kwargs=policy_kwargs, seed=cfg.seed,
+        device=resolve_device(cfg.device),
         async_rollouts=cfg.async_rollouts, truncation_reward=cfg.ppo.truncation_reward,
         tensorboard_log=str(run_dir / "tb") if cfg.tensorboard else None, verbose=0)
 
@@ -525,7 +527,7 @@ def _meta(cfg: TrainConfig, state: dict) -> dict:
             "num_players": cfg.num_players, "options": cls.check_options(cfg.options),
             "config": cfg.to_dict(), "git_commit": state["commit"],
             "platform": state["platform"], "evals": state["evals"], "pretrain": state.get("pretrain"),
-            "distill": state.get("distill"),
+            "distill": state.get("distill"), "init_from": state.get("init_from"),
             "next": {k: state[k] for k in ("next_snapshot", "next_eval", "next_checkpoint")},
             "wall_seconds": state["wall"] + time.perf_counter() - state["t0"]}
 
@@ -703,11 +705,12 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         state["evals"] = list(ckpt.meta.get("evals", []))
         state["pretrain"] = ckpt.meta.get("pretrain")
         state["distill"] = ckpt.meta.get("distill")
+        state["init_from"] = ckpt.meta.get("init_from")
         state.update(ckpt.meta.get("next", {}))
         state["wall"] = float(ckpt.meta.get("wall_seconds", 0.0))
         steps0 = int(ckpt.meta["steps"])
         vec = make_vec_env(cfg, pool, cfg.seed + steps0)
-        model = ckpt.load_model(env=vec)
+        model = ckpt.load_model(env=vec, device=resolve_device(cfg.device))
         model.async_rollouts = cfg.async_rollouts
         model.truncation_reward = cfg.ppo.truncation_reward
         model.set_random_seed(cfg.seed + steps0)
@@ -723,7 +726,12 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         steps0 = 0
         vec = make_vec_env(cfg, pool, cfg.seed)
         model = _make_model(cfg, vec, run_dir)
-        _pretrain(cfg, model, state, echo)
+        if cfg.init_from is not None:   # the bot's weights instead of the imitation
+            from .onnx_import import load_bot_weights
+            state["init_from"] = load_bot_weights(model, cfg.init_from)
+            echo(f"the network starts from {cfg.init_from} (no imitation warm start)")
+        else:
+            _pretrain(cfg, model, state, echo)
         from .export import EARLY_SNAPSHOT, keep_early_snapshot
 
         first = actor_from_policy(model.policy)
@@ -819,6 +827,7 @@ def train_command(game: str, config_path: str | None, overrides: list[str],
         rd = Path(run_dir) if run_dir else default_run_dir(cfg)
         if resume:
             saved = latest_checkpoint(rd).meta["config"]
+            saved.setdefault("device", "cpu")   # runs from before the key trained on the CPU
             cfg = config_from_dict(apply_overrides(saved, extra), f"{rd} (saved config)")
         return train(cfg, rd, resume=resume, overwrite=overwrite, echo=click.echo)
     except PlunderError as exc:

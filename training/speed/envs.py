@@ -131,7 +131,7 @@ def encoder_summary() -> str:
     lines.append("legal-action masks: compiled for " + (", ".join(masks) or "no game")
                  + "; Python for the rest")
     engines = [g for g, on in compiled.status("engine").items() if on]
-    lines.append("engines (the batched path): compiled for " + (", ".join(engines) or "no game")
+    lines.append("engines (env() and the batched path): compiled for " + (", ".join(engines) or "no game")
                  + "; Python for the rest")
     return "\n".join(wrap(line, hang="    ") for line in lines)
 

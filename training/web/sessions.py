@@ -191,7 +191,9 @@ def _env_state(raw) -> dict:
     agents, pending choices), to put back with ``vars(raw).update``."""
     saved = {}
     for key, value in vars(raw).items():
-        if isinstance(value, GameState):
+        # a Python GameState, or the compiled engine's State an env plays in
+        if isinstance(value, GameState) or (callable(getattr(value, "clone", None))
+                                            and callable(getattr(value, "to_dict", None))):
             saved[key] = value.clone()
         elif isinstance(value, (dict, list, set, np.random.Generator)):
             saved[key] = copy.deepcopy(value)
