@@ -531,15 +531,48 @@ def _load_outcome(game, data: Mapping, what: str):
         raise AssertionError(f"{what}: loading raised {type(exc).__name__}: {exc}") from exc
 
 
-def _play_both(c, py, sc, sp, rng, steps: int, what: str) -> None:
-    """``sc`` (on the compiled path) and ``sp`` (on the Python path), loaded from the same
-    data, agree seat by seat for ``steps`` random moves: views, float32 encodings inside
-    the layout's bounds, masks (legal moves for exactly the acting seats), the rules'
-    invariants after each move and the same saved state."""
+def compiled_engine(game):
+    """The compiled engine (``envs/<game>/_engine.c``'s ``Engine``) of ``game``'s kind,
+    built for ``game``; None where the game has none or it is not built."""
+    from .batch import engine_module
+
+    module = engine_module(type(game))
+    return None if module is None else module.Engine(*game.compiled_engine_params(module))
+
+
+def _same_engine_state(py, sp, ce, where: str) -> None:
+    """The compiled engine's state ``ce`` is the Python state ``sp``: saved form, acting
+    seats, every seat's mask, view and observation."""
+    if json.loads(json.dumps(ce.to_dict())) != json.loads(sp.to_json()):
+        raise AssertionError(f"{where}: the compiled engine's state differs from Python's")
+    if ce.current_players() != sp.current_players() or ce.is_terminal() != sp.is_terminal():
+        raise AssertionError(f"{where}: the compiled engine asks {ce.current_players()}, "
+                             f"Python {sp.current_players()}")
+    out = np.empty(py.layout.size, np.float32)
+    for p in range(py.num_players):
+        if bytes(ce.mask(p)) != sp.legal_actions_mask(p).tobytes():
+            raise AssertionError(f"{where} seat {p}: the compiled engine's mask differs")
+        view = sp.view(p)
+        if not same_view(ce.view(p), view):
+            raise AssertionError(f"{where} seat {p}: the compiled engine's view: "
+                                 f"{view_difference(ce.view(p), view)}")
+        ce.encode_into(p, out)
+        if out.tobytes() != py.encode(view).tobytes():
+            raise AssertionError(f"{where} seat {p}: the compiled engine's encoding differs")
+
+
+def _play_both(c, py, sc, sp, rng, steps: int, what: str, ce=None) -> None:
+    """``sc`` (on the compiled path), ``sp`` (on the Python path) and ``ce`` (in the
+    compiled engine, where the game has one), loaded from the same data, agree seat by
+    seat for ``steps`` random moves: views, float32 encodings inside the layout's bounds,
+    masks (legal moves for exactly the acting seats), the rules' invariants after each
+    move and the same saved state."""
     n = c.num_players
     low, high = np.asarray(c.layout.low), np.asarray(c.layout.high)
     for step in range(steps + 1):
         where = f"{what}, move {step}"
+        if ce is not None:
+            _same_engine_state(py, sp, ce, where)
         acting = sc.current_players()
         if sp.current_players() != acting:
             raise AssertionError(f"{where}: the paths ask {acting} and "
@@ -573,6 +606,8 @@ def _play_both(c, py, sc, sp, rng, steps: int, what: str) -> None:
         joint = random_joint(sc, rng)
         sc.apply_joint(dict(joint))
         sp.apply_joint(dict(joint))
+        if ce is not None:
+            ce.apply_joint(dict(joint))
         sc.validate()
         if sc.to_json() != sp.to_json():
             raise AssertionError(f"{where}: the paths' states differ after {joint}")
@@ -582,16 +617,18 @@ def check_corrupted_states(game: Any, num_players: int, options: Mapping | None 
                            states: int = 10, per_state: int = 30, seed: int = 0,
                            steps: int = 8) -> dict:
     """Saved states with one field corrupted (:func:`corruptions`, three times in four
-    one that could pass for a position) load on the compiled
-    path (a game built with its compiled code) and on the Python path
-    (``PLUNDER_PURE_PYTHON=1``) alike: refused with ``InvalidStateError`` by both (never
-    another error), or loaded by both into states that then agree seat by seat for
-    ``steps`` random moves (views, encodings inside their bounds, masks, who acts), keep
-    the rules' invariants and play on: whatever a loader lets through is a position both
-    paths treat as the same legal game. ``states`` states of random play, ``per_state``
-    corruptions of each. Returns the counts ``tried``, ``refused`` and ``loaded``."""
+    one that could pass for a position) load alike on the compiled path (a game built
+    with its compiled code), on the Python path (``PLUNDER_PURE_PYTHON=1``) and in the
+    game's compiled engine (where it has one: the env plays there): refused with
+    ``InvalidStateError`` (never another error), or loaded everywhere into states that
+    then agree seat by seat for ``steps`` random moves (views, encodings inside their
+    bounds, masks, who acts, the saved state), keep the rules' invariants and play on:
+    whatever the loader lets through is a position every path treats as the same legal
+    game. ``states`` states of random play, ``per_state`` corruptions of each. Returns
+    the counts ``tried``, ``refused`` and ``loaded``."""
     c = make_game(game, num_players, options, compiled=True)
     py = make_game(game, num_players, options, compiled=False)
+    engine = compiled_engine(c)
     rng = np.random.default_rng(seed)
     pool = [s for i in range(2) for s in random_playout_states(c, seed + 7919 * i)]
     picked = sorted(rng.choice(len(pool), min(states, len(pool)), replace=False).tolist())
@@ -619,9 +656,17 @@ def check_corrupted_states(game: Any, num_players: int, options: Mapping | None 
                 found["refused"] += 1
                 continue
             found["loaded"] += 1
+            ce = None
+            if engine is not None:
+                try:
+                    ce = engine.from_dict(copy.deepcopy(broken))
+                except Exception as exc:      # noqa: BLE001 - reported as the failure
+                    raise AssertionError(f"{what}: the Python loader takes it, the compiled "
+                                         f"engine refuses it ({type(exc).__name__}: "
+                                         f"{exc})") from exc
             try:
                 _play_both(c, py, sc, sp, np.random.default_rng(int(rng.integers(2**32))),
-                           steps, what)
+                           steps, what, ce)
             except AssertionError:
                 raise
             except Exception as exc:          # noqa: BLE001 - reported as the failure

@@ -106,6 +106,27 @@ def test_a_compiled_view_that_disagrees_on_a_loaded_state_fails(monkeypatch):
         testing.check_corrupted_states(GAME, 3, states=4, per_state=10)
 
 
+def test_a_compiled_engine_that_refuses_what_python_loads_fails(monkeypatch):
+    if testing.compiled_engine(ScallywagsGame(3)) is None:
+        pytest.skip("the compiled engine is not built")
+    real = testing.compiled_engine
+
+    class Picky:
+        """The compiled engine, refusing every state whose turn count is odd."""
+
+        def __init__(self, game):
+            self.engine = real(game)
+
+        def from_dict(self, data):
+            if data["turns"] % 2:
+                raise InvalidStateError("turns: odd")
+            return self.engine.from_dict(data)
+
+    monkeypatch.setattr(testing, "compiled_engine", Picky)
+    with pytest.raises(AssertionError, match="the compiled engine refuses it"):
+        testing.check_corrupted_states(GAME, 3, states=6, per_state=20)
+
+
 def test_an_option_that_breaks_the_game_fails(monkeypatch):
     from plunder.envs.all_hands_battle.engine import AllHandsBattleGame
 
