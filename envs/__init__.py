@@ -4,6 +4,7 @@
 >>> env = make("scallywags_v0", num_players=4)
 >>> import pettingzoo                       # PettingZoo 1.27+: every game is registered
 >>> env = pettingzoo.make("aec", "plunder/scallywags-v0", num_players=4)
+>>> venv = make_vector("scallywags_v0", 64, num_players=2, seed=0)   # N games, batched
 
 Each game is declared once, by the ``SPEC`` in its package (``plunder.envs.core.spec``);
 a game from elsewhere joins with ``register("its.package")`` (docs/adding_a_game.md).
@@ -15,6 +16,7 @@ from .core.registry import (
 )
 from .core.guide import rules_text
 from .core.spec import GameSpec
+from .core.vector import VectorEnv, VectorStep, make_vector
 
 register_with_pettingzoo()
 
@@ -26,6 +28,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["ENV_IDS", "GameSpec", "env_ids", "env_module", "game_class", "make",
-           "make_parallel", "pettingzoo_id", "register", "resolve_env_id", "rules_text", "spec",
-           "specs", "unregister"]
+__all__ = ["ENV_IDS", "GameSpec", "VectorEnv", "VectorStep", "env_ids", "env_module",
+           "game_class", "make", "make_parallel", "make_vector", "pettingzoo_id", "register",
+           "resolve_env_id", "rules_text", "spec", "specs", "unregister"]

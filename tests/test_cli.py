@@ -158,26 +158,52 @@ def test_bench_is_a_deprecated_alias_of_speed():
 
 def test_speed_prints_a_table():
     out = CliRunner().invoke(main, ["speed", "--seconds", "0.2", "--no-train",
-                                    "--game", "scallywags"])
+                                    "--game", "scallywags", "--markdown"])
     assert out.exit_code == 0, out.output
     assert "agent-steps/s" in out.output and "scallywags_v0" in out.output
     assert "observation encoders: compiled for" in out.output   # which encoders ran
 
 
+def test_speed_threaded_rows_say_which_path_ran():
+    """A row per game and count asked for: a compiled batch on 1 and 2 (and --threads)
+    threads where the game has a compiled engine built, its games in Python otherwise."""
+    from plunder.envs import ENV_IDS, game_class
+    from plunder.envs.core.batch import engine_module
+
+    compiled = {e for e in ENV_IDS if engine_module(game_class(e)) is not None}
+    python = sorted(set(ENV_IDS) - compiled)
+    games = sorted(compiled)[:1] + python[:1]
+    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train", "--no-batched",
+                                    "--no-yardsticks", "--players", "2", "--threads", "2", "--threads", "3",
+                                    *[x for g in games for x in ("--game", g)], "--markdown"])
+    assert out.exit_code == 0, out.output
+    head = next(line for line in out.output.splitlines() if "| path |" in line)
+    assert "2 threads agent-steps/s (wall)" in head and "3 threads" in head
+    rows = {r[0].strip("| "): r for r in (line.split(" | ") for line in out.output.splitlines()
+                                         if line.startswith("|") and "| 2 |" in line
+                                         and ("| compiled |" in line or "| python |" in line))}
+    for g in games:
+        assert rows[g][3] == ("compiled" if g in compiled else "python")
+        assert float(rows[g][4].replace(",", "")) > 0
+        if g in compiled:
+            assert rows[g][8].endswith("x")            # 2 threads against 1
+        else:
+            assert rows[g][6] == "-"                   # one thread only
+    assert "load average" in out.output
+
+
 def test_speed_every_player_count_or_the_chosen_ones_with_the_batched_path():
-    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train",
-                                    "--no-yardsticks", "--game", "anchors_aweigh",
-                                    "--markdown"])
+    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train", "--no-threads",
+                                    "--no-yardsticks", "--game", "anchors_aweigh", "--markdown"])
     assert out.exit_code == 0, out.output
     rows = [line.split(" | ") for line in out.output.splitlines()
             if line.startswith("| anchors_aweigh_v0")]
     assert [r[1] for r in rows] == ["2", "3", "4"]          # every supported count
     assert "batched agent-steps/s per core" in out.output
     assert all(r[6] != "-" for r in rows)                   # the batched path measured
-    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train",
+    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train", "--no-threads",
                                     "--no-yardsticks", "--no-batched", "--game",
-                                    "scallywags", "--players", "2", "--players", "5",
-                                    "--markdown"])
+                                    "scallywags", "--players", "2", "--players", "5", "--markdown"])
     assert out.exit_code == 0, out.output
     rows = [line.split(" | ") for line in out.output.splitlines()
             if line.startswith("| scallywags_v0")]
@@ -185,7 +211,7 @@ def test_speed_every_player_count_or_the_chosen_ones_with_the_batched_path():
 
 
 def test_speed_observation_cost_column_and_a_free_observation_leaves_the_game_alone():
-    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train", "--no-batched",
+    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train", "--no-threads", "--no-batched",
                                     "--game", "shipshape", "--players", "4",
                                     "--observation-cost", "--markdown"])
     assert out.exit_code == 0, out.output
@@ -216,7 +242,7 @@ def test_speed_observation_cost_column_and_a_free_observation_leaves_the_game_al
 
 
 def test_speed_batched_free_observation_column_leaves_the_games_alone():
-    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train",
+    out = CliRunner().invoke(main, ["speed", "--seconds", "0.1", "--no-train", "--no-threads",
                                     "--no-yardsticks", "--game", "scallywags", "--players",
                                     "3", "--observation-cost", "--markdown"])
     assert out.exit_code == 0, out.output

@@ -410,6 +410,93 @@ def test_the_compiled_batch_steps_the_python_batchs_games(env_id, options):
         assert ended > 0
 
 
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_held_tables_keep_their_games_and_rows(env_id, threads):
+    """step(actions, hold): the held tables' games and pending rows stay as they were
+    (their actions unread: junk there is not refused), the others move on, compiled as
+    in Python (the same rows and outcomes every step), with the final observation and
+    outcome of every ended game alike."""
+    cls = game_class(env_id)
+    rng = np.random.default_rng(5)
+    for n in (cls.min_players, cls.max_players):
+        c = GameBatch(cls, n, 7, seed=3, compiled=True, threads=threads,
+                      derived_features=False)
+        py = GameBatch(cls, n, 7, seed=3, compiled=False, derived_features=False)
+        ended = held_rows = 0
+        for step in range(300):
+            dc, dp = c.decisions(), py.decisions()
+            for a, b in zip(dc, dp):
+                assert a.tobytes() == b.tobytes(), step
+            hold = rng.random(7) < 0.4
+            actions = (rng.random(dp[3].shape) * dp[3]).argmax(1)
+            actions[hold[dp[0]]] = -7                # not read
+            before = [(dp[1][dp[0] == i].tobytes(), dp[2][dp[0] == i].tobytes())
+                      for i in range(7)]
+            out_c, out_p = c.step(actions, hold), py.step(actions, hold)
+            for a, b in zip(out_c, out_p):
+                assert a.tobytes() == b.tobytes(), step
+            after = py.decisions()
+            for i in np.flatnonzero(hold):
+                held_rows += 1
+                assert (after[1][after[0] == i].tobytes(),
+                        after[2][after[0] == i].tobytes()) == before[i]
+                assert not out_p[0][i].any() and not out_p[1][i] and not out_p[2][i]
+            for i in np.flatnonzero(out_p[1] | out_p[2]):
+                ended += 1
+                assert not hold[i]
+                assert c.ended(i).to_dict() == py.ended(i).to_dict()
+                for what in ("rank_keys", "scores"):
+                    np.testing.assert_array_equal(np.asarray(getattr(c.ended(i), what)()),
+                                                  np.asarray(getattr(py.ended(i), what)()))
+                for seat in range(n):
+                    assert c.final_observation(i, seat).tobytes() == \
+                        py.final_observation(i, seat).tobytes()
+        assert ended > 0 and held_rows > 0
+        for bad in (np.zeros(6, bool), np.zeros(7, np.int8), np.zeros((7, 1), bool)):
+            with pytest.raises(InvalidArgumentError):
+                c.step(c.decisions()[3].argmax(1), bad)
+        for bad in (-1, 7, True, 1.0):
+            with pytest.raises(InvalidArgumentError):
+                c.ended(bad)
+        with pytest.raises(InvalidArgumentError):
+            c.final_observation(0, n)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.parametrize("env_id", ENGINE_GAMES)
+def test_a_threaded_batch_steps_on_in_a_forked_process(env_id):
+    """The batch's worker threads are the parent's: a forked child starts its own and
+    steps the same games as the parent (no wait for threads it does not have)."""
+    import select
+    import signal
+
+    cls = game_class(env_id)
+    batch = GameBatch(cls, cls.min_players, 40, seed=2, threads=2)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        batch.step((rng.random(batch.decisions()[3].shape) * batch.decisions()[3]).argmax(1))
+    actions = [batch.decisions()[3].argmax(1)]
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # the child: step, send the rows, leave
+        try:
+            batch.step(actions[0])
+            os.write(write, batch.decisions()[2].tobytes()[:4096])
+        finally:
+            os._exit(0)
+    os.close(write)
+    ready, _, _ = select.select([read], [], [], 60)
+    if not ready:
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    child = os.read(read, 4096) if ready else b""
+    os.close(read)
+    assert ready, "the forked child's step did not finish"
+    batch.step(actions[0])
+    assert child == batch.decisions()[2].tobytes()[:4096]
+
+
 def test_the_compiled_batch_is_used_where_built():
     for env_id in ENGINE_GAMES:
         batch = GameBatch(game_class(env_id), 2, 2, seed=0)

@@ -21,7 +21,7 @@ def _ruff() -> list[str]:
 
 
 def test_ruff_finds_nothing():
-    folders = ["envs", "policies", "training", "benchmark", "configs", "tests"]
+    folders = ["envs", "policies", "training", "benchmark", "configs", "tests", "examples"]
     result = subprocess.run([*_ruff(), "check", "--no-cache", "--output-format", "concise",
                              *folders],
                             cwd=ROOT, capture_output=True, text=True)

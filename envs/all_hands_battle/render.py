@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from plunder.envs.core.board import count, item, legal_subset, seat_title, zone
+from plunder.envs.core.board import (
+    board_of, count, item, legal_subset, seat_key, seat_title, stat, zone,
+)
 
 from .view import AllHandsBattleView
 
@@ -114,46 +116,173 @@ def describe_full(state) -> str:
 
 
 # -- the web page's board (plunder.envs.core.board) ------------------------------------
-def board(game, v, legal: set[int]) -> dict:
-    """Your hand (discard, launch, crew), the top discard (Aargh!), the ship being launched
-    and every fleet (your ships attack, the others' ships are targets)."""
+#: what each kind of card does, in a sentence (components.KIND_NAMES order)
+KIND_TEXT = (
+    "Shipmaster only, 3 sails; costs its flag if left in hand.",
+    "Shipmaster only, 2 sails; costs its flag if left in hand.",
+    "A 1-sail shipmaster of any crew, or crew at level 6 on any ship.",
+    "Crew: duels at its level.",
+    "Treasure: scores for whoever keeps or captures its ship.",
+    "Treasure that duels first and wins her duel.",
+    "Its ship wins the battle (two Black Spots sink both).",
+    "Level 1, and +1 to every other duelling crew member.",
+    "Level 2 attacking, 6 defending; may look at an enemy ship first.",
+    "Duels last at the level of her ship's strongest crew.",
+    "Prize Crew: crew at level 5 that beats any regular crew.",
+)
+
+
+def _card(game, c: int, actions=(), tags=(), seat=None, group="", key="") -> dict:
+    """Card ``c`` face up: its name, kind, suit and the numbers that matter."""
+    from .components import KIND_NAMES, SPY, SUIT_NAMES
+    card = game.cards[c]
+    stats = []
+    if card.rank:
+        stats.append(stat("sail", card.rank))
+    if card.kind == SPY:
+        stats += [("attack", card.attack_level), ("defend", card.defend_level)]
+    elif card.level:
+        stats.append(("level", card.level))
+    if card.value:
+        stats.append(stat("point", card.value))
+    if card.penalty:
+        stats.append(("flag", -card.penalty))
+    kind = KIND_NAMES[card.kind].replace("_", " ")
+    suit = SUIT_NAMES[card.suit]
+    return item(card.name, kind if suit == "none" else f"{suit} {kind}", "card",
+                [f"suit-{suit}", *tags], actions, stats=stats, text=KIND_TEXT[card.kind],
+                seat=seat, group=group, key=key or f"card:{c}")
+
+
+def _hidden(what: str, seat=None, group="", key="") -> dict:
+    """A card face down."""
+    return item("face down", what, "card", ["face-down"], seat=seat, group=group, key=key)
+
+
+def _draw(game, v, legal: set[int], me: int | None, hands=None, crews=None,
+          launch=None, deck=None, revealed: bool = False) -> dict:
+    """The table of view ``v`` from seat ``me``; ``hands``, ``crews`` (per seat, per
+    ship) and ``launch`` (the crew being launched) show every hand and crew (None: as the
+    view knows them); ``deck`` the draw pile top last; ``revealed``: drawn as the game's
+    end turned them over."""
     a = game.actions
     n = v.num_players
-    me = v.player
-    hand = [item(game.card_name(c), "", "card", (),
-                 legal_subset(legal, [a.discard + c, a.master + c, a.crew + c]))
-            for c in v.hand]
-    zones = [zone("Your hand", hand, note=f"draw pile {v.deck_size}")]
+    zones = []
+    if me is not None:
+        hand = [_card(game, c, legal_subset(legal, [a.discard + c, a.master + c, a.crew + c]),
+                      seat=me) for c in v.hand]
+        zones.append(zone("Your hand", hand, key="hand", seat=me))
+    piles = [item("Draw pile", count(v.deck_size, "card"), "pile", ["face-down"], key="draw",
+                  text=("top last: " + ", ".join(game.card_name(c) for c in deck))
+                  if deck is not None else "")]
     if v.discard:
         top = v.discard[-1]
-        zones.append(zone("Discard pile", [item(game.card_name(top), f"top of {len(v.discard)}",
-                                                "card", (), legal_subset(legal, [a.claim,
-                                                                                 a.no_claim]))]))
+        piles.append(_card(game, top, legal_subset(legal, [a.claim, a.no_claim]),
+                           ["top-discard"], key="discard"))
+        piles[-1]["detail"] += f" · top of {count(len(v.discard), 'discard')}"
+    zones.append(zone("Piles", piles, key="piles",
+                      note="Aargh! claims the top discard" if a.claim in legal else ""))
     if v.launch_master >= 0:
-        crew = [item(game.card_name(c), "crew", "card") for c in v.launch_crew]
-        crew += [item("face down", "crew", "card", ["face-down"])
-                 for _ in range(v.launch_count - len(crew))]
+        crew = [_card(game, c, seat=v.turn_player) for c in v.launch_crew]
+        if launch is not None:
+            crew = [_card(game, c, seat=v.turn_player) for c in launch]
+        crew += [_hidden("crew", seat=v.turn_player) for _ in range(v.launch_count - len(crew))]
         zones.append(zone(f"{game.seat_name(v.turn_player)} launches",
-                          [item(game.card_name(v.launch_master), "shipmaster", "card")] + crew))
+                          [_card(game, v.launch_master, (), ["shipmaster"], seat=v.turn_player)]
+                          + crew, key="launch"))
     for q in range(n):
-        offset = (q - me) % n
-        ships = []
+        offset = (q - me) % n if me is not None else 0
+        items = []
         for slot, ship in enumerate(v.ships[q]):
-            if q == me:
+            if me is None:
+                moves = []
+            elif q == me:
                 moves = [a.select + slot]
             else:
                 target = a.target_index(offset, slot)
                 moves = [a.attack + target, a.spy + target]
-            crew = (", ".join(game.card_name(c) for c in ship.crew) if ship.crew is not None
-                    else f"{ship.crew_count} face-down crew")
-            tags = [] if ship.in_play else ["used"]
+            tags = ["in-play"] if ship.in_play else ["used"]
+            status = "in play" if ship.in_play else "fought"
             if ship.keeper < 0:
                 tags.append("sunk")
+                status = "sunk"
             elif ship.keeper != q:
-                crew += f" (taken by {game.seat_name(ship.keeper)})"
-            ships.append(item(game.card_name(ship.master), crew, "ship", tags,
-                              legal_subset(legal, moves)))
-        reserved = (f", reserved {game.card_name(v.reserved[q])}" if v.reserved[q] >= 0 else "")
-        zones.append(zone(f"{seat_title(game, q, me)}: {v.totals[q]} points", ships,
-                          note=f"{count(v.hand_sizes[q], 'card')} in hand{reserved}"))
-    return {"zones": zones}
+                status = f"taken by {game.seat_name(ship.keeper)}"
+            if v.selected == slot and q == v.turn_player and v.decision == "aim":
+                tags.append("chosen")
+            group = f"ship {slot + 1}"
+            master = _card(game, ship.master, legal_subset(legal, moves), tags, seat=q,
+                           group=group, key=f"ship:{q}:{slot}")
+            master["kind"] = "ship"
+            master["detail"] = status + " · " + master["detail"]
+            items.append(master)
+            crew = crews[q][slot] if crews is not None else ship.crew
+            if crew is not None:
+                seen = ["revealed"] if revealed or (ship.spied and not ship.revealed) else []
+                items += [_card(game, c, (), seen, seat=q, group=group) for c in crew]
+            else:
+                items += [_hidden("crew", seat=q, group=group) for _ in range(ship.crew_count)]
+        if hands is not None and q != me:
+            items += [_card(game, c, (), ["in-hand"] + (["revealed"] if revealed else []),
+                            seat=q, group="hand") for c in hands[q]]
+        elif q != me:
+            known = [_card(game, c, (), ["known"], seat=q, group="hand")
+                     for c in v.known_with[q]]
+            unseen = v.hand_sizes[q] - len(known)
+            items += known + ([item("hand", f"{count(unseen, 'card')} face down", "pile",
+                                    ["face-down"], seat=q, group="hand")] if unseen else [])
+        if v.reserved[q] >= 0:
+            items.append(_card(game, v.reserved[q], (), ["reserved"], seat=q,
+                               group="reserved (its next draw)"))
+        items += [_card(game, c, (), ["plunder"], seat=q, group="plunder")
+                  for c in v.plunder[q]]
+        marks = (["first fleet"] if v.first_fleet == q else []) + \
+            (["passed"] if v.passed[q] and v.phase == "battle" else [])
+        last = f"; last round {v.last_round[q]}" if v.last_round else ""
+        zones.append(zone(f"{seat_title(game, q, me)}: {count(v.totals[q], 'point')}", items,
+                          note=f"{count(v.hand_sizes[q], 'card')} in hand{last}"
+                               + (f"; {', '.join(marks)}" if marks else ""), seat=q))
+    return board_of(zones, f"round {v.round}, {v.phase}")
+
+
+def board(game, v, legal: set[int], end=None) -> dict:
+    """Your hand (discard, launch, crew), the piles (Aargh! on the top discard), the ship
+    being launched and every fleet (your ships attack, the others' ships are targets);
+    at the end of the game every crew and hand turned over (``end``)."""
+    if end is None:
+        return _draw(game, v, legal, v.player)
+    return _draw(game, v, legal, v.player, hands=end["hands"], crews=end["crews"],
+                 revealed=True)
+
+
+def end_facts(state) -> dict:
+    """What the reckoning shows everyone: every crew aboard and every card left in hand."""
+    return {"hands": [list(h) for h in state.hands],
+            "crews": [[list(ship[1]) for ship in fleet] for fleet in state.ships],
+            "launch": list(state.launch_crew)}
+
+
+def full_board(game, state) -> dict:
+    """The omniscient board: every hand, every crew, the draw pile in its order."""
+    facts = end_facts(state)
+    return _draw(game, state.view(0), set(), None, hands=facts["hands"],
+                 crews=facts["crews"], launch=facts["launch"], deck=list(state.deck))
+
+
+def last_keys(game, v, seat: int, action: int) -> list[str]:
+    """What a move touched: the discard, the ship launched or attacked."""
+    a = game.actions
+    n = v.num_players
+    if action is None:      # a crew card put aboard face down
+        return ["launch"]
+    if a.discard <= action < a.master or action in (a.claim, a.no_claim):
+        return ["discard"]
+    if a.master <= action < a.claim:
+        return ["launch", seat_key(seat)]
+    if a.select <= action < a.attack:
+        return [f"ship:{seat}:{action - a.select}"]
+    if a.attack <= action < a.pass_battle:
+        index = (action - a.attack) % (a.spy - a.attack)
+        offset, slot = divmod(index, game.components.ships_per_fleet)
+        return [f"ship:{(seat + offset + 1) % n}:{slot}"]
+    return [seat_key(seat)]

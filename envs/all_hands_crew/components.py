@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from plunder.envs.core.board import plural
 from plunder.envs.core.config import check_int, check_keys, check_type, packaged_components
 from plunder.envs.core.errors import ConfigError
 from plunder.envs.core.memo import remember
@@ -180,11 +181,11 @@ def _build_combos(c: dict) -> tuple[Combo, ...]:
         out.append(Combo(name, tuple(vec), points, action, category))
 
     for k in range(NUM_CREW):
-        add(f"pair of {names[k]}s", {k: 2}, c["pair_points"][k], "pair", c["pair_actions"][k])
+        add(f"pair of {plural(names[k])}", {k: 2}, c["pair_points"][k], "pair", c["pair_actions"][k])
     for k in range(NUM_CREW):
-        add(f"three {names[k]}s", {k: 3}, c["three_of_a_kind"], "three")
+        add(f"three {plural(names[k])}", {k: 3}, c["three_of_a_kind"], "three")
     for k in range(NUM_CREW):
-        add(f"four {names[k]}s", {k: 4}, c["four_of_a_kind"], "four")
+        add(f"four {plural(names[k])}", {k: 4}, c["four_of_a_kind"], "four")
     for k in range(NUM_CREW):
         add(f"street without {names[k]}", {j: 1 for j in range(NUM_CREW) if j != k},
             c["street"], "street")
@@ -196,10 +197,10 @@ def _build_combos(c: dict) -> tuple[Combo, ...]:
             add(f"{names[NUM_CREW + cap]}'s table ({who})", used, c["table_points"][cap],
                 "table")
     for cap in range(NUM_CAPTAINS):
-        add(f"three {names[NUM_CREW + cap]}s", {NUM_CREW + cap: 3}, c["captain_three"],
+        add(f"three {plural(names[NUM_CREW + cap])}", {NUM_CREW + cap: 3}, c["captain_three"],
             "captain_three")
     for cap in range(NUM_CAPTAINS):
-        add(f"pair of {names[NUM_CREW + cap]}s", {NUM_CREW + cap: 2}, c["captain_pair"],
+        add(f"pair of {plural(names[NUM_CREW + cap])}", {NUM_CREW + cap: 2}, c["captain_pair"],
             "captain_pair")
     return tuple(out)
 
@@ -226,9 +227,9 @@ class Partitioner:
         self.combos = comps.combos
         idx = {cb.name: i for i, cb in enumerate(self.combos)}
         names = comps.kind_names
-        self._pair = [idx[f"pair of {names[k]}s"] for k in range(NUM_KINDS)]
-        self._three = [idx[f"three {names[k]}s"] for k in range(NUM_KINDS)]
-        self._four = {k: idx[f"four {names[k]}s"] for k in range(NUM_CREW)}
+        self._pair = [idx[f"pair of {plural(names[k])}"] for k in range(NUM_KINDS)]
+        self._three = [idx[f"three {plural(names[k])}"] for k in range(NUM_KINDS)]
+        self._four = {k: idx[f"four {plural(names[k])}"] for k in range(NUM_CREW)}
         self._streets = [i for i, cb in enumerate(self.combos)
                          if cb.category in ("street", "full_street")]
         self._tables = {cap: [i for i, cb in enumerate(self.combos)

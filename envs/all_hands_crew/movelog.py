@@ -60,7 +60,7 @@ def describe_step(game, before, after, actors, public_actions, observer) -> list
         combos = game.combos
         for q in range(after.num_players):
             final = "; ".join(combos[c].name for c in after.final[q]) or "nothing"
-            left = ", ".join(f"{c} {kinds[k]}" for k, c in enumerate(after.final_left[q]) if c)
+            left = ", ".join(count(c, kinds[k]) for k, c in enumerate(after.final_left[q]) if c)
             lines.append(f"  {name(q)}: {final}" + (f" (left over: {left})" if left else ""))
     return lines
 

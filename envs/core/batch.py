@@ -81,6 +81,10 @@ class GameBatch:
                 f"information state alone), got {derived_features!r}")
         if compiled not in (None, True, False):
             raise InvalidArgumentError(f"compiled must be None, True or False, got {compiled!r}")
+        check_threads(threads)
+        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(
+                max_turns, (int, np.integer)) or max_turns < 1):
+            raise InvalidArgumentError(f"max_turns must be a positive int, got {max_turns!r}")
         module = None if compiled is False else engine_module(game_cls)
         if compiled and module is None:
             raise InvalidArgumentError(f"{game_cls.env_id()} has no compiled engine built "
@@ -104,7 +108,10 @@ class GameBatch:
         self._compiled = None if module is None else CompiledBatch(
             self.game, module, self.n, reward_mode, self.max_turns, self._kept, threads)
         self._states: list[GameState] = []
+        self._ended: list[GameState | None] = [None] * self.n
         self._pending = None
+        self._full = None           # the pending rows' full observations (Python)
+        self._held = None           # the tables the last step held (Python)
         self.reset(seed)
 
     @property
@@ -127,10 +134,19 @@ class GameBatch:
                                        "and step() only")
         self._states = states
 
-    def reset(self, seed: int | None = None) -> None:
-        """New games on every table, with generators spawned from ``seed``."""
-        children = np.random.SeedSequence(seed).spawn(self.n)
+    def reset(self, seed: int | np.random.SeedSequence | None = None) -> None:
+        """New games on every table, with generators spawned from ``seed`` (an int, None
+        or a ``SeedSequence``, whose next ``n`` children are taken)."""
+        if seed is not None and not isinstance(seed, np.random.SeedSequence) and (
+                isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                or seed < 0):
+            raise InvalidArgumentError(f"seed must be None or a non-negative int, got {seed!r}")
+        sequence = seed if isinstance(seed, np.random.SeedSequence) \
+            else np.random.SeedSequence(seed)
+        children = sequence.spawn(self.n)
         self._pending = None
+        self._held = None
+        self._ended = [None] * self.n
         if self._compiled is not None:
             self._compiled.reset(children)
             self._states = []
@@ -147,27 +163,55 @@ class GameBatch:
             self._pending = (c.tables[:k].copy(), c.seats[:k].copy(), c.obs[:k].copy(),
                              c.masks[:k].copy())
         if self._pending is None:
-            requests, tables, seats = [], [], []
-            for i, (game, state) in enumerate(zip(self.games, self.states)):
-                for p in state.current_players():
-                    requests.append((game, state, p))
-                    tables.append(i)
-                    seats.append(p)
-            obs = np.empty((len(requests), self.game.layout.size), np.float32)
-            masks = np.empty((len(requests), self.num_actions), np.int8)
-            observe_into(requests, obs, masks)
-            if self._kept is not None:
-                obs = obs.take(self._kept, axis=1)
-            self._pending = (np.array(tables, np.int64), np.array(seats, np.int64), obs,
-                             masks)
+            self._pending = self._python_decisions()
         return self._pending
 
-    def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _python_decisions(self):
+        """The pending decisions of the games in Python: each decider's observation and
+        mask, copied from the last rows of a table the last step held."""
+        held = self._held
+        if held is not None:
+            old_tables, _, _, old_masks = held[1]
+            starts = np.searchsorted(old_tables, np.arange(self.n + 1))
+        requests, tables, seats, reuse = [], [], [], []
+        for i, (game, state) in enumerate(zip(self.games, self._states)):
+            players = state.current_players()
+            if held is not None and held[0][i]:
+                reuse.append((len(tables), starts[i], starts[i + 1]))
+            else:
+                requests.extend((game, state, p) for p in players)
+            tables.extend([i] * len(players))
+            seats.extend(players)
+        full = np.empty((len(tables), self.game.layout.size), np.float32)
+        masks = np.empty((len(tables), self.num_actions), np.int8)
+        fresh = np.ones(len(tables), bool)
+        for row, lo, hi in reuse:
+            full[row:row + hi - lo] = self._full[lo:hi]
+            masks[row:row + hi - lo] = old_masks[lo:hi]
+            fresh[row:row + hi - lo] = False
+        if reuse:
+            rows = np.flatnonzero(fresh)
+            part_obs = np.empty((len(rows), full.shape[1]), np.float32)
+            part_masks = np.empty((len(rows), self.num_actions), np.int8)
+            observe_into(requests, part_obs, part_masks)
+            full[rows], masks[rows] = part_obs, part_masks
+        else:
+            observe_into(requests, full, masks)
+        self._full = full
+        obs = full if self._kept is None else full.take(self._kept, axis=1)
+        return np.array(tables, np.int64), np.array(seats, np.int64), obs, masks
+
+    def step(self, actions, hold=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Apply one action per decision (in ``decisions()`` order).
+
+        ``hold``: None, or one bool per table: the tables to leave as they are this step
+        (their decisions stay pending, in the same rows order, and their rows' entries of
+        ``actions`` are not read), as a trainer does with a table that has played its
+        share of a rollout while the others catch up.
 
         Returns ``(rewards, terminated, truncated)``: rewards ``(n, num_players)`` float32,
         non-zero only on tables whose game ended in this step (those tables then hold a
-        new game), and per-table flags.
+        new game; ``ended(i)`` is the game that ended), and per-table flags.
         """
         tables, seats, _, masks = self.decisions()
         actions = np.asarray(actions)
@@ -175,17 +219,25 @@ class GameBatch:
             raise InvalidArgumentError(
                 f"step() needs one integer action per decision: shape ({len(tables)},), "
                 f"got {actions.dtype} {actions.shape}")
+        if hold is not None:
+            hold = np.asarray(hold)
+            if hold.shape != (self.n,) or hold.dtype != np.bool_:
+                raise InvalidArgumentError(f"hold must be None or a bool array of shape "
+                                           f"({self.n},), got {hold.dtype} {hold.shape}")
         legal = (actions >= 0) & (actions < self.num_actions)
         legal[legal] = masks[legal.nonzero()[0], actions[legal]] != 0
+        if hold is not None:
+            legal |= hold[tables]
         if not legal.all():
             k = int(np.flatnonzero(~legal)[0])
             raise IllegalActionError(int(actions[k]), np.flatnonzero(masks[k]).tolist(),
                                      player=int(seats[k]), describe=self.game.action_name)
-        self._pending = None
+        pending, self._pending = self._pending, None
         if self._compiled is not None:
             c = self._compiled
-            c.step(actions)
+            c.step(actions, hold)
             return c.rewards.copy(), c.terminated.copy(), c.truncated.copy()
+        self._held = None if hold is None or not hold.any() else (hold.copy(), pending)
         rewards = np.zeros((self.n, self.num_players), np.float32)
         terminated = np.zeros(self.n, bool)
         truncated = np.zeros(self.n, bool)
@@ -193,11 +245,14 @@ class GameBatch:
         acts = actions.tolist()
         seat_list = seats.tolist()
         table_list = tables.tolist()
+        skip = set() if hold is None else set(np.flatnonzero(hold).tolist())
         for k, i in enumerate(table_list):
+            if i in skip:
+                continue
             joint[seat_list[k]] = acts[k]
             if k + 1 < len(table_list) and table_list[k + 1] == i:
                 continue            # more deciders of this table follow
-            state = self.states[i]
+            state = self._states[i]
             state.apply_checked(joint)
             joint = {}
             if state.is_terminal():
@@ -208,15 +263,59 @@ class GameBatch:
                 continue
             rewards[i] = final_rewards(self.reward_mode, state.rank_keys(), state.scores(),
                                        self.num_players)
-            self.states[i] = self.games[i].new_game(self.rngs[i])
+            self._ended[i] = state
+            self._states[i] = self.games[i].new_game(self.rngs[i])
         return rewards, terminated, truncated
+
+    def ended(self, i: int):
+        """Table ``i``'s last finished (or cut) game, as it ended (None before its first
+        end): a state with ``scores()`` and ``rank_keys()`` (compiled: the engine's
+        ``State``; in Python: the ``GameState`` itself). For the outcome of a game the
+        last ``step`` ended; see also :meth:`final_observation`."""
+        i = self._table_index(i)
+        if self._compiled is not None:
+            return self._compiled.ended(i)
+        return self._ended[i]
+
+    def final_observation(self, i: int, seat: int) -> np.ndarray:
+        """``seat``'s observation (a row as ``decisions()`` gives them) of table ``i``'s
+        last finished game as it ended: what a learner bootstraps a cut game from."""
+        i = self._table_index(i)
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= seat < self.num_players:
+            raise InvalidArgumentError(f"seat must be an int in 0..{self.num_players - 1}, "
+                                       f"got {seat!r}")
+        state = self.ended(i)
+        if state is None:
+            raise InvalidArgumentError(f"table {i} has not finished a game yet")
+        if self._compiled is not None:
+            row = np.empty(self.game.layout.size, np.float32)
+            state.encode_into(int(seat), row)
+        else:
+            row = self.games[i].encode(state.view(int(seat)))
+        return row if self._kept is None else row.take(self._kept)
+
+    def _table_index(self, i) -> int:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.n:
+            raise InvalidArgumentError(f"table must be an int in 0..{self.n - 1}, got {i!r}")
+        return int(i)
+
+
+def check_threads(threads) -> int:
+    """``threads`` as an int in 1..64, or InvalidArgumentError."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
+            or not 1 <= threads <= 64:
+        raise InvalidArgumentError(f"threads must be an int in 1..64, got {threads!r}")
+    return int(threads)
 
 
 def engine_module(game_cls: type[Game]):
     """The compiled engine module of ``game_cls`` (its spec's ``engine`` part), or None
     when it is not built, compiled code is switched off or the game has none."""
-    package = game_cls.__module__.split(".")[-2]
-    return compiled_parts.load(package, "engine")
+    parts = game_cls.__module__.split(".")
+    if len(parts) < 2:                 # a game module outside any package: none
+        return None
+    return compiled_parts.load(parts[-2], "engine")
 
 
 def _replace_fields(old: GameState, new: GameState) -> None:
@@ -246,9 +345,7 @@ class CompiledBatch:
     def __init__(self, game: Game, module, n: int, reward_mode: str = "rank",
                  max_turns: int | None = None, kept: np.ndarray | None = None,
                  threads: int = 1):
-        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
-                or not 1 <= threads <= 64:
-            raise InvalidArgumentError(f"threads must be an int in 1..64, got {threads!r}")
+        check_threads(threads)
         self.game = game
         self.n = int(n)
         self.threads = int(threads)
@@ -282,11 +379,14 @@ class CompiledBatch:
                         st["inc"] & mask)
         self.rows = self._batch.reset(words)
 
-    def step(self, actions) -> None:
+    def step(self, actions, hold=None) -> None:
         """Apply one action per decision row (in row order); IllegalActionError, with
-        nothing applied, if a mask forbids one."""
+        nothing applied, if a mask forbids one. ``hold``: None or one bool per table,
+        the tables to leave as they are (their rows stay pending, their actions unread)."""
         actions = np.ascontiguousarray(actions, np.int64)
-        rows = self._batch.step(actions)
+        if hold is not None:
+            hold = np.ascontiguousarray(hold, np.bool_)
+        rows = self._batch.step(actions, hold)
         if rows < 0:
             bad = -1 - rows
             raise IllegalActionError(int(actions[bad]),
@@ -298,6 +398,11 @@ class CompiledBatch:
     def state(self, i: int):
         """A copy of table ``i``'s game in the compiled engine's ``State`` form."""
         return self._batch.state(i)
+
+    def ended(self, i: int):
+        """A copy of table ``i``'s last finished (or cut) game (``State``), or None
+        before its first end."""
+        return self._batch.ended(i) if self._batch.generation(i) > 1 else None
 
     def python_states(self, old: list[GameState]) -> list[GameState]:
         """The games as Python states: ``old``'s objects, brought up to date in place, for

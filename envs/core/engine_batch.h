@@ -19,12 +19,14 @@
  * ``max_turns``) gets its rewards (rank and win from the rank keys, as
  * envs/core/rewards.py; score from the scores) and at once a new game from its table
  * generator. Stepping runs with the GIL released and, when asked, split over threads
- * (each table is touched by one thread only).
+ * (each table is touched by one thread only; the threads are started once per batch and
+ * sleep between steps). ``step(actions, hold)`` can leave some tables as they are.
  */
 #ifndef PLUNDER_ENGINE_BATCH_H
 #define PLUNDER_ENGINE_BATCH_H
 
 #include <pthread.h>
+#include <unistd.h>
 
 /* the game's side */
 static int batch_engine_ready(BATCH_ENGINE *e);                /* 1, or 0 with an exception */
@@ -52,6 +54,131 @@ static PyObject *batch_wrap_state(BATCH_ENGINE *e, const BATCH_STATE *s);
 enum { REWARD_RANK, REWARD_WIN, REWARD_SCORE };
 #define BATCH_MAX_THREADS 64
 
+/* -- a pool of worker threads, started once per batch ------------------------------------
+ * A step is split into parts (contiguous runs of tables); part 0 runs on the caller's
+ * thread, parts 1.. on workers that sleep on a condition variable between steps (no
+ * thread is started per step, and none spins). After a fork the child has none of the
+ * parent's workers: the pool notices (its pid) and starts its own. */
+typedef struct batch_pool batch_pool;
+typedef void (*batch_job)(void *arg, long part);
+typedef struct {
+    batch_pool *pool;
+    long part;
+    unsigned long seen;            /* the last round it ran (or the round when it started) */
+} batch_worker;
+struct batch_pool {
+    long size;                     /* workers running */
+    pthread_t ids[BATCH_MAX_THREADS];
+    batch_worker workers[BATCH_MAX_THREADS];
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    unsigned long round;           /* bumped for each job */
+    long busy;                     /* workers still on the current job */
+    int stop, ready;
+    batch_job job;
+    void *arg;
+    pid_t pid;                     /* the process whose workers these are */
+};
+
+static void *batch_worker_main(void *p)
+{
+    batch_worker *w = p;
+    batch_pool *pool = w->pool;
+    unsigned long seen = w->seen;
+    pthread_mutex_lock(&pool->mu);
+    for (;;) {
+        while (!pool->stop && pool->round == seen)
+            pthread_cond_wait(&pool->go, &pool->mu);
+        if (pool->stop)
+            break;
+        seen = pool->round;
+        batch_job job = pool->job;
+        void *arg = pool->arg;
+        pthread_mutex_unlock(&pool->mu);
+        job(arg, w->part);
+        pthread_mutex_lock(&pool->mu);
+        if (--pool->busy == 0)
+            pthread_cond_signal(&pool->done);
+    }
+    pthread_mutex_unlock(&pool->mu);
+    return NULL;
+}
+
+/* make sure ``want`` - 1 workers run (fewer if the system refuses threads: the caller
+ * then runs their parts itself) */
+static void batch_pool_grow(batch_pool *pool, long want)
+{
+    if (pool->ready && pool->pid != getpid()) {
+        pool->ready = 0;           /* a forked child: the parent's workers are not here */
+        pool->size = 0;
+    }
+    if (!pool->ready) {
+        pthread_mutex_init(&pool->mu, NULL);
+        pthread_cond_init(&pool->go, NULL);
+        pthread_cond_init(&pool->done, NULL);
+        pool->round = 0;
+        pool->busy = 0;
+        pool->stop = 0;
+        pool->size = 0;
+        pool->pid = getpid();
+        pool->ready = 1;
+    }
+    while (pool->size < want - 1 && pool->size < BATCH_MAX_THREADS - 1) {
+        batch_worker *w = &pool->workers[pool->size];
+        w->pool = pool;
+        w->part = pool->size + 1;
+        w->seen = pool->round;     /* read here: a job posted before it runs is still new */
+        if (pthread_create(&pool->ids[pool->size], NULL, batch_worker_main, w) != 0)
+            break;
+        pool->size++;
+    }
+}
+
+/* job(arg, part) for part 0..parts-1, side by side; returns when all are done */
+static void batch_pool_run(batch_pool *pool, long parts, batch_job job, void *arg)
+{
+    if (parts > 1)
+        batch_pool_grow(pool, parts);
+    if (parts <= 1 || pool->size == 0) {
+        for (long p = 0; p < parts; p++)
+            job(arg, p);
+        return;
+    }
+    pthread_mutex_lock(&pool->mu);
+    pool->job = job;
+    pool->arg = arg;
+    pool->busy = pool->size;
+    pool->round++;
+    pthread_cond_broadcast(&pool->go);
+    pthread_mutex_unlock(&pool->mu);
+    job(arg, 0);
+    for (long p = pool->size + 1; p < parts; p++)   /* parts no worker took */
+        job(arg, p);
+    pthread_mutex_lock(&pool->mu);
+    while (pool->busy > 0)
+        pthread_cond_wait(&pool->done, &pool->mu);
+    pthread_mutex_unlock(&pool->mu);
+}
+
+static void batch_pool_stop(batch_pool *pool)
+{
+    if (!pool->ready)
+        return;
+    if (pool->pid == getpid()) {
+        pthread_mutex_lock(&pool->mu);
+        pool->stop = 1;
+        pthread_cond_broadcast(&pool->go);
+        pthread_mutex_unlock(&pool->mu);
+        for (long t = 0; t < pool->size; t++)
+            pthread_join(pool->ids[t], NULL);
+        pthread_mutex_destroy(&pool->mu);
+        pthread_cond_destroy(&pool->go);
+        pthread_cond_destroy(&pool->done);
+    }
+    pool->ready = 0;
+    pool->size = 0;
+}
+
 typedef struct {
     PyObject_HEAD
     BATCH_ENGINE *engine;
@@ -61,11 +188,10 @@ typedef struct {
     pcg64 *table_rngs;             /* each table's generator (new games come from it) */
     uint64_t *generation;          /* games started on each table */
     long *first_row;               /* each table's first decision row (n_tables + 1) */
-    /* each table's new decisions (P rows a table), computed by the threads, then gathered
-     * in table order into the caller's arrays (so no two threads write one row) */
-    long *scratch_seats;
-    int8_t *scratch_masks;
-    float *scratch_obs;
+    long *counts;                  /* each table's decisions (rows) */
+    long *deciders;                /* each table's deciders, P slots a table */
+    int64_t *act_buf;              /* a step's actions, copied before the GIL is released */
+    uint8_t *hold_buf;             /* a step's held tables, likewise */
     /* the caller's arrays, held for the batch's life */
     Py_buffer obs, masks, tables, seats, rewards, term, trunc;
     int have_buffers;
@@ -73,6 +199,7 @@ typedef struct {
     Py_ssize_t *kept;              /* the full row's columns kept, or NULL */
     float *full_rows;              /* one full row per thread, when columns are dropped */
     long rows;                     /* decision rows written by the last reset/step */
+    batch_pool pool;
 } Batch;
 
 static PyTypeObject BatchType;
@@ -98,19 +225,21 @@ static void Batch_free_tables(Batch *b)
     PyMem_Free(b->table_rngs);
     PyMem_Free(b->generation);
     PyMem_Free(b->first_row);
-    PyMem_Free(b->scratch_seats);
-    PyMem_Free(b->scratch_masks);
-    PyMem_Free(b->scratch_obs);
-    b->scratch_masks = NULL;
-    b->scratch_obs = NULL;
+    PyMem_Free(b->counts);
+    PyMem_Free(b->deciders);
+    PyMem_Free(b->act_buf);
+    PyMem_Free(b->hold_buf);
+    b->act_buf = NULL;
+    b->hold_buf = NULL;
     b->states = b->ended = NULL;
     b->table_rngs = NULL;
     b->generation = NULL;
-    b->first_row = b->scratch_seats = NULL;
+    b->first_row = b->counts = b->deciders = NULL;
 }
 
 static void Batch_dealloc(Batch *b)
 {
+    batch_pool_stop(&b->pool);
     Batch_release(b);
     Batch_free_tables(b);
     PyMem_Free(b->kept);
@@ -163,37 +292,53 @@ static void batch_new_table_game(Batch *b, long i)
     b->generation[i]++;
 }
 
-/* One thread's share: tables lo..hi-1. ``actions`` NULL: reset (new games); else apply
- * each table's joint action (read from its old rows, ``old_first``), then write its new
- * decisions. Rows are written to the thread's scratch seats first; their count per table
- * goes to first_row[i + 1] (made cumulative after every chunk is done). */
+/* A reset or a step, in two passes over the tables, each split into parts (contiguous
+ * runs of tables) run side by side: first every table's move (``actions`` NULL: a new
+ * game instead), its end and a new game where it ended, and who decides next (their
+ * count per table); then, once every table's first row is known, each decider's mask and
+ * observation written straight into its row of the caller's arrays. A held table
+ * (``hold``) keeps its game and decisions; its rows are rewritten only if they moved. */
 typedef struct {
     Batch *b;
-    long lo, hi;
-    const int64_t *actions;
-    const long *old_first;          /* the previous step's rows (a copy), or NULL */
-    long *counts;                   /* per table: decisions written (into scratch) */
-    float *full_row;
-} batch_chunk;
+    long parts;
+    const int64_t *actions;         /* NULL: reset */
+    const uint8_t *hold;            /* per table: leave it as it is (NULL: none) */
+    long part_rows[BATCH_MAX_THREADS];
+} batch_job_args;
 
-static void batch_chunk_run(batch_chunk *c)
+static void batch_part_range(const Batch *b, long parts, long part, long *lo, long *hi)
 {
-    Batch *b = c->b;
+    long per = (b->n_tables + parts - 1) / parts;
+    *lo = part * per < b->n_tables ? part * per : b->n_tables;
+    *hi = (part + 1) * per < b->n_tables ? (part + 1) * per : b->n_tables;
+}
+
+static void batch_move_part(void *arg, long part)
+{
+    batch_job_args *j = arg;
+    Batch *b = j->b;
+    if (part >= j->parts)
+        return;
     const BATCH_ENGINE *e = b->engine;
-    const long P = b->players, A = b->actions, W = b->obs_width;
-    const int64_t *act = c->actions;
+    const long P = b->players;
+    const int64_t *act = j->actions;
     float *rewards = b->rewards.buf;
     char *term = b->term.buf, *trunc = b->trunc.buf;
-    long seats[BATCH_MAX_SEATS];
-    for (long i = c->lo; i < c->hi; i++) {
+    long lo, hi, total = 0;
+    batch_part_range(b, j->parts, part, &lo, &hi);
+    for (long i = lo; i < hi; i++) {
         BATCH_STATE *s = &b->states[i];
+        long *deciders = b->deciders + i * P;
         if (act == NULL) {
             batch_new_table_game(b, i);
         } else {
-            long k = batch_deciders(e, s, seats);
-            batch_apply(e, s, seats, act + c->old_first[i], k);
             memset(rewards + i * P, 0, sizeof(float) * (size_t)P);
             term[i] = trunc[i] = 0;
+            if (j->hold != NULL && j->hold[i]) {
+                total += b->counts[i];
+                continue;
+            }
+            batch_apply(e, s, deciders, act + b->first_row[i], b->counts[i]);
             if (batch_finished(s))
                 term[i] = 1;
             else if (batch_turns(s) >= b->max_turns)
@@ -204,79 +349,74 @@ static void batch_chunk_run(batch_chunk *c)
                 batch_new_table_game(b, i);
             }
         }
-        long k = batch_deciders(e, s, seats);
-        long *my_seats = b->scratch_seats + i * P;
-        for (long d = 0; d < k; d++) {
-            my_seats[d] = seats[d];
-            int8_t *mask = b->scratch_masks + (i * P + d) * A;
-            float *row = b->scratch_obs + (i * P + d) * W;
-            memset(mask, 0, (size_t)A);
-            if (b->kept == NULL) {
-                batch_observe(e, s, seats[d], mask, row);
-            } else {
-                batch_observe(e, s, seats[d], mask, c->full_row);
-                for (long x = 0; x < W; x++)
-                    row[x] = c->full_row[b->kept[x]];
-            }
-        }
-        c->counts[i] = k;
+        b->counts[i] = batch_deciders(e, s, deciders);
+        total += b->counts[i];
     }
+    j->part_rows[part] = total;
 }
 
-static void *batch_chunk_thread(void *arg)
+static void batch_observe_part(void *arg, long part)
 {
-    batch_chunk_run((batch_chunk *)arg);
-    return NULL;
-}
-
-/* reset (actions NULL) or step every table, split over b->threads threads; the rows are
- * then gathered in table order into the caller's arrays. Runs without the GIL. */
-static void batch_run(Batch *b, const int64_t *actions, const long *old_first, long *counts)
-{
-    long T = b->threads < b->n_tables ? b->threads : b->n_tables;
-    if (T < 1)
-        T = 1;
-    batch_chunk chunks[BATCH_MAX_THREADS];
-    pthread_t ids[BATCH_MAX_THREADS];
-    int started[BATCH_MAX_THREADS] = {0};
-    long per = (b->n_tables + T - 1) / T;
-    for (long t = 0; t < T; t++) {
-        chunks[t].b = b;
-        chunks[t].lo = t * per < b->n_tables ? t * per : b->n_tables;
-        chunks[t].hi = (t + 1) * per < b->n_tables ? (t + 1) * per : b->n_tables;
-        chunks[t].actions = actions;
-        chunks[t].old_first = old_first;
-        chunks[t].counts = counts;
-        chunks[t].full_row = b->full_rows + t * batch_obs_size(b->engine);
-    }
-    for (long t = 1; t < T; t++)
-        started[t] = pthread_create(&ids[t], NULL, batch_chunk_thread, &chunks[t]) == 0;
-    batch_chunk_run(&chunks[0]);
-    for (long t = 1; t < T; t++) {
-        if (started[t])
-            pthread_join(ids[t], NULL);
-        else
-            batch_chunk_run(&chunks[t]);   /* no thread: run it here */
-    }
-    /* gather: table i's rows go to first_row[i]... in table order */
+    batch_job_args *j = arg;
+    Batch *b = j->b;
+    if (part >= j->parts)
+        return;
+    const BATCH_ENGINE *e = b->engine;
     const long P = b->players, A = b->actions, W = b->obs_width;
     int8_t *masks = b->masks.buf;
     float *obs = b->obs.buf;
     int64_t *tables = b->tables.buf, *seats = b->seats.buf;
-    long row = 0;
-    for (long i = 0; i < b->n_tables; i++) {
+    float *full_row = b->full_rows + part * batch_obs_size(e);
+    long lo, hi, row = 0;
+    batch_part_range(b, j->parts, part, &lo, &hi);
+    for (long p = 0; p < part; p++)
+        row += j->part_rows[p];
+    for (long i = lo; i < hi; i++) {
+        const long k = b->counts[i];
+        const int moved = b->first_row[i] != row;
         b->first_row[i] = row;
-        long k = counts[i];
-        memcpy(masks + row * A, b->scratch_masks + i * P * A, (size_t)(k * A));
-        memcpy(obs + row * W, b->scratch_obs + i * P * W, sizeof(float) * (size_t)(k * W));
-        for (long d = 0; d < k; d++) {
-            tables[row + d] = i;
-            seats[row + d] = b->scratch_seats[i * P + d];
+        if (j->hold != NULL && j->hold[i] && j->actions != NULL && !moved) {
+            row += k;               /* its rows are where they were */
+            continue;
         }
-        row += k;
+        const BATCH_STATE *s = &b->states[i];
+        for (long d = 0; d < k; d++, row++) {
+            const long seat = b->deciders[i * P + d];
+            int8_t *mask = masks + row * A;
+            float *out = obs + row * W;
+            tables[row] = i;
+            seats[row] = seat;
+            memset(mask, 0, (size_t)A);
+            if (b->kept == NULL) {
+                batch_observe(e, s, seat, mask, out);
+            } else {
+                batch_observe(e, s, seat, mask, full_row);
+                for (long x = 0; x < W; x++)
+                    out[x] = full_row[b->kept[x]];
+            }
+        }
     }
-    b->first_row[b->n_tables] = row;
-    b->rows = row;
+    if (part == j->parts - 1)       /* the last part ends at the last table */
+        b->first_row[b->n_tables] = row;
+}
+
+/* reset (actions NULL) or step every table not held, split over b->threads parts.
+ * Runs without the GIL. */
+static void batch_run(Batch *b, const int64_t *actions, const uint8_t *hold)
+{
+    batch_job_args j;
+    j.b = b;
+    j.parts = b->threads < b->n_tables ? b->threads : b->n_tables;
+    if (j.parts < 1)
+        j.parts = 1;
+    j.actions = actions;
+    j.hold = hold;
+    batch_pool_run(&b->pool, j.parts, batch_move_part, &j);
+    batch_pool_run(&b->pool, j.parts, batch_observe_part, &j);
+    long rows = 0;
+    for (long p = 0; p < j.parts; p++)
+        rows += j.part_rows[p];
+    b->rows = rows;
 }
 
 /* Batch(engine, tables, obs, masks, table_of_row, seats, rewards, terminated, truncated,
@@ -360,13 +500,14 @@ static int Batch_init(Batch *b, PyObject *args, PyObject *kwds)
     b->table_rngs = PyMem_Calloc((size_t)n, sizeof(pcg64));
     b->generation = PyMem_Calloc((size_t)n, sizeof(uint64_t));
     b->first_row = PyMem_Calloc((size_t)n + 1, sizeof(long));
-    b->scratch_seats = PyMem_Calloc((size_t)rows, sizeof(long));
-    b->scratch_masks = PyMem_Calloc((size_t)(rows * A), 1);
-    b->scratch_obs = PyMem_Calloc((size_t)(rows * b->obs_width), sizeof(float));
+    b->counts = PyMem_Calloc((size_t)n, sizeof(long));
+    b->deciders = PyMem_Calloc((size_t)rows, sizeof(long));
+    b->act_buf = PyMem_Calloc((size_t)rows, sizeof(int64_t));
+    b->hold_buf = PyMem_Calloc((size_t)n, 1);
     PyMem_Free(b->full_rows);
     b->full_rows = PyMem_Calloc((size_t)(threads * size), sizeof(float));
     if (!b->states || !b->ended || !b->table_rngs || !b->generation || !b->first_row
-            || !b->scratch_seats || !b->scratch_masks || !b->scratch_obs || !b->full_rows) {
+            || !b->counts || !b->deciders || !b->act_buf || !b->hold_buf || !b->full_rows) {
         PyErr_NoMemory();
         return -1;
     }
@@ -392,14 +533,6 @@ static int batch_ready(Batch *b)
         return 0;
     }
     return 1;
-}
-
-static long *batch_counts(Batch *b)
-{
-    long *counts = PyMem_Malloc(sizeof(long) * (size_t)b->n_tables);
-    if (counts == NULL)
-        PyErr_NoMemory();
-    return counts;
 }
 
 /* reset(words): each table's generator from a uint64 array [n, 4] of PCG64 states (state
@@ -428,11 +561,6 @@ static PyObject *Batch_reset(Batch *b, PyObject *words)
                             "numpy's PCG64 states are)");
             return NULL;
         }
-    long *counts = batch_counts(b);
-    if (counts == NULL) {
-        PyBuffer_Release(&w);
-        return NULL;
-    }
     for (long i = 0; i < b->n_tables; i++) {
         pcg64 *r = &b->table_rngs[i];
         r->state = ((u128)x[4 * i] << 64) | x[4 * i + 1];
@@ -443,22 +571,44 @@ static PyObject *Batch_reset(Batch *b, PyObject *words)
     }
     PyBuffer_Release(&w);
     Py_BEGIN_ALLOW_THREADS
-    batch_run(b, NULL, NULL, counts);
+    batch_run(b, NULL, NULL);
     Py_END_ALLOW_THREADS
-    PyMem_Free(counts);
     memset(b->rewards.buf, 0, sizeof(float) * (size_t)(b->n_tables * b->players));
     memset(b->term.buf, 0, (size_t)b->n_tables);
     memset(b->trunc.buf, 0, (size_t)b->n_tables);
     return PyLong_FromLong(b->rows);
 }
 
-/* step(actions): one int64 action per decision row of the last reset/step, in row order.
- * Returns the new number of rows, or -1 - row for the first row whose action its mask
- * forbids (then nothing is applied). */
-static PyObject *Batch_step(Batch *b, PyObject *actions)
+/* step(actions, hold=None): one int64 action per decision row of the last reset/step, in
+ * row order; ``hold`` (a bool array, one per table) names tables to leave as they are:
+ * their decisions stay pending (still rows, in table order) and their rows' actions are
+ * not read. Returns the new number of rows, or -1 - row for the first row whose action
+ * its mask forbids (then nothing is applied). */
+static PyObject *Batch_step(Batch *b, PyObject *args)
 {
+    PyObject *actions, *hold = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O:step", &actions, &hold))
+        return NULL;
     if (!batch_ready(b))
         return NULL;
+    const uint8_t *held = NULL;
+    if (hold != Py_None) {
+        Py_buffer h;
+        if (PyObject_GetBuffer(hold, &h, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+            return NULL;
+        const char *f = h.format ? h.format + strlen(h.format) - 1 : "B";
+        if (h.itemsize != 1 || h.len != b->n_tables || f[0] != '?') {
+            PyBuffer_Release(&h);
+            PyErr_Format(InvalidArgumentError, "step: hold must be a bool array of %ld "
+                         "values (one per table)", b->n_tables);
+            return NULL;
+        }
+        memcpy(b->hold_buf, h.buf, (size_t)b->n_tables);
+        PyBuffer_Release(&h);
+        for (long i = 0; i < b->n_tables; i++)
+            b->hold_buf[i] = b->hold_buf[i] != 0;
+        held = b->hold_buf;
+    }
     Py_buffer a;
     if (PyObject_GetBuffer(actions, &a, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return NULL;
@@ -469,35 +619,21 @@ static PyObject *Batch_step(Batch *b, PyObject *actions)
                      "per decision row)", b->rows);
         return NULL;
     }
-    const int64_t *act = a.buf;
-    const int8_t *masks = (const int8_t *)b->masks.buf;
-    long bad = -1;
-    for (long r = 0; r < b->rows && bad < 0; r++)
-        if (act[r] < 0 || act[r] >= b->actions || !masks[r * b->actions + act[r]])
-            bad = r;
-    if (bad >= 0) {
-        PyBuffer_Release(&a);
-        return PyLong_FromLong(-1 - bad);
-    }
-    long *counts = batch_counts(b);
-    long *old_first = PyMem_Malloc(sizeof(long) * (size_t)(b->n_tables + 1));
-    int64_t *act_copy = PyMem_Malloc(sizeof(int64_t) * (size_t)(b->rows > 0 ? b->rows : 1));
-    if (counts == NULL || old_first == NULL || act_copy == NULL) {
-        PyMem_Free(counts);
-        PyMem_Free(old_first);
-        PyMem_Free(act_copy);
-        PyBuffer_Release(&a);
-        return PyErr_NoMemory();
-    }
-    memcpy(old_first, b->first_row, sizeof(long) * (size_t)(b->n_tables + 1));
-    memcpy(act_copy, act, sizeof(int64_t) * (size_t)b->rows);
+    /* copied: nothing another thread writes into the array can reach the rules */
+    memcpy(b->act_buf, a.buf, sizeof(int64_t) * (size_t)b->rows);
     PyBuffer_Release(&a);
+    const int64_t *act = b->act_buf;
+    const int8_t *masks = (const int8_t *)b->masks.buf;
+    const int64_t *table_of_row = (const int64_t *)b->tables.buf;
+    for (long r = 0; r < b->rows; r++) {
+        if (held != NULL && held[table_of_row[r]])
+            continue;
+        if (act[r] < 0 || act[r] >= b->actions || !masks[r * b->actions + act[r]])
+            return PyLong_FromLong(-1 - r);
+    }
     Py_BEGIN_ALLOW_THREADS
-    batch_run(b, act_copy, old_first, counts);
+    batch_run(b, act, held);
     Py_END_ALLOW_THREADS
-    PyMem_Free(counts);
-    PyMem_Free(old_first);
-    PyMem_Free(act_copy);
     return PyLong_FromLong(b->rows);
 }
 
@@ -552,8 +688,9 @@ static PyMethodDef Batch_methods[] = {
     {"reset", (PyCFunction)Batch_reset, METH_O,
      "reset(tables): each table's generator from a uint64 [n, 4] array of PCG64 states "
      "(state high, low, inc high, low), a new game on each; returns the decision rows."},
-    {"step", (PyCFunction)Batch_step, METH_O,
-     "step(actions): one int64 action per decision row; the new number of rows, or "
+    {"step", (PyCFunction)Batch_step, METH_VARARGS,
+     "step(actions, hold=None): one int64 action per decision row (rows of the tables "
+     "``hold`` names are left pending, their actions unread); the new number of rows, or "
      "-1 - row for the first illegal action (then nothing is applied)."},
     {"state", (PyCFunction)Batch_state, METH_O, "state(i): a copy of table i's game."},
     {"ended", (PyCFunction)Batch_ended, METH_O,

@@ -91,7 +91,9 @@ class GameSpec:
     #: beliefs the network search may sample worlds with besides ``uniform``: name ->
     #: ``"module:attr"`` of a ``factory(game)``
     beliefs: Mapping[str, str] = field(default_factory=dict)
-    #: the web page's board builder, ``"module:function"`` of ``board(game, view, legal)``
+    #: the web page's board builder, ``"module:function"`` of ``board(game, view, legal,
+    #: end=None)``; ``full_board``, ``last_keys`` and ``end_facts`` beside it
+    #: (``core.board``)
     board: str | None = None
     #: what is being decided, in words, from one seat's view: ``"module:function"`` of
     #: ``decision_prompt(game, view, legal)`` (``plunder.envs.core.guide``)

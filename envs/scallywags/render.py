@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from plunder.envs.core.board import count, item, legal_subset, seat_title, zone
+from plunder.envs.core.board import (
+    board_of, count, item, legal_subset, seat_key, seat_title, zone,
+)
 
 from .components import BLOW, CARD_NAMES, NUM_CARDS, YO_HO
 from .engine import BLOCK, MIDDLE
@@ -99,37 +101,134 @@ def describe_full(state) -> str:
 
 
 # -- the web page's board (plunder.envs.core.board) ------------------------------------
-def board(game, v, legal: set[int]) -> dict:
-    """Coins in the middle and in each take (values as this seat knows them), the hand."""
-    from plunder.envs.scallywags.components import CARD_NAMES
+#: one sentence per card, in CARD_NAMES order (the page shows it on the card)
+CARD_TEXT = (
+    "Send a coin from an opponent's take back to the middle.",
+    "Swap a face-down coin of yours with an opponent's face-down coin.",
+    "Look at two face-down middle coins, then give them to opponents.",
+    "Take a face-up coin from the middle.",
+    "Take a face-down and a face-up coin from the middle.",
+    "Look at a face-down coin, then take any face-down coin.",
+    "Take any coin from an opponent's take.",
+    "Give a face-up middle coin to an opponent.",
+    "Out of turn: cancel an action against your take.",
+)
 
+
+def _coin_item(game, v, c: int, legal: set[int], values=None, chosen=()) -> dict:
+    """Coin ``c``: its value as the board's reader knows it (``values``: every value, for
+    an omniscient or finished board), face up or down, who has seen it."""
+    value = v.coin_values[c] if values is None or values[c] < 0 else values[c]
+    tags = ["face-up" if v.face_up[c] else "face-down"]
+    if value >= 0 and not v.face_up[c]:
+        tags.append("known" if values is None else "revealed")
+    if value == 0:
+        tags.append("skull")
+    if c in chosen:
+        tags.append("chosen")
+    seen = [game.seat_name(s) for s in range(v.num_players) if v.knowers[c] >> s & 1]
+    text = ("face up" if v.face_up[c] else "face down") + (
+        f"; seen by {', '.join(seen)}" if seen and not v.face_up[c] else "")
+    owner = v.coin_owner[c]
+    return item(f"#{c}", str(value) if value >= 0 else "?", "coin", tags,
+                legal_subset(legal, [game.actions.coin + c]), text=text, key=f"coin:{c}",
+                seat=owner if owner >= 0 else None)
+
+
+def _card(game, k: int, detail: str = "", tags=(), actions=(), seat=None) -> dict:
+    """A card of kind ``k``."""
+    return item(CARD_NAMES[k], detail, "card", ["scallywags", *tags], actions,
+                text=CARD_TEXT[k], seat=seat, key=f"card:{k}")
+
+
+def _draw(game, v, legal: set[int], me: int | None, values=None, hands=None) -> dict:
+    """The table of view ``v`` from seat ``me`` (None: omniscient, every hand in
+    ``hands`` and every value in ``values``); ``values`` alone: the coins turned over at
+    the end."""
     a = game.actions
     n = v.num_players
-
-    def coin(c: int) -> dict:
-        """Coin ``c`` as this seat knows it (its value, or ? if unseen)."""
-        value = v.coin_values[c]
-        tags = ["face-up" if v.face_up[c] else "face-down"]
-        if value >= 0 and not v.face_up[c]:
-            tags.append("known")
-        return item(f"#{c}", str(value) if value >= 0 else "?", "coin", tags,
-                    legal_subset(legal, [a.coin + c]))
-
-    middle = [coin(c) for c, owner in enumerate(v.coin_owner) if owner == -1]
-    zones = [zone("Middle", middle, note=f"{len(middle)} coins")]
+    pending = set(v.chosen) if v.card >= 0 and v.card != BLOW else set()
+    if v.card == BLOW:
+        pending = set(v.chosen[:2])
+    coins = range(len(v.coin_owner))
+    middle = [_coin_item(game, v, c, legal, values, pending) for c in coins
+              if v.coin_owner[c] == MIDDLE]
+    up = sum(v.face_up[c] for c in coins if v.coin_owner[c] == MIDDLE)
+    zones = [zone("Middle", middle, note=f"{count(len(middle), 'coin')}, {up} face up",
+                  key="middle")]
     for s, take in enumerate(v.takes):
-        offset = (s - v.player) % n
+        offset = (s - v.actor) % n
         targets = legal_subset(legal, [a.player + offset - 1]) if offset else []
-        zones.append(zone(f"{seat_title(game, s, v.player)}: take {len(take)}/{v.take_limit}",
-                          [coin(c) for c in take], targets,
-                          note=f"{count(v.hand_sizes[s], 'card')} in hand"))
-    hand = [item(CARD_NAMES[k], f"x{copies}", "card", (),
-                 legal_subset(legal, [a.play + k, a.discard + k]))
-            for k, copies in enumerate(v.hand) if copies]
-    zones.append(zone("Your hand", hand,
-                      note=f"draw pile {v.draw_size}, discard pile {sum(v.discard)}"))
+        items = [_coin_item(game, v, c, legal, values, pending) for c in take]
+        known = [values[c] if values is not None and values[c] >= 0 else v.coin_values[c]
+                 for c in take]
+        note = f"{count(v.hand_sizes[s], 'card')} in hand"
+        if all(x >= 0 for x in known):
+            note += f"; worth {sum(known)}"
+        if hands is not None:
+            items += [_card(game, k, f"x{copies}", ["in-hand"], seat=s)
+                      for k, copies in enumerate(hands[s]) if copies]
+        zones.append(zone(f"{seat_title(game, s, me)}: take {len(take)}/{v.take_limit}",
+                          items, targets, note=note, seat=s))
+    if me is not None:
+        hand = [_card(game, k, f"x{copies}", (),
+                      legal_subset(legal, [a.play + k, a.discard + k]), seat=me)
+                for k, copies in enumerate(v.hand) if copies]
+        zones.append(zone("Your hand", hand, key="hand", seat=me))
+    piles = [item("Draw pile", count(v.draw_size, "card"), "pile", ["face-down"],
+                  key="draw"),
+             item("Discard pile", count(sum(v.discard), "card"), "pile", [], key="discard",
+                  text=", ".join(f"{CARD_NAMES[k]} x{c}" for k, c in enumerate(v.discard)
+                                 if c))]
+    zones.append(zone("Cards", piles, key="cards"))
     if v.card >= 0:
+        asked = f"asking {', '.join(game.seat_name(s) for s in v.acting)}" \
+            if v.phase == BLOCK else ""
         zones.append(zone(f"{game.seat_name(v.actor)} plays",
-                          [item(CARD_NAMES[v.card], v.phase, "card", ["in-play"],
-                                legal_subset(legal, [a.block, a.allow]))]))
-    return {"zones": zones}
+                          [_card(game, v.card, asked, ["in-play"],
+                                 legal_subset(legal, [a.block, a.allow]), seat=v.actor)],
+                          note="targets chosen so far are ringed", key="in-play"))
+    return board_of(zones)
+
+
+def board(game, v, legal: set[int], end=None) -> dict:
+    """Coins in the middle and in each take (values as this seat knows them; every take's
+    coins face up once the game is over), the hand, the piles, the card in play."""
+    table = _draw(game, v, legal, v.player, values=None if end is None else end["values"])
+    if end is not None:
+        table["headline"] = "game over: every take turned face up for the count"
+    return table
+
+
+def end_facts(state) -> dict:
+    """What the end of a game shows everyone: the value of every coin in a take."""
+    values = [-1] * len(state.values)
+    for take in state.takes:
+        for c in take:
+            values[c] = int(state.values[c])
+    return {"values": values}
+
+
+def full_board(game, state) -> dict:
+    """The omniscient board: every coin's value and every hand."""
+    table = _draw(game, state.view(0), set(), None, values=[int(x) for x in state.values],
+                  hands=state.hands)
+    table["headline"] = "everything face up: a coin with a dashed rim lies face down"
+    return table
+
+
+def last_keys(game, v, seat: int, action: int) -> list[str]:
+    """What a move touched: the coin it picks, the seat it gives a coin to (and the coin),
+    the card it plays."""
+    a = game.actions
+    if action is None:      # every move is public
+        return []
+    if a.coin <= action < a.player:
+        return [f"coin:{action - a.coin}"]
+    if a.player <= action < a.block:
+        step = len(v.chosen)
+        coin = v.chosen[0] if v.card != BLOW else v.chosen[step - 2]
+        return [seat_key((seat + action - a.player + 1) % v.num_players), f"coin:{coin}"]
+    if action < a.coin:
+        return ["discard", "in-play"]
+    return ["in-play"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from plunder.envs.core.board import count, item, legal_subset, seat_title, zone
+from plunder.envs.core.board import board_of, count, grid, item, legal_subset, seat_title, zone
 
 from .geometry import SCORE_PARTS, grid_rows, orient, totals
 
@@ -102,42 +102,102 @@ def describe_full(state) -> str:
 
 
 # -- the web page's board (plunder.envs.core.board) ------------------------------------
-def board(game, v, legal: set[int]) -> dict:
-    """Your crew cards (bids), every hold from above, the crate stacks, and the crate you
-    place in each orientation the rules allow."""
-    from plunder.envs.shipshape.engine import BID0, PLACE0
-    from plunder.envs.shipshape.geometry import CODE_TOKEN, COMPOSE, ORIENTATION_NAMES
+def _grid(cells) -> list[list[str]]:
+    """A 3x3 tile as rows of cell tokens (G2, C1, X3, R, .)."""
+    from .geometry import CODE_TOKEN
+    return grid([CODE_TOKEN[c] for c in cells])
 
-    def grid(cells) -> list[list[str]]:
-        """A 3x3 tile as rows of cell tokens (G2, C1, X3, R, .)."""
-        return [[CODE_TOKEN[c] for c in cells[r * 3:r * 3 + 3]] for r in range(3)]
 
-    me = v.player
-    hand = [item(str(card), "", "card", (), legal_subset(legal, [BID0 + card - 1]))
-            for card in v.hands[me]] if me < len(v.hands) else []
-    zones = [zone("Your crew cards", hand, note="click a card to bid it"
-                  if any(i["actions"] for i in hand) else "")]
+def _totals_text(cells) -> str:
+    """What a hold shows from above: ``gold 5, cannons 2, contraband 3, 1 rat, full``."""
+    gold, cannons, contraband, rats, full = totals(cells)
+    return (f"gold {gold}, cannons {cannons}, contraband {contraband}"
+            + (f", {count(rats, 'rat')}" if rats else "") + (", full" if full else ""))
+
+
+def _draw(game, v, legal: set[int], me: int | None, capn_deck=None) -> dict:
+    """The table of view ``v`` from seat ``me`` (None: omniscient, the Cap'n's deck in
+    its order ``capn_deck``)."""
+    from .engine import BID0, PLACE0
+    from .geometry import COMPOSE, ORIENTATION_NAMES, stack_visible
+
+    voyage = min(v.voyage, 2)
+    status = "game over" if v.done else f"voyage {voyage + 1} of 3, turn {v.turn + 1} of 3"
+    groups = game.groups(voyage)
+    zones = []
     for placing in v.placing:
         for seat, crate, lying in placing:
             if seat == me:
-                choices = [item(ORIENTATION_NAMES[o], "", "crate", (), [PLACE0 + o],
-                                grid(game.oriented(crate, COMPOSE[lying][o])))
-                           for o in range(len(ORIENTATION_NAMES)) if PLACE0 + o in legal]
-                zones.append(zone(f"Place crate #{crate}", choices,
-                                  note="click the orientation to place it in"))
+                hold = v.visible[me]
+                choices = [item("your hold now", _totals_text(hold), "hold", ["current"], (),
+                                _grid(hold), seat=me)]
+                for o in range(len(ORIENTATION_NAMES)):
+                    if PLACE0 + o not in legal:
+                        continue
+                    cells = game.oriented(crate, COMPOSE[lying][o])
+                    after = stack_visible(hold, [cells])
+                    choices.append(item(ORIENTATION_NAMES[o], _totals_text(after), "crate",
+                                        ["preview"], [PLACE0 + o], _grid(cells), seat=me,
+                                        after=_grid(after), key=f"orient:{o}"))
+                zones.append(zone(f"Place crate #{crate}", choices, key="placing",
+                                  note="each crate as it would lie, then your hold after it"))
             else:
                 zones.append(zone(f"{game.seat_name(seat)} places crate #{crate}",
-                                  [item(f"#{crate}", "", "crate", (), (),
-                                        grid(game.oriented(crate, lying)))]))
-    holds = [item(seat_title(game, s, me), f"hold {v.holds[s]}, {v.coins[s]} coins", "hold",
-                  (), (), grid(cells)) for s, cells in enumerate(v.visible)]
-    zones.append(zone("Holds seen from above", holds))
+                                  [item(f"#{crate}", "as it lay in the stack", "crate", (), (),
+                                        _grid(game.oriented(crate, lying)), seat=seat)],
+                                  key=f"placing:{seat}"))
+    recent = {b[3]: b for b in v.bids if (b[0], b[1]) == (v.voyage, v.turn)}
+    for s, cells in enumerate(v.visible):
+        group = next(k for k, g in enumerate(groups) if s in g)
+        items = [item(f"hold {v.holds[s]}", _totals_text(cells), "hold", (), (),
+                      _grid(cells), seat=s, key=f"hold:{s}")]
+        if s in recent:
+            bid = recent[s]
+            items.append(item(str(bid[4]), "re-bid" if bid[2] == 2 else "bid this turn",
+                              "card", ["number", "bid"], seat=s, key=f"bid:{s}"))
+        if s == game.capn:
+            deck = capn_deck if capn_deck is not None else v.hands[s]
+            items.append(item("crew deck", count(len(deck), "card") + (
+                ", top first" if capn_deck is not None else ", face down"), "pile",
+                ["face-down"], seat=s, text=" ".join(map(str, deck))))
+        else:
+            for card in v.hands[s]:
+                moves = legal_subset(legal, [BID0 + card - 1]) if s == me else []
+                items.append(item(str(card), "", "card", ["number"], moves, seat=s,
+                                  key=f"crew:{s}:{card}", group="crew cards"))
+        voyages = ", ".join(str(r[s][-1]) for r in v.voyage_scores)
+        note = count(v.coins[s], "coin") + (f" (voyages: {voyages})" if voyages else "")
+        if len(groups) > 1:
+            note += f"; group {'AB'[group]}"
+        zones.append(zone(seat_title(game, s, me), items, note=note, seat=s))
     for k, stack in enumerate(v.stacks):
         group = f" (group {'AB'[k]})" if len(v.stacks) > 1 else ""
         zones.append(zone(f"Crate stack{group}, top first",
-                          [item(f"#{c}", "", "crate", (), (), grid(game.oriented(c, o)))
-                           for c, o in stack], note=f"{len(stack)} left"))
-    hands = [item(seat_title(game, s, me), " ".join(map(str, cards)) or "-", "seat")
-             for s, cards in enumerate(v.hands) if s != me]
-    zones.append(zone("Other hands", hands))
-    return {"zones": zones}
+                          [item(f"#{c}", "", "crate", (), (), _grid(game.oriented(c, o)),
+                                key=f"crate:{c}") for c, o in stack],
+                          note=f"{len(stack)} left", key=f"stack:{k}"))
+    return board_of(zones, status)
+
+
+def board(game, v, legal: set[int], end=None) -> dict:
+    """Every seat's hold from above with its crew cards (yours to bid), the crate you
+    place in each orientation the rules allow beside your hold as it is and as it would
+    be, the crate stacks."""
+    return _draw(game, v, legal, v.player)
+
+
+def full_board(game, state) -> dict:
+    """The omniscient board: the public table and the Cap'n's deck in its order."""
+    deck = state.hands[game.capn] if game.capn is not None else None
+    return _draw(game, state.view(0), set(), None, capn_deck=deck)
+
+
+def last_keys(game, v, seat: int, action: int) -> list[str]:
+    """What a move touched: the hold a crate went on, the card bid (a bid is revealed by
+    the step that takes it)."""
+    from .engine import BID0, PLACE0
+    if action is None:
+        return [f"bid:{seat}"]
+    if action >= PLACE0:
+        return [f"hold:{seat}"]
+    return [f"bid:{seat}", f"crew:{seat}:{action - BID0 + 1}"]

@@ -253,7 +253,8 @@ def test_the_batch_path_hits_the_cache(monkeypatch):
     """GameBatch asks every decider of a table from one state: all but the first hit."""
     from plunder.envs.core.batch import GameBatch
     ref = _compiled_game(monkeypatch, 4)
-    batch = GameBatch(AnchorsAweighGame, 4, 4, seed=3)
+    # the games in Python, encoded by the compiled encoder (the engine's batch has no cache)
+    batch = GameBatch(AnchorsAweighGame, 4, 4, seed=3, compiled=False)
     rng = np.random.default_rng(3)
     asked = 0
     for _ in range(200):

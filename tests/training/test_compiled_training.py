@@ -1,5 +1,6 @@
-"""The compiled observation encoders do not change training: the same command gives the
-same bot with them and with the Python encoders (``PLUNDER_PURE_PYTHON=1``).
+"""The compiled code does not change training: the same command gives the same bot with
+the compiled encoders and engine (the rollout's games stepped in the compiled batch) and
+with the Python ones (``PLUNDER_PURE_PYTHON=1``).
 
 Each run is its own process (the switch is read when games are built, in the trainer and
 in its forkserver workers, so it must be set before either starts)."""

@@ -3,7 +3,7 @@
 ``browser_or_skip`` installs what is missing (Selenium with pip, Chromium and its driver
 with apt-get as root or through a password-less sudo) and skips the test, saying why,
 only when that fails. ``live_server`` runs the app with uvicorn on a free loopback port
-in a thread.
+in a thread; ``wait_for`` polls the page until a condition holds.
 """
 
 from __future__ import annotations
@@ -142,3 +142,17 @@ def live_server(app):
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def wait_for(driver, condition, timeout=30.0, what="the page"):
+    """Poll ``condition(driver)`` until it is true (fails naming ``what`` otherwise)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = condition(driver)
+        except Exception:  # noqa: BLE001 - an element may be replaced while it is read
+            value = None
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")

@@ -30,8 +30,8 @@ from plunder.training.web.sessions import LOG_WINDOW, seat_table  # noqa: E402
 
 #: the parts of a response that show the table
 TABLE_KEYS = ("text", "view", "board", "acting", "decision", "legal")
-#: the move log a response carries
-LOG_KEYS = ("log", "log_total")
+#: the move log a response carries, and every player's last move read from it
+LOG_KEYS = ("log", "log_total", "last")
 #: the rest of a played game's response: public settings and bookkeeping (the result is
 #: sent once the game is over); a new field must be added to one of these three lists
 PUBLIC_KEYS = ("id", "mode", "env_id", "num_players", "options", "max_turns", "seat_names",
@@ -169,7 +169,7 @@ def test_every_player_count_is_played_to_the_end_from_the_last_seat(client, env_
 def test_bots_are_watched_to_the_end_from_every_seat(client, env_id):
     n = game_class(env_id).min_players
     game = new_game(client, env_id, mode="watch", players=n, bots=["random"], seed=5)
-    assert game["seat"] is None and game["board"] is None and game["step"] == 0
+    assert game["seat"] is None and game["board"]["zones"] and game["step"] == 0
     assert all(b == "random" for b in game["bots"])
     seat = 0
     while not game["over"]:

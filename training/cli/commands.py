@@ -74,15 +74,20 @@ def play(game, seat, bots, players, seed, auto_play):
               help="Also play each game through env() (and the batched path) with the "
                    "observation's encoding left out (an all-zero vector), to show what share "
                    "of a step it takes, and on the rules alone (masks and moves, no view).")
+@click.option("--threads", "threads", type=count(2, 64), multiple=True,
+              help="Thread counts of the threaded rows, beside one thread (repeatable; "
+                   "default: 2).")
+@click.option("--no-threads", is_flag=True, help="Skip the threaded rows.")
 @click.option("--markdown", is_flag=True,
-              help="Print the table in Markdown, one row per line (for the docs), not in "
+              help="Print the tables in Markdown, one row per line (for the docs), not in "
                    "bands of 80 columns.")
 def speed(seconds, games, no_yardsticks, no_train, players, no_batched, observation_cost,
-          markdown):
+          threads, no_threads, markdown):
     """Measure steps per second of random legal play, beside PettingZoo and OpenSpiel
-    yardsticks, and the trainer's throughput."""
-    from plunder.training.speed.envs import (encoder_summary, format_table, format_text,
-                                             run_bench)
+    yardsticks, a compiled batch split over threads, and the trainer's throughput."""
+    from plunder.training.speed.envs import (
+        encoder_summary, format_table, format_text, format_threads, run_bench, run_threads,
+    )
     from plunder.training.tables import wrap
 
     results = run_bench(seconds, list(games) or None, not no_yardsticks,
@@ -90,6 +95,11 @@ def speed(seconds, games, no_yardsticks, no_train, players, no_batched, observat
                         observation_cost=observation_cost)
     click.echo(format_table(results) if markdown else format_text(results))
     click.echo("\n" + encoder_summary())
+    if not no_threads:
+        click.echo("\n" + format_threads(run_threads(seconds, list(games) or None,
+                                                     list(players) or None,
+                                                     list(threads) or [2]),
+                                         markdown=markdown))
     if not no_train:
         try:
             from plunder.training.speed.trainer import bench_training

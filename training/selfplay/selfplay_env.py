@@ -21,9 +21,14 @@ Two front ends over one engine (:class:`_Tables`):
   ``collect_async`` / ``collect_wait`` let the workers play a rollout while the trainer
   updates.
 
-Games are driven through the engine API (``current_players``, ``legal_actions_mask``,
-``view``/``encode``, ``_apply`` after checking every action) and rewards through the env's own reward function
-(``reward_mode``); seeds map to games exactly like the AEC env's ``reset(seed)``.
+The games of all tables are stepped together in a :class:`~plunder.envs.core.batch.
+GameBatch`: in the game's compiled engine where it is built (the rules, views,
+observations and masks of all tables in C, no Python per game), else in the Python
+engine, with the same games from the same seed either way. Each round takes every
+table's pending decisions as arrays, answers the learners' rows and the opponents' (every
+opponent action checked against its mask), and steps the batch once; a table waiting for
+its learner is held while the others play on. Rewards are the env's own
+(``reward_mode``).
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
-from plunder.envs.core.batch import observe_into
+from plunder.envs.core.batch import GameBatch
 from plunder.envs.core.rewards import REWARD_MODES, final_rewards, winners
 
 from .actors import Actor, MlpActor, actor_from_arrays, actor_from_policy  # noqa: F401
@@ -210,30 +215,31 @@ class OpponentPool:
 # -- the game engine driver ----------------------------------------------------------------
 
 class _Table:
-    """One game in progress: the state, the learner's seat and who sits elsewhere."""
+    """Who sits at one table of the batch: the learner's seat, the opponents, and the
+    learner's current observation and mask."""
 
-    __slots__ = ("game", "rng", "state", "learner", "seats", "policies", "pending", "cache",
-                 "ep_steps", "ep_start", "obs", "mask", "seat_names", "acting")
+    __slots__ = ("rng", "learner", "seats", "policies", "cache", "ep_steps", "ep_start",
+                 "obs", "mask", "seat_names")
 
-    def __init__(self, game, rng: np.random.Generator):
-        self.game = game
-        self.rng = rng
-        self.state = None
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng              # the seat draws and the per-seat bots' seeds
         self.learner = 0
         self.seats: list[Opponent | None] = []
         self.policies: list[Any] = []
-        self.pending: dict[int, int] = {}
         self.cache: dict[tuple[int, int], Any] = {}
         self.ep_steps = 0
         self.ep_start = 0.0
         self.obs = None
         self.mask = None
         self.seat_names: list[str] = []
-        self.acting: tuple[int, ...] = ()
 
 
 class _Tables:
-    """Plays N games against the pool until each waits for its learner (shared engine)."""
+    """N games against the pool, stepped together in a
+    :class:`~plunder.envs.core.batch.GameBatch` (the game's compiled engine where it is
+    built, else the Python engine: the same games from the same seed), until each waits
+    for its learner. A table waiting for its learner is held (``GameBatch.step``'s
+    ``hold``) while the others play on."""
 
     def __init__(self, env_id: str, num_players: int, n: int, pool: OpponentPool,
                  options: dict | None = None, reward_mode: str = "rank",
@@ -244,39 +250,55 @@ class _Tables:
                                        f"got {reward_mode!r}")
         self.env_id = env_id
         self.game_cls = game_class(env_id)
-        self.game = self.game_cls(num_players, **(options or {}))
-        self.num_players = self.game.num_players
-        self.max_turns = int(max_turns or self.game_cls.default_max_turns)
         self.reward_mode = reward_mode
         self.pool = pool
+        self.n = n
+        games = self._streams(seed)
+        self.batch = GameBatch(self.game_cls, num_players, n, options, reward_mode,
+                               max_turns, games)
+        self.game = self.batch.game
+        self.num_players = self.game.num_players
+        self.max_turns = self.batch.max_turns
         self.learner_seat = learner_seat
         if learner_seat is not None and not 0 <= learner_seat < self.num_players:
             raise InvalidArgumentError(f"learner_seat must be 0..{self.num_players - 1}")
-        self.n = n
         self.obs_size = self.game.layout.size
-        # one game object per table: a game may keep per-observer caches (Scallywags'
-        # incremental encoder), which stay warm only if one game's states go through it
-        self.games = [self.game] + [self.game_cls(num_players, **(options or {}))
-                                    for _ in range(n - 1)]
-        self.seed(seed)
+        self._learners = np.zeros(n, np.int64)      # each table's learner seat
+        self._given: dict[int, int] = {}            # learner actions for the next advance
+
+    def _streams(self, seed: int | None) -> np.random.SeedSequence:
+        """The generators of one seed: batched sampling, the learner's own sampling, each
+        table's seat draws; returns the stream the tables' games are dealt from."""
+        sample, learner, seats, games = np.random.SeedSequence(seed).spawn(4)
+        self.sample_rng = np.random.default_rng(sample)
+        self.learner_rng = np.random.default_rng(learner)
+        self.tables = [_Table(np.random.default_rng(c)) for c in seats.spawn(self.n)]
+        self._games = games
+        self._fresh = True          # the batch holds games dealt from it, unplayed
+        return games
 
     def seed(self, seed: int | None) -> None:
-        """Independent generators per game and for batched sampling, from one seed."""
-        ss = np.random.SeedSequence(seed)
-        children = ss.spawn(self.n + 1)
-        self.sample_rng = np.random.default_rng(children[0])
-        self.tables = [_Table(g, np.random.default_rng(c))
-                       for g, c in zip(self.games, children[1:])]
-        # the learner's own sampling when the env plays it (``collect``)
-        self.learner_rng = np.random.default_rng(ss.spawn(1)[0])
+        """Independent generators per table and for batched sampling, from one seed;
+        the games of the next :meth:`deal` come from it too."""
+        self.batch.reset(self._streams(seed))
 
     # -- games ----------------------------------------------------------------------------
-    def new_game(self, t: _Table) -> None:
-        """Deal a new game on table ``t``: draw the learner's seat and the opponents."""
-        t.state = t.game.new_game(t.rng)
+    def deal(self) -> None:
+        """New games on every table (the next ones of the seed's stream), seats drawn."""
+        if not self._fresh:
+            self.batch.reset(self._games)
+        self._fresh = False
+        self._given = {}
+        for i in range(self.n):
+            self._seat(i)
+
+    def _seat(self, i: int) -> None:
+        """Draw the learner's seat and the opponents of table ``i``'s new game."""
+        t = self.tables[i]
         n = self.num_players
         t.learner = self.learner_seat if self.learner_seat is not None \
             else int(t.rng.integers(n))
+        self._learners[i] = t.learner
         t.seats, t.policies, t.seat_names = [], [], []
         # one other seat is a whole table already: no draw, so 2-player runs keep their streams
         everyone = self.pool.sample_whole_table(t.rng) if n > 2 else None
@@ -298,21 +320,16 @@ class _Tables:
                     pol = t.cache[key] = opp.make(int(t.rng.integers(2**31 - 1)))
                 pol.reset()
                 t.policies.append(pol)
-        t.pending = {}
         t.ep_steps = 0
         t.ep_start = time.perf_counter()
 
-    def _done(self, t: _Table) -> tuple[bool, bool]:
-        st = t.state
-        if st.is_terminal():
-            return True, False
-        return False, st.turns >= self.max_turns
-
-    def outcome(self, t: _Table, truncated: bool = False) -> tuple[float, dict]:
-        """The learner's final reward and the episode info (with the learner's terminal
-        observation and whether the game was cut off by the turn limit)."""
-        st = t.state
-        keys = st.rank_keys()
+    def outcome(self, i: int, truncated: bool = False) -> tuple[float, dict]:
+        """The learner's final reward on table ``i``, whose game the last step ended, and
+        the episode info (with the learner's terminal observation and whether the game
+        was cut off by the turn limit)."""
+        t = self.tables[i]
+        st = self.batch.ended(i)
+        keys = [tuple(k) for k in st.rank_keys()]
         scores = st.scores()
         rewards = final_rewards(self.reward_mode, keys, scores, self.num_players)
         win = winners(keys)
@@ -324,101 +341,82 @@ class _Tables:
             "episode": {"r": r, "l": t.ep_steps,
                         "t": round(time.perf_counter() - t.ep_start, 6)},
             "TimeLimit.truncated": bool(truncated),
-            "terminal_observation": t.game.encode(st.view(t.learner)),
+            "terminal_observation": self.batch.final_observation(i, t.learner),
         }
         return r, info
 
-    def advance(self, todo: list[int], auto_reset: bool):
-        """Let opponents act on tables ``todo`` until each waits for its learner.
+    def advance(self, auto_reset: bool) -> dict[int, tuple]:
+        """Play every table on until it waits for its learner: the learners' actions
+        given by :meth:`learner_act` first, then the opponents'.
 
         Returns {table index: (reward, terminated, truncated, info, terminal obs)} for the
-        games that ended. With ``auto_reset`` a finished table starts a new game and
-        advances it too; otherwise it stops at the end.
+        games that ended. With ``auto_reset`` a finished table goes on with its new game
+        (seats drawn) up to its learner's first decision; otherwise it stops at the end.
 
-        Every action is checked against the mask it was chosen from (an illegal one raises
-        IllegalActionError naming the bot) and the complete joint action then goes to the
-        engine's ``_apply`` hook — what ``apply_joint`` does after recomputing the same
-        masks, which would cost ~15% of the step time here.
+        Every opponent's action is checked against the mask it was chosen from (an
+        illegal one raises IllegalActionError naming the bot) before the batch applies
+        the joint actions.
         """
         ended: dict[int, tuple] = {}
-        tables = self.tables
-        while todo:
-            batched: dict[int, tuple[Opponent, list]] = {}
-            nxt = []
-            for i in todo:
-                t = tables[i]
-                st = t.state
-                term, trunc = self._done(t)
-                if term or trunc:
-                    if t.ep_steps == 0:  # the game ended before the learner was asked
-                        self.new_game(t)
-                        nxt.append(i)
-                        continue
-                    r, info = self.outcome(t, trunc and not term)
-                    term_obs = info["terminal_observation"]
-                    ended[i] = (r, term, trunc, info, term_obs)
-                    if auto_reset:
-                        self.new_game(t)
-                        nxt.append(i)
-                    else:
-                        t.obs = term_obs
+        given, self._given = self._given, {}
+        stopped = np.zeros(self.n, bool)
+        while True:
+            tables, seats, obs, masks = self.batch.decisions()
+            learner_rows = seats == self._learners[tables]
+            hold = stopped.copy()
+            act = np.zeros(len(tables), np.int64)
+            for r in np.flatnonzero(learner_rows).tolist():
+                i = int(tables[r])
+                if i in given:
+                    act[r] = given.pop(i)
+                else:              # waits for its learner
+                    hold[i] = True
+                    t = self.tables[i]
+                    t.obs, t.mask = obs[r], masks[r].astype(bool)
+            if hold.all():
+                return ended
+            self._opponents_act(tables, seats, obs, masks,
+                                np.flatnonzero(~learner_rows & ~hold[tables]), act)
+            _, term, trunc = self.batch.step(act, hold if hold.any() else None)
+            for i in np.flatnonzero(term | trunc).tolist():
+                t = self.tables[i]
+                if t.ep_steps == 0:  # the game ended before the learner was asked
+                    self._seat(i)
                     continue
-                acting = st.current_players()
-                t.acting = acting
-                pending = t.pending
-                if t.learner in acting and t.learner not in pending:
-                    t.obs = t.game.encode(st.view(t.learner))
-                    t.mask = st.legal_actions_mask(t.learner).astype(bool)
-                    continue
-                self._ask_opponents(i, t, batched)
-                nxt.append(i)
-            self._answer_batched(batched)
-            self._apply_complete(nxt)
-            todo = nxt
-        return ended
+                r, info = self.outcome(i, bool(trunc[i] and not term[i]))
+                term_obs = info["terminal_observation"]
+                ended[i] = (r, bool(term[i]), bool(trunc[i]), info, term_obs)
+                if auto_reset:
+                    self._seat(i)
+                else:
+                    stopped[i] = True
+                    t.obs = term_obs
 
-    def _ask_opponents(self, i: int, t: _Table, batched: dict) -> None:
-        """Opponents of table ``i`` who must act now: per-seat bots answer at once, batched
-        ones (snapshots) are queued in ``batched`` {id: (opponent, [(table, seat)])}."""
-        st, pending = t.state, t.pending
-        for p in t.acting:
-            if p in pending or p == t.learner:
-                continue
+    def _opponents_act(self, tables, seats, obs, masks, rows, act) -> None:
+        """The opponents' actions of decision ``rows`` into ``act``: per-seat bots one by
+        one, each batched opponent (a snapshot) in one forward pass over all its rows."""
+        batched: dict[int, tuple[Opponent, list[int]]] = {}
+        table_list, seat_list = tables.tolist(), seats.tolist()
+        for r in rows.tolist():
+            t, p = self.tables[table_list[r]], seat_list[r]
             opp = t.seats[p]
             if opp.batched:
                 entry = batched.get(id(opp))
                 if entry is None:
                     entry = batched[id(opp)] = (opp, [])
-                entry[1].append((i, p))
+                entry[1].append(r)
             else:
-                obs = t.game.encode(st.view(p))
-                mask = st.legal_actions_mask(p)
-                a = t.policies[p].act(obs, mask)
-                self._check(a, mask, p, opp)
-                pending[p] = int(a)
-
-    def _answer_batched(self, batched: dict) -> None:
-        """One forward pass per batched opponent over all its queued seats."""
-        tables = self.tables
-        for opp, reqs in batched.values():
-            # the batched path's gathering (envs/core/batch.py): rows written in place
-            obs = np.empty((len(reqs), self.obs_size), np.float32)
-            masks = np.empty((len(reqs), self.game.num_actions), np.int8)
-            observe_into([(tables[i].game, tables[i].state, p) for i, p in reqs], obs, masks)
-            acts = opp.act_batch(obs, masks, self.sample_rng)
-            if not masks[np.arange(len(acts)), acts].all():
-                k = int(np.flatnonzero(masks[np.arange(len(acts)), acts] == 0)[0])
-                self._check(acts[k], masks[k], reqs[k][1], opp)
-            for (i, p), a in zip(reqs, acts.tolist()):
-                tables[i].pending[p] = a
-
-    def _apply_complete(self, todo: list[int]) -> None:
-        """Apply the joint action of every table in ``todo`` whose deciders all chose."""
-        for i in todo:
-            t = self.tables[i]
-            if t.pending and len(t.pending) == len(t.acting):
-                joint, t.pending = t.pending, {}
-                t.state.apply_checked(joint)
+                a = t.policies[p].act(obs[r], masks[r])
+                self._check(a, masks[r], p, opp)
+                act[r] = int(a)
+        for opp, rs in batched.values():
+            idx = np.array(rs)
+            acts = opp.act_batch(obs[idx], masks[idx], self.sample_rng)
+            legal = masks[idx, acts] != 0
+            if not legal.all():
+                k = int(np.flatnonzero(~legal)[0])
+                self._check(acts[k], masks[idx[k]], seat_list[idx[k]], opp)
+            act[idx] = acts
 
     def play(self, actor: Actor, n_steps: int, out: dict[str, Any]) -> None:
         """Play every table on until it has made ``n_steps`` learner steps and waits for its
@@ -429,65 +427,57 @@ class _Tables:
         Unlike ``advance``, a table does not wait for the others after each learner step:
         each round every running table makes one decision (the learner's or its opponents'),
         the learners' decisions of the round go through ``actor`` in one batch and each
-        snapshot's in another. A learner step is closed (reward 0, or the final reward
-        when the game ends) when its table next reaches a learner decision or the end.
+        snapshot's in another. A table that has made its ``n_steps`` is held at its next
+        learner decision while the others catch up. A learner step is closed (reward 0, or
+        the final reward when the game ends) when its table next reaches a learner
+        decision or the end.
         """
-        obs, masks, actions, log_probs = out["obs"], out["masks"], out["actions"], \
+        obs_out, masks_out, actions, log_probs = out["obs"], out["masks"], out["actions"], \
             out["log_probs"]
         rewards, dones, ended = out["rewards"], out["dones"], out["ended"]
-        tables = self.tables
-        count = [0] * self.n            # closed learner steps per table
-        open_step = [False] * self.n    # the learner has acted; its step is not closed yet
-        todo = list(range(self.n))
-        while todo:
-            batched: dict[int, tuple[Opponent, list]] = {}
-            learners = []
-            nxt = []
-            for i in todo:
-                t = tables[i]
-                st = t.state
-                term, trunc = self._done(t)
-                if term or trunc:
-                    if t.ep_steps:  # close the learner's last step with the final reward
-                        r, info = self.outcome(t, trunc and not term)
-                        k = count[i]
-                        rewards[k, i], dones[k, i] = r, True
-                        ended.append((k, i, info))
-                        count[i] += 1
-                        open_step[i] = False
-                    self.new_game(t)
-                    nxt.append(i)
-                    continue
-                acting = st.current_players()
-                t.acting = acting
-                pending = t.pending
-                if t.learner in acting and t.learner not in pending:
-                    if open_step[i]:
-                        count[i] += 1
-                        open_step[i] = False
-                    t.obs = t.game.encode(st.view(t.learner))
-                    t.mask = st.legal_actions_mask(t.learner).astype(bool)
-                    if count[i] == n_steps:
-                        continue  # done: waits here for the next rollout
-                    obs[count[i], i] = t.obs
-                    masks[count[i], i] = t.mask
-                    learners.append(i)
-                self._ask_opponents(i, t, batched)
-                nxt.append(i)
-            if learners:
-                rows = np.array(learners)
-                steps = np.array([count[i] for i in learners])
-                acts, lps = actor.sample(obs[steps, rows], masks[steps, rows], self.learner_rng)
-                actions[steps, rows] = acts
-                log_probs[steps, rows] = lps
-                for i, a in zip(learners, acts.tolist()):
-                    t = tables[i]
-                    t.pending[t.learner] = a
-                    t.ep_steps += 1
-                    open_step[i] = True
-            self._answer_batched(batched)
-            self._apply_complete(nxt)
-            todo = nxt
+        self._given = {}
+        count = np.zeros(self.n, np.int64)       # closed learner steps per table
+        open_step = np.zeros(self.n, bool)       # the learner acted; its step is not closed
+        while True:
+            tables, seats, obs, masks = self.batch.decisions()
+            is_learner = seats == self._learners[tables]
+            rows = np.flatnonzero(is_learner)
+            at = tables[rows]
+            count[at[open_step[at]]] += 1        # asked again: its last step is closed
+            open_step[at] = False
+            full = count[at] == n_steps
+            hold = np.zeros(self.n, bool)
+            hold[at[full]] = True
+            if hold.all():                       # done: each waits for the next rollout
+                for r, i in zip(rows.tolist(), at.tolist()):
+                    self.tables[i].obs, self.tables[i].mask = obs[r], masks[r].astype(bool)
+                return
+            act = np.zeros(len(tables), np.int64)
+            rows, at = rows[~full], at[~full]
+            if len(rows):
+                steps = count[at]
+                o, m = obs[rows], masks[rows].astype(bool)
+                obs_out[steps, at] = o
+                masks_out[steps, at] = m
+                acts, lps = actor.sample(o, m, self.learner_rng)
+                actions[steps, at] = acts
+                log_probs[steps, at] = lps
+                act[rows] = acts
+                open_step[at] = True
+                for i in at.tolist():
+                    self.tables[i].ep_steps += 1
+            self._opponents_act(tables, seats, obs, masks,
+                                np.flatnonzero(~is_learner & ~hold[tables]), act)
+            _, term, trunc = self.batch.step(act, hold if hold.any() else None)
+            for i in np.flatnonzero(term | trunc).tolist():
+                if self.tables[i].ep_steps:      # close the learner's last step
+                    r, info = self.outcome(i, bool(trunc[i] and not term[i]))
+                    k = count[i]
+                    rewards[k, i], dones[k, i] = r, True
+                    ended.append((int(k), i, info))
+                    count[i] += 1
+                    open_step[i] = False
+                self._seat(i)
 
     def _check(self, action, mask, seat, opp) -> None:
         a = int(action) if isinstance(action, (int, np.integer)) else -1
@@ -498,18 +488,15 @@ class _Tables:
                 f"opponent {opp.name} in seat {seat} chose an illegal action")
 
     def learner_act(self, i: int, action) -> None:
-        """Record the learner's action on table ``i`` (applied once the step is complete)."""
+        """Record the learner's action on table ``i`` (applied by the next ``advance``)."""
         t = self.tables[i]
         a = int(action)
         if not (0 <= a < len(t.mask)) or not t.mask[a]:
             from plunder.envs.core import IllegalActionError
             raise IllegalActionError(a, np.flatnonzero(t.mask).tolist(), player=t.learner,
                                      describe=self.game.action_name)
-        t.pending[t.learner] = a
+        self._given[i] = a
         t.ep_steps += 1
-        if len(t.pending) == len(t.acting):
-            joint, t.pending = t.pending, {}
-            t.state.apply_checked(joint)
 
 
 def _spaces(game):
@@ -576,8 +563,8 @@ class SelfPlayEnv(gymnasium.Env):
         if seed is not None:
             self._engine.seed(seed)
         t = self._engine.tables[0]
-        self._engine.new_game(t)
-        ended = self._engine.advance([0], auto_reset=True)
+        self._engine.deal()
+        ended = self._engine.advance(auto_reset=True)
         if ended:
             raise RuntimeError("a new game ended before the learner's first decision")
         self._finished = False
@@ -597,7 +584,7 @@ class SelfPlayEnv(gymnasium.Env):
             t.mask = np.zeros(self.game.num_actions, bool)
             return t.obs.copy(), -1.0, True, False, info
         self._engine.learner_act(0, action)
-        ended = self._engine.advance([0], auto_reset=False)
+        ended = self._engine.advance(auto_reset=False)
         t = self._engine.tables[0]
         if 0 in ended:
             r, term, trunc, info, obs = ended[0]
@@ -670,9 +657,8 @@ class SelfPlayVecEnv(_OneObjectVecEnv):
         if any(s is not None for s in self._seeds):
             eng.seed(self._seeds[0])
         self._reset_seeds()
-        for t in eng.tables:
-            eng.new_game(t)
-        eng.advance(list(range(self.num_envs)), auto_reset=True)
+        eng.deal()
+        eng.advance(auto_reset=True)
         return self._collect()
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -684,7 +670,7 @@ class SelfPlayVecEnv(_OneObjectVecEnv):
         eng = self._engine
         for i, a in enumerate(np.asarray(self._actions).reshape(-1).tolist()):
             eng.learner_act(i, a)
-        ended = eng.advance(list(range(self.num_envs)), auto_reset=True)
+        ended = eng.advance(auto_reset=True)
         rewards = np.zeros(self.num_envs, np.float32)
         dones = np.zeros(self.num_envs, bool)
         infos: list[dict] = [{} for _ in range(self.num_envs)]

@@ -192,6 +192,113 @@ def bench_batch(batch, seconds: float, seed: int = 0) -> BenchResult:
                        time.process_time() - cpu_start)
 
 
+THREAD_TABLES = 1024   # games per batch in the threaded rows: enough work to split
+
+
+@dataclass
+class ThreadResult:
+    """Wall-clock rates of one compiled batch stepped on 1 and on more threads."""
+
+    name: str
+    players: int
+    tables: int
+    path: str                                   # "compiled" or "python"
+    rates: dict[int, float]                     # threads -> agent-steps per wall second
+    cpu_per_wall: dict[int, float]              # threads -> CPU seconds per wall second
+
+
+def bench_threads(env_id: str, players: int, seconds: float, threads=(1, 2),
+                  tables: int = THREAD_TABLES, rounds: int = 5) -> ThreadResult:
+    """The engine's own step rate (agent-steps per wall second) of a large batch at each
+    thread count, in interleaved rounds: each step answers every row with a legal action
+    chosen before the clock starts (its first legal one), so only ``step`` is timed (the
+    rules, masks and observations of every table). A game without a compiled engine is
+    measured in Python, a ``GameBatch`` of ``BATCH_GAMES`` games on one thread (``path``:
+    "python"; its timed step includes building the observations)."""
+    from plunder.envs import game_class
+    from plunder.envs.core.batch import CompiledBatch, GameBatch, engine_module
+
+    cls = game_class(env_id)
+    module = engine_module(cls)
+    if module is None:
+        counts, path = [1], "python"
+        batches = {1: GameBatch(cls, players, BATCH_GAMES, seed=0, compiled=False)}
+        tables = BATCH_GAMES
+    else:
+        counts, path = sorted({1, *threads}), "compiled"
+        game = cls(players)
+        batches = {t: CompiledBatch(game, module, tables, threads=t) for t in counts}
+        for b in batches.values():
+            b.reset(0)
+    steps = {t: 0 for t in counts}
+    wall = {t: 0.0 for t in counts}
+    cpu = {t: 0.0 for t in counts}
+    for _ in range(rounds):
+        for t, b in batches.items():
+            deadline = time.perf_counter() + seconds / rounds / len(counts)
+            while time.perf_counter() < deadline:
+                if path == "compiled":
+                    actions = b.masks[:b.rows].argmax(1)
+                else:
+                    actions = b.decisions()[3].argmax(1)
+                w0, c0 = time.perf_counter(), time.process_time()
+                b.step(actions)
+                if path == "python":
+                    b.decisions()        # its observations and masks: built here
+                wall[t] += time.perf_counter() - w0
+                cpu[t] += time.process_time() - c0
+                steps[t] += len(actions)
+    return ThreadResult(env_id, players, tables, path,
+                        {t: steps[t] / wall[t] if wall[t] else 0.0 for t in counts},
+                        {t: cpu[t] / wall[t] if wall[t] else 0.0 for t in counts})
+
+
+def thread_rows(results: list[ThreadResult]) -> tuple[list[str], list[list[str]]]:
+    """The headings and rows of the threaded rows: each thread count's wall-clock rate,
+    its ratio to one thread, and the CPU seconds the process got per wall second (below
+    the thread count: the threads did not all find a free core)."""
+    counts = sorted({t for r in results for t in r.rates})
+    heads = ["env", "players", "tables", "path"]
+    for t in counts:
+        heads += [f"{t} thread{'s' if t > 1 else ''} agent-steps/s (wall)", "CPU/wall"]
+        heads += ["x 1 thread"] if t > 1 else []
+    rows = []
+    for r in results:
+        row = [r.name, str(r.players), str(r.tables), r.path]
+        for t in counts:
+            if t in r.rates:
+                row += [f"{r.rates[t]:,.0f}", f"{r.cpu_per_wall[t]:.2f}"]
+                if t > 1:
+                    row.append(f"{r.rates[t] / r.rates[1]:.2f}x" if r.rates[1] else "-")
+            else:               # the games in Python: one thread
+                row += ["-", "-"] + (["-"] if t > 1 else [])
+        rows.append(row)
+    return heads, rows
+
+
+def threads_note() -> str:
+    """The line under the threaded rows: what they time, the cores and the load."""
+    import os
+
+    try:
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:  # pragma: no cover
+        load = "unknown"
+    return wrap(f"(threads: the engine's step alone, a legal action per row chosen before "
+                f"the clock starts; {os.cpu_count()} cores, load average {load}; a batch in "
+                "Python runs on one thread)")
+
+
+def format_threads(results: list[ThreadResult], markdown: bool = True,
+                   width: int = WIDTH) -> str:
+    """The threaded rows, in Markdown (``markdown``) or as plain text of ``width``
+    columns, with the machine's load."""
+    heads, rows = thread_rows(results)
+    table = markdown_table(heads, rows) if markdown else text_table(heads, rows, width=width,
+                                                                     keep=2)
+    return f"{table}\n\n{threads_note()}"
+
+
 class RulesOnly:
     """Random legal play on the engine alone: for each decider the mask, a uniform legal
     choice, then the joint move; no view, no observation, no env. Its games carry on
@@ -402,6 +509,24 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
     return results
 
 
+def run_threads(seconds: float = 3.0, games: list[str] | None = None,
+                players: list[int] | None = None, threads=(2,)) -> list[ThreadResult]:
+    """The threaded rows of ``plunder speed``: every game (or ``games``) at the player
+    counts asked for (default: its fewest and the benchmarked count), a compiled batch of
+    ``THREAD_TABLES`` games on one thread and on each of ``threads``; a game without a
+    compiled engine gets one Python row."""
+    from plunder.envs import ENV_IDS, game_class
+
+    out = []
+    for env_id in games or ENV_IDS:
+        cls = game_class(env_id)
+        counts = player_counts(env_id, players) if players else \
+            sorted({cls.min_players, default_players(env_id)})
+        for n in counts:
+            out.append(bench_threads(env_id, n, seconds, (1, *threads)))
+    return out
+
+
 def table_rows(results: list[BenchResult]) -> tuple[list[str], list[list[str]]]:
     """The headings and rows of the speed table: the ratios to texas_holdem_v4 (same API
     form; the batched path's ratio is to texas through ``env()``), and, where measured,
@@ -448,12 +573,15 @@ def table_rows(results: list[BenchResult]) -> tuple[list[str], list[list[str]]]:
     return heads, rows
 
 
-def format_table(results: list[BenchResult]) -> str:
-    """The speed table in Markdown (for the docs: ``plunder speed --markdown``)."""
-    heads, rows = table_rows(results)
+def markdown_table(heads: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table, one row per line (for the docs: ``plunder speed --markdown``)."""
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def format_table(results: list[BenchResult]) -> str:
+    """The speed table in Markdown (``plunder speed --markdown``)."""
+    return markdown_table(*table_rows(results))
 
 
 def format_text(results: list[BenchResult], width: int = WIDTH) -> str:

@@ -2,7 +2,8 @@
 
 ``plunder speed`` calls :func:`bench_training` (4-player Scallywags, every opponent a
 frozen snapshot of the learner, the game's default training config otherwise). The number
-includes everything a real ``plunder train`` step costs: the games, the opponents' batched
+includes everything a real ``plunder train`` step costs: the games (stepped in a batch, in
+the game's compiled engine where it is built: the line says which), the opponents' batched
 forward passes, the learner's forward pass, rollout storage and the PPO updates (no
 evaluation or checkpoints). ``python -m plunder.training.speed.trainer`` runs it alone.
 
@@ -56,7 +57,12 @@ def measure_training(env_id: str = "scallywags_v0", num_players: int = 4,
         load = round(os.getloadavg()[0], 2)
     except OSError:  # pragma: no cover
         load = float("nan")
+    from plunder.envs import game_class
+    from plunder.envs.core.batch import engine_module
+
+    games = "compiled" if engine_module(game_class(env_id)) is not None else "python"
     return {"env_id": env_id, "num_players": num_players, "steps": int(model.num_timesteps),
+            "games": games,
             "seconds": round(dt, 2), "steps_per_s": round(model.num_timesteps / dt, 1),
             "cpu_seconds": round(cpu, 2), "worker_cpu_seconds": round(kids, 2),
             "load_average": load,
@@ -73,7 +79,8 @@ def bench_training(env_id: str = "scallywags_v0", num_players: int = 4,
     mode = "async rollouts" if r["async_rollouts"] else "sync rollouts"
     return (f"training throughput ({r['env_id']}, {r['num_players']} players, snapshot "
             f"opponents, {r['n_envs']} envs, {r['vec_env']} vec env x{r['vec_workers']} "
-            f"process(es), {mode}, MaskablePPO incl. updates): {r['steps_per_s']:,.0f} learner "
+            f"process(es), games in the {r['games']} engine, {mode}, MaskablePPO incl. "
+            f"updates): {r['steps_per_s']:,.0f} learner "
             f"steps/s ({r['steps']:,} steps in {r['seconds']}s wall, load average "
             f"{r['load_average']}; {total_cpu:.1f} CPU-s in all processes)")
 

@@ -57,6 +57,7 @@ from plunder.envs.core.registry import SpecTable
 from plunder.envs.core.strict import MAX_JSON_DEPTH, is_whole_number, load_json
 from plunder.policies import base as policy_base
 
+from . import menu
 from .replays import open_replay
 from .rules import rules_page, rules_url
 from .sessions import (
@@ -228,6 +229,16 @@ def bot_kind(spec: str) -> dict:
             "file": "PATH" in arg}
 
 
+def shipped_bots() -> list[list]:
+    """``[env id, players, strength]`` of every network shipped in the package (none when
+    its manifest cannot be read)."""
+    try:
+        from plunder.policies.pretrained import shipped
+        return [list(entry) for entry in shipped()]
+    except PlunderError:
+        return []
+
+
 def catalog(models_dir: Path | None) -> dict:
     """What the page offers: every game with its player counts and variant options, the
     bot kinds, and the trained bots found."""
@@ -235,9 +246,10 @@ def catalog(models_dir: Path | None) -> dict:
     for spec in specs():
         games.append({"env_id": spec.env_id, "title": spec.title,
                       "min_players": spec.min_players, "max_players": spec.max_players,
-                      "options": [{"name": name, "default": default,
-                                   "type": option_type(default)}
+                      "options": [menu.option_entry(spec.name, name, default,
+                                                    option_type(default))
                                   for name, default in spec.options().items()],
+                      "planner": spec.planner is not None,
                       "simultaneous": spec.simultaneous,
                       "rules": rules_url(spec.name) if spec.rules else None})
     models, note = find_models(models_dir)
@@ -247,6 +259,7 @@ def catalog(models_dir: Path | None) -> dict:
         note = f"no trained bots (.onnx files) under {models_dir}, the only folder this " \
                "server opens bot files from"
     return {"games": games, "bot_kinds": [bot_kind(spec) for spec in policy_base.BOT_SPECS],
+            "bots": menu.bot_menu(), "shipped": shipped_bots(),
             "models": models, "models_dir": str(models_dir) if models_dir else None,
             "models_note": note}
 

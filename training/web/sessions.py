@@ -47,7 +47,7 @@ import numpy as np
 from plunder.envs import env_ids, game_class, make
 from plunder.envs.core import Game, GameState, InvalidArgumentError, PlunderError, UnknownEnvError
 from plunder.envs.core.guide import decision_prompt, forced_line, move_labels, only_move
-from plunder.envs.core.movelog import TIE_BREAK, default_lines, describe_step
+from plunder.envs.core.movelog import TIE_BREAK, describe_step
 from plunder.envs.core.rewards import winners
 from plunder.policies import choose_action, make_bot
 from plunder.policies.base import BOT_SPECS, spec_file
@@ -131,20 +131,22 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def seat_table(game, state, seat: int, legal: list[int]) -> dict:
+def seat_table(game, state, seat: int, legal: list[int], over: bool = False) -> dict:
     """What the page shows of ``state`` from ``seat``: its view, its text rendering, the
     table as clickable elements, who must act (public), what is being decided (in words)
     and ``legal`` (the seat's moves when it is asked: ``action``, the internal ``name``
     and the ``label`` that says what the move acts on). Built from ``state.view(seat)``
-    alone (and the seat's own legal moves, which depend on nothing else)."""
+    alone (and the seat's own legal moves, which depend on nothing else), and once the
+    game is ``over`` from what its end shows everyone (``boards.end_facts``)."""
     view = state.view(seat)
+    end = boards.end_facts(game, state) if over else None
     acting = [int(p) for p in state.current_players()]
     labels = move_labels(game, view, legal)
     asked = [int(a) for a in state.legal_actions(seat)] if seat in acting else []
     return {
         "text": game.describe_view(view),
         "view": jsonable(view),
-        "board": boards.board(game, view, legal),
+        "board": boards.seat_board(game, view, legal, end),
         "acting": acting,
         "decision": decision_prompt(game, view, asked),
         "legal": [{"action": int(a), "name": game.action_name(int(a)),
@@ -153,8 +155,8 @@ def seat_table(game, state, seat: int, legal: list[int]) -> dict:
 
 
 def omniscient_table(game, state) -> dict:
-    """The whole state, every hidden fact shown (watch and replay only); the decision
-    line is each acting seat's own."""
+    """The whole state, every hidden fact shown and drawn face up (watch and replay
+    only); the decision line is each acting seat's own."""
     acting = [int(p) for p in state.current_players()]
     decision = "; ".join(
         f"{game.seat_name(p)}: {decision_prompt(game, state.view(p), state.legal_actions(p))}"
@@ -162,7 +164,7 @@ def omniscient_table(game, state) -> dict:
     return {
         "text": state.render_text(None),
         "view": state.to_dict(),
-        "board": None,
+        "board": boards.omniscient_board(game, state),
         "acting": acting,
         "decision": decision,
         "legal": [],
@@ -174,7 +176,7 @@ def result(game, state, truncated: bool) -> dict:
     total, the tie-break rows, the winners."""
     keys = state.rank_keys()
     rows = state.score_breakdown()
-    return {
+    out = {
         "seats": [game.seat_name(s) for s in range(len(keys))],
         "rows": [{"label": label, "values": values} for label, values in rows
                  if not label.startswith(TIE_BREAK)],
@@ -184,6 +186,9 @@ def result(game, state, truncated: bool) -> dict:
         "winners": [int(w) for w in winners(keys)],
         "truncated": bool(truncated),
     }
+    out["decided"] = boards.deciding_line(out["seats"], out["total"], out["tie_breaks"],
+                                          out["winners"], out["truncated"])
+    return out
 
 
 def _env_state(raw) -> dict:
@@ -259,10 +264,16 @@ class Session:
         for i in range(len(lines), upto):
             before, joint, after = self.states[i], self.moves[i], self.states[i + 1]
             if observer is None:
-                lines.append(default_lines(self.game, sorted(joint), joint, None))
+                lines.append(boards.omniscient_lines(self.game, before, joint, after))
             else:
                 lines.append(describe_step(self.game, before, joint, after, observer))
         return lines[:upto]
+
+    def last_moves(self, observer: int | None) -> list[dict]:
+        """Every player's last move up to the cursor as ``observer`` knows it
+        (``boards.last_moves``): the page highlights what it touched."""
+        return boards.last_moves(self.game, self.states, self.moves, self.cursor, observer,
+                                 self.step_lines(observer, self.cursor))
 
     def log(self, observer: int | None) -> tuple[list[dict], int]:
         """The last ``LOG_WINDOW`` log lines up to the cursor (each with its step) and how
@@ -293,11 +304,12 @@ class Session:
     def snapshot(self, seat: int | None) -> dict:
         """The game at the cursor as ``seat`` sees it (None: omniscient)."""
         state = self.states[self.cursor]
-        table = (omniscient_table(self.game, state) if seat is None else
-                 seat_table(self.game, state, seat, self.legal_for(seat)))
-        log, total = self.log(seat)
         over = self.over_at(self.cursor)
+        table = (omniscient_table(self.game, state) if seat is None else
+                 seat_table(self.game, state, seat, self.legal_for(seat), over))
+        log, total = self.log(seat)
         out = dict(self.describe(), **table)
+        out["last"] = self.last_moves(seat)
         out.update({
             "seat": seat,
             "version": self.version,

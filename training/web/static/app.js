@@ -10,6 +10,7 @@ const page = {
   catalog: null,
   game: null,      // the last snapshot from the server
   viewAs: null,    // watch/replay: a seat number, or null for omniscient
+  options: {},     // option name -> how to read its field
   timer: null,     // watch "play": the pending step
   busy: false,     // a request is under way
 };
@@ -93,66 +94,143 @@ function refreshSetup() {
     note.appendChild(link);
   }
   refreshSeats();
-  const box = $("options");
-  box.replaceChildren();
-  $("options-box").hidden = game.options.length === 0;
-  for (const option of game.options) {
-    const label = el("label", "option");
-    const input = document.createElement("input");
-    input.id = `option-${option.name}`;
-    input.dataset.option = option.name;
-    input.dataset.type = option.type;
-    if (option.type === "bool") {
-      input.type = "checkbox";
-      input.checked = option.default;
-      label.append(input, ` ${option.name}`);
-    } else {
-      if (option.type === "int" || option.type === "float") {
-        input.type = "number";
-        input.step = option.type === "int" ? "1" : "any";
-        input.value = option.default;
-      } else if (option.type === "list") {
-        input.placeholder = "comma-separated numbers";
-        input.value = option.default.join(",");
-      } else if (option.type === "str") {
-        input.value = option.default;
-      } else {
-        input.placeholder = "JSON (empty: default)";
-      }
-      label.append(`${option.name} `, input);
-    }
-    box.appendChild(label);
-  }
 }
 
-/** A variant option's value as the form holds it (undefined: leave the default). */
-function optionValue(input) {
-  const text = input.value.trim();
-  switch (input.dataset.type) {
-    case "bool": return input.checked;
-    case "int": case "float": return text === "" ? undefined : Number(text);
-    case "str": return input.value;
-    case "list": return text === "" ? [] : text.split(",").map((x) => Number(x.trim()));
-    default:
+/** A number field holding ``value`` (none when undefined). */
+function numberInput(value, whole) {
+  const input = document.createElement("input");
+  input.type = "number";
+  input.step = whole ? "1" : "any";
+  if (value !== undefined && value !== null) input.value = value;
+  return input;
+}
+
+/** One variant option's field with its label and sentence, and how to read its value
+ * (undefined: leave the default). */
+function optionField(option, players) {
+  const box = el("div", "option");
+  box.dataset.option = option.name;
+  const head = el("label", "option-name");
+  let read;
+  let extra = null;
+  if (option.type === "bool") {
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.id = `option-${option.name}`;
+    input.checked = option.default;
+    head.append(input, ` ${option.label}`);
+    read = () => input.checked;
+  } else if (option.widget === "seats") {
+    head.append(option.label);
+    extra = el("span", "option-seats");
+    const ticks = [];
+    for (let s = 0; s < players; s++) {
+      const tick = document.createElement("input");
+      tick.type = "checkbox";
+      tick.id = `option-${option.name}-${s}`;
+      tick.checked = option.default.includes(s);
+      const seat = el("label", "option-seat");
+      seat.append(tick, ` player_${s}`);
+      extra.appendChild(seat);
+      ticks.push(tick);
+    }
+    read = () => ticks.map((tick, s) => (tick.checked ? s : -1)).filter((s) => s >= 0);
+  } else if (option.widget === "choice") {
+    const select = document.createElement("select");
+    select.id = `option-${option.name}`;
+    option.choices.forEach((choice, i) => {
+      const entry = el("option", "", choice.label);
+      entry.value = String(i);
+      select.appendChild(entry);
+    });
+    select.value = String(Math.max(0, option.choices.findIndex((c) => c.value === option.default)));
+    head.append(`${option.label} `, select);
+    read = () => option.choices[Number(select.value)].value;
+  } else if (option.widget === "mix") {
+    head.append(option.label);
+    extra = el("span", "option-mix");
+    const inputs = option.parts.map((part) => {
+      const input = numberInput(option.default ? option.default[part] : undefined, true);
+      input.id = `option-${option.name}-${part}`;
+      input.min = "0";
+      const named = el("label", "option-part");
+      named.append(`${part} `, input);
+      extra.appendChild(named);
+      return input;
+    });
+    read = () => {
+      if (inputs.every((input) => input.value.trim() === "")) return undefined;
+      const mix = {};
+      option.parts.forEach((part, i) => { mix[part] = Number(inputs[i].value || 0); });
+      return mix;
+    };
+  } else {
+    const numeric = option.type === "int" || option.type === "float";
+    const input = numeric ? numberInput(option.default, option.type === "int")
+      : document.createElement("input");
+    input.id = `option-${option.name}`;
+    if (option.type === "list") {
+      input.placeholder = "numbers, e.g. 1, 2";
+      input.value = option.default.join(", ");
+    } else if (option.type === "str") {
+      input.value = option.default;
+    } else if (!numeric) {
+      input.placeholder = "JSON (empty: the default)";
+    }
+    head.append(`${option.label} `, input);
+    read = () => {
+      const text = input.value.trim();
+      if (numeric) return text === "" ? undefined : Number(text);
+      if (option.type === "str") return input.value;
+      if (option.type === "list") return text === "" ? [] : text.split(",").map((x) => Number(x.trim()));
       if (text === "") return undefined;
       try {
         return JSON.parse(text);
       } catch (err) {
-        throw new Error(`option ${input.dataset.option}: not JSON (${err.message})`);
+        throw new Error(`${option.label}: not JSON (${err.message})`);
       }
+    };
+  }
+  box.appendChild(head);
+  if (extra) box.appendChild(extra);
+  box.appendChild(el("span", "hint option-sentence", option.sentence || ""));
+  return { node: box, read };
+}
+
+/** The chosen game's variant options, for ``players`` players. */
+function refreshOptions(players) {
+  const game = currentGame();
+  const box = $("options");
+  box.replaceChildren();
+  page.options = {};
+  $("options-box").hidden = game.options.length === 0;
+  for (const option of game.options) {
+    const field = optionField(option, players);
+    page.options[option.name] = field.read;
+    box.appendChild(field.node);
   }
 }
 
-/** The catalogue's entry of a bot kind: its spec and the argument it takes. */
-function botKind(name) {
-  return page.catalog.bot_kinds.find((bot) => bot.kind === name);
+/** The bots of the menu that this game and player count can have (a shipped network
+ * for it, a planner). */
+function botsFor(game, players) {
+  return page.catalog.bots.filter((bot) => {
+    if (bot.needs === "planner") return game.planner;
+    if (bot.needs === "early" || bot.needs === "final") {
+      return page.catalog.shipped.some(([env, n, strength]) =>
+        env === game.env_id && n === players && strength === bot.needs);
+    }
+    return true;
+  });
 }
 
+/** Seats, a bot row per bot seat and the options, for the chosen player count. */
 function refreshSeats() {
   const n = Number($("players").value);
   const seats = [...Array(n).keys()];
   fillSelect($("seat"), seats, seats.map((s) => `player_${s}`), true);
   $("seat-label").hidden = mode() !== "play";
+  $("auto-play-label").hidden = mode() !== "play";
   const you = mode() === "play" ? Number($("seat").value) : -1;
   const box = $("bots");
   const old = {};
@@ -170,38 +248,44 @@ function refreshSeats() {
     list.appendChild(option);
   }
   box.appendChild(list);
+  const menu = botsFor(game, n);
+  const specs = menu.map((bot) => bot.spec);
   for (const seat of seats) {
     if (seat === you) continue;
     const row = el("div", "bot");
     row.dataset.seat = seat;
     const kind = document.createElement("select");
     kind.id = `bot-${seat}-kind`;
-    for (const bot of page.catalog.bot_kinds) {
-      const option = el("option", "", bot.spec);
-      option.value = bot.kind;
+    for (const bot of menu) {
+      const option = el("option", "", bot.name);
+      option.value = bot.spec;
       kind.appendChild(option);
     }
-    const kinds = page.catalog.bot_kinds.map((bot) => bot.kind);
-    kind.value = kinds.includes("heuristic") ? "heuristic" : kinds[0];
+    kind.value = specs.includes("heuristic") ? "heuristic" : specs[0];
     const arg = document.createElement("input");
     arg.id = `bot-${seat}-arg`;
-    const label = el("span", "seat-name", `player_${seat}`);
+    const sentence = el("span", "hint bot-sentence");
+    sentence.id = `bot-${seat}-sentence`;
     const sync = () => {
-      const bot = botKind(kind.value);
+      const bot = menu.find((b) => b.spec === kind.value);
+      sentence.textContent = bot.sentence;
       arg.hidden = bot.arg === "";
-      arg.placeholder = bot.required ? bot.arg : `${bot.arg} (optional)`;
-      if (bot.file) arg.setAttribute("list", "model-paths");
+      arg.type = bot.arg === "samples" ? "number" : "text";
+      arg.placeholder = { samples: "sampled deals a move", file: "bot file (.onnx)" }[bot.arg]
+        || "argument";
+      if (bot.arg === "file") arg.setAttribute("list", "model-paths");
       else arg.removeAttribute("list");
     };
     kind.addEventListener("change", sync);
-    if (old[seat] && kinds.includes(old[seat][0])) [kind.value, arg.value] = old[seat];
+    if (old[seat] && specs.includes(old[seat][0])) [kind.value, arg.value] = old[seat];
     sync();
-    row.append(label, kind, arg);
+    row.append(el("span", `seat-name seat-${seat}`, `player_${seat}`), kind, arg, sentence);
     box.appendChild(row);
   }
   $("models-note").textContent = page.catalog.models_note
     || (models.length ? `${models.length} trained bot(s) for this game and player count under ${page.catalog.models_dir}`
-      : "trained bots: type the path of a .onnx file (plunder export)");
+      : "your own bots: the .onnx files of plunder export, in the server's bot folder");
+  refreshOptions(n);
 }
 
 /** The settings the form describes, as the API takes them. */
@@ -215,14 +299,15 @@ function settings() {
   };
   if (body.mode === "play") body.seat = Number($("seat").value);
   $("bots").querySelectorAll(".bot").forEach((row) => {
-    const kind = row.querySelector("select").value;
-    const arg = row.querySelector("input").value.trim();
-    body.bots.push(arg && !row.querySelector("input").hidden ? `${kind}:${arg}` : kind);
+    const spec = row.querySelector("select").value;
+    const input = row.querySelector("input");
+    const arg = input.value.trim();
+    body.bots.push(arg && !input.hidden ? `${spec}:${arg}` : spec);
   });
-  $("options").querySelectorAll("input").forEach((input) => {
-    const value = optionValue(input);
-    if (value !== undefined) body.options[input.dataset.option] = value;
-  });
+  for (const [name, read] of Object.entries(page.options || {})) {
+    const value = read();
+    if (value !== undefined) body.options[name] = value;
+  }
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   if ($("max-turns").value !== "") body.max_turns = Number($("max-turns").value);
   if (body.mode === "play") body.auto_play = $("auto-play").checked;
@@ -351,58 +436,169 @@ function drawMoves(game) {
   }
 }
 
+/** The board: every zone of the table, its things drawn by kind, the last move of every
+ * player marked, the winners' zones once the game is over. */
 function drawBoard(game) {
   const box = $("board");
   box.replaceChildren();
   if (game.decision) box.appendChild(el("p", "decision", game.decision));
   if (!game.board) {
-    box.appendChild(el("p", "hint", "omniscient view: every hidden fact is in the text below"));
+    box.appendChild(el("p", "hint", "no board for this game: the table is in the text below"));
     $("text-box").open = true;
     return;
   }
-  for (const zone of game.board.zones) {
-    const section = el("section", "zone");
-    const head = el("h4", "zone-title");
-    if (zone.actions.length) {
-      const button = el("button", "zone-pick clickable", zone.title);
-      button.type = "button";
-      button.addEventListener("click", () => pick(zone.title, zone.actions));
-      head.appendChild(button);
-    } else {
-      head.textContent = zone.title;
-    }
-    if (zone.note) head.appendChild(el("small", "note", zone.note));
-    section.appendChild(head);
-    const items = el("div", "items");
-    for (const thing of zone.items) items.appendChild(drawItem(thing));
-    if (!zone.items.length) items.appendChild(el("span", "empty", "—"));
-    section.appendChild(items);
-    box.appendChild(section);
-  }
+  if (game.board.headline) box.appendChild(el("p", "headline", game.board.headline));
+  const winners = game.result ? game.result.winners : [];
+  for (const zone of game.board.zones) box.appendChild(drawZone(game, zone, winners));
+  markLast(game, box);
 }
 
-function drawItem(thing) {
+function drawZone(game, zone, winners) {
+  const classes = ["zone"];
+  if (zone.seat !== null && zone.seat !== undefined) classes.push(`seat-${zone.seat}`, "seat-zone");
+  if (zone.layout) classes.push(`layout-${zone.layout}`);
+  if (winners.includes(zone.seat) && zone.key === `seat:${zone.seat}`) classes.push("winner");
+  const section = el("section", classes.join(" "));
+  if (zone.key) section.dataset.key = zone.key;
+  const head = el("h4", "zone-title");
+  if (zone.actions.length) {
+    const button = el("button", "zone-pick clickable", zone.title);
+    button.type = "button";
+    button.dataset.actions = zone.actions.join(",");
+    nameByMoves(game, button, zone.title, zone.actions);
+    button.addEventListener("click", () => pick(zone.title, zone.actions));
+    head.appendChild(button);
+  } else {
+    head.appendChild(el("span", "zone-name", zone.title));
+  }
+  if (classes.includes("winner")) head.appendChild(el("span", "winner-mark", "winner"));
+  if (zone.note) head.appendChild(el("small", "note", zone.note));
+  section.appendChild(head);
+  // the items in rows by group, in the order the groups first appear
+  const groups = [];
+  for (const thing of zone.items) {
+    let row = groups.find((g) => g.name === thing.group);
+    if (!row) groups.push(row = { name: thing.group, items: [] });
+    row.items.push(thing);
+  }
+  const body = el("div", zone.layout === "ship" ? "hull" : "zone-body");
+  for (const row of groups) {
+    const line = el("div", "group");
+    if (row.name) line.appendChild(el("span", "group-name", row.name));
+    const items = el("div", "items");
+    for (const thing of row.items) items.appendChild(drawItem(game, thing));
+    line.appendChild(items);
+    body.appendChild(line);
+  }
+  if (!zone.items.length) body.appendChild(el("span", "empty", "—"));
+  section.appendChild(body);
+  return section;
+}
+
+/** A clickable thing's tooltip and accessible name: what it is, then the label of each
+ * move it makes (the labels the move buttons carry, from the seat's view). */
+function nameByMoves(game, node, what, actions) {
+  const moves = actions.map((a) => actionName(game, a)).join(" · or ");
+  node.title = what ? `${what} — ${moves}` : moves;
+  node.setAttribute("aria-label", moves);
+}
+
+/** One thing on the table: a coin, card, crate, hold, tile, space, cargo, ship, pile. */
+function drawItem(game, thing) {
   const clickable = thing.actions.length > 0;
-  const node = el(clickable ? "button" : "div",
-    ["item", `kind-${thing.kind || "thing"}`, ...thing.tags, clickable ? "clickable" : ""].join(" "));
+  const classes = ["item", `kind-${thing.kind || "thing"}`, ...thing.tags.map((t) => `tag-${t}`)];
+  if (thing.seat !== null && thing.seat !== undefined) classes.push(`seat-${thing.seat}`);
+  if (clickable) classes.push("clickable");
+  const node = el(clickable ? "button" : "div", classes.join(" "));
+  if (thing.key) node.dataset.key = thing.key;
+  const tip = [thing.label, thing.detail, thing.text].filter((x) => x).join(" · ");
+  node.title = tip;
   if (clickable) {
     node.type = "button";
     node.dataset.actions = thing.actions.join(",");
+    nameByMoves(game, node, tip, thing.actions);
     node.addEventListener("click", () => pick(`${thing.label} ${thing.detail}`.trim(), thing.actions));
   }
-  node.appendChild(el("span", "label", thing.label));
-  if (thing.cells) {
-    const grid = el("div", "cells");
-    for (const row of thing.cells) {
-      for (const token of row) {
-        grid.appendChild(el("span", `cell cell-${token === "." ? "empty" : token[0]}`,
-          token === "." ? "" : token));
-      }
+  const kind = thing.kind;
+  if (kind === "coin") {
+    const skull = thing.tags.includes("skull");
+    node.appendChild(el("span", "face", skull ? "☠" : thing.detail || "?"));
+    node.appendChild(el("span", "label", thing.label));
+  } else if (kind === "card" || kind === "ship" || kind === "combo") {
+    node.appendChild(el("span", "label", thing.label));
+    if (thing.detail) node.appendChild(el("span", "detail", thing.detail));
+    node.appendChild(drawStats(thing.stats));
+    if (thing.text) node.appendChild(el("span", "text", thing.text));
+  } else if (thing.cells) {
+    node.appendChild(el("span", "label", thing.label));
+    const grids = el("div", "grids");
+    grids.appendChild(drawCells(thing.cells));
+    if (thing.after) {
+      grids.appendChild(el("span", "arrow", "→"));
+      grids.appendChild(drawCells(thing.after, "after"));
     }
-    node.appendChild(grid);
+    node.appendChild(grids);
+    if (thing.detail) node.appendChild(el("span", "detail", thing.detail));
+  } else {
+    node.appendChild(el("span", "label", thing.label));
+    if (thing.detail) node.appendChild(el("span", "detail", thing.detail));
+    if (thing.stats.length) node.appendChild(drawStats(thing.stats));
   }
-  if (thing.detail) node.appendChild(el("span", "detail", thing.detail));
   return node;
+}
+
+/** A card's numbers as small badges: ``level 7``, ``points 20``. */
+function drawStats(stats) {
+  const box = el("span", "stats");
+  for (const [name, value] of stats) {
+    const badge = el("span", "stat");
+    badge.appendChild(el("b", "", value));
+    badge.appendChild(document.createTextNode(` ${name}`));
+    box.appendChild(badge);
+  }
+  return box;
+}
+
+/** A 3x3 grid of cell tokens (G2 gold 2, C1 cannons, X3 contraband, R rat, . empty). */
+function drawCells(rows, extra) {
+  const grid = el("div", `cells${extra ? ` ${extra}` : ""}`);
+  for (const row of rows) {
+    for (const token of row) {
+      const empty = token === ".";
+      const cell = el("span", `cell cell-${empty ? "empty" : token[0]}`, empty ? "" : token);
+      cell.title = empty ? "empty" : ({ G: "gold", C: "cannons", X: "contraband", R: "rat" }[token[0]]
+        + (token.length > 1 ? ` ${token.slice(1)}` : ""));
+      grid.appendChild(cell);
+    }
+  }
+  return grid;
+}
+
+/** The lines of a step that are about ``seat`` (all of them when none names it). */
+function linesOf(game, seat, lines) {
+  const name = game.seat_names[seat];
+  const own = lines.filter((line) => line.startsWith(name));
+  return own.length ? own : lines.filter((line) => line.includes(name)).slice(0, 2);
+}
+
+/** Every player's last move: the things it touched ringed in the player's colour, and a
+ * line under the player's zone saying what it was. */
+function markLast(game, box) {
+  for (const last of game.last || []) {
+    const name = seatName(game, last.seat);
+    for (const key of last.keys) {
+      box.querySelectorAll(`[data-key="${CSS.escape(key)}"]`).forEach((node) => {
+        node.classList.add("last", `last-${last.seat}`);
+        node.dataset.last = `last: ${name}`;
+      });
+    }
+    const zone = box.querySelector(`section[data-key="seat:${last.seat}"]`);
+    const lines = linesOf(game, last.seat, last.lines);
+    if (zone && lines.length) {
+      const line = el("p", `last-move last-${last.seat}`, `last move (step ${last.step}): ${lines.join("; ")}`);
+      zone.insertBefore(line, zone.children[1] || null);
+    }
+  }
 }
 
 /** A click on a thing: its one move, or a choice among its moves. */
@@ -467,30 +663,33 @@ function drawLog(game, since) {
   box.scrollTop = box.scrollHeight;
 }
 
+/** The end: who won and what decided it, then the breakdown of the scores. */
 function drawResult(game) {
   const box = $("result");
   box.replaceChildren();
   box.hidden = !game.result;
   if (!game.result) return;
   const r = game.result;
-  box.appendChild(el("h3", "", r.truncated ? "Turn limit reached: final scores" : "Game over: final scores"));
+  box.appendChild(el("h3", "", r.truncated ? "Turn limit reached" : "Game over"));
+  const names = r.winners.map((s) => seatName(game, s)).join(", ");
+  box.appendChild(el("p", "winners", `${r.winners.length > 1 ? "Winners" : "Winner"}: ${names}`));
+  if (r.decided) box.appendChild(el("p", "decided", r.decided));
   const table = el("table", "breakdown");
   const head = el("tr");
   head.appendChild(el("th", "", ""));
-  r.seats.forEach((_, s) => head.appendChild(el("th", "", seatName(game, s))));
+  r.seats.forEach((_, s) => head.appendChild(el("th", `seat-${s}${r.winners.includes(s) ? " winner" : ""}`, seatName(game, s))));
   table.appendChild(head);
   const row = (label, values, cls) => {
     const tr = el("tr", cls || "");
     tr.appendChild(el("th", "", label));
-    for (const v of values) tr.appendChild(el("td", "", Number.isInteger(v) ? v : v.toFixed(2)));
+    values.forEach((v, s) => tr.appendChild(el("td", r.winners.includes(s) ? "winner" : "",
+      Number.isInteger(v) ? v : v.toFixed(2))));
     table.appendChild(tr);
   };
   for (const part of r.rows) row(part.label, part.values);
   row("total", r.total, "total");
   for (const part of r.tie_breaks) row(part.label, part.values, "tie-break");
   box.appendChild(table);
-  const names = r.winners.map((s) => seatName(game, s)).join(", ");
-  box.appendChild(el("p", "winners", `${r.winners.length > 1 ? "Winners" : "Winner"}: ${names}`));
 }
 
 // -- actions ----------------------------------------------------------------------------
