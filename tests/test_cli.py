@@ -197,7 +197,7 @@ def test_speed_every_player_count_or_the_chosen_ones_with_the_batched_path():
                                     "--no-yardsticks", "--game", "anchors_aweigh", "--markdown"])
     assert out.exit_code == 0, out.output
     rows = [line.split(" | ") for line in out.output.splitlines()
-            if line.startswith("| anchors_aweigh_v0")]
+            if line.startswith("| anchors_aweigh_v0 |")]
     assert [r[1] for r in rows] == ["2", "3", "4"]          # every supported count
     assert "batched agent-steps/s per core" in out.output
     assert all(r[6] != "-" for r in rows)                   # the batched path measured
