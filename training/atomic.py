@@ -30,3 +30,10 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) atomically, as ``atomic_write_bytes`` does."""
     atomic_write_bytes(path, text.encode())
+
+
+def write_failure(exc: OSError, what: str, verb: str = "write") -> str:
+    """One line saying that ``what`` (``the run``, ``the bot``) could not be written (or
+    ``verb``), and why: a read-only folder, a full disk, a folder that is a file."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"cannot {verb} {what}{where}: {exc.strerror or exc}"

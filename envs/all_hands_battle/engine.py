@@ -690,6 +690,8 @@ class AllHandsBattleState(Battles, GameState):
                 require(self.reserved[q] not in kw, "a reserved card also taken into hand")
                 require(self.phase == RECRUIT and self.has_turn_left(q),
                         "a reserved card nobody will pick up")
+                require(q != self.turn_player,
+                        "a reserved card not picked up at the start of its seat's turn")
             require(all(rules.is_treasure[c] for c in self.plunder[q]), "plunder of non-treasure")
         if self.launch_master >= 0:
             require(rules.is_master[self.launch_master], "launch_master: not a shipmaster")

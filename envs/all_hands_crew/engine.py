@@ -208,6 +208,13 @@ def _cards(g: AllHandsCrewGame) -> int:
     return sum(g.copies)
 
 
+def _most_rounds(g: AllHandsCrewGame) -> int:
+    """The highest round number: a round starts only while the piles hold a card per
+    seat, and every seat hires at least one of them, so no more than cards // seats
+    rounds are played (the count moves on once more at the end)."""
+    return _cards(g) // g.num_players + 1
+
+
 def _most(g: AllHandsCrewGame) -> int:
     """The most copies of one kind."""
     return max(g.copies)
@@ -247,7 +254,7 @@ class AllHandsCrewState(RoundPhases, GameState):
         field("final_left", "int_lists", length=num_players, inner_length=NUM_KINDS, low=0,
               high=_most),
         field("curses", "ints", length=num_players, low=0, high=lambda g: sum(g.copies) // 2),
-        field("round", "int", low=1, high=_cards),
+        field("round", "int", low=1, high=_most_rounds),
         field("start", "int", low=0, high=last_seat),
         field("phase", "enum", enum=Phase),
         field("actor", "int", low=-1, high=last_seat),
@@ -541,8 +548,21 @@ class AllHandsCrewState(RoundPhases, GameState):
             require(self.actor == -1, "actor: someone acts after the end")
         require((self.pending in TARGETED) if ph == "target" else self.pending == "",
                 "pending: a target phase without its action, or an action outside it")
+        if ph == "draw":       # one card a turn, round the table from the start player
+            drawn = len(self.stock[self.actor])
+            require(drawn < self.draw_target[self.actor],
+                    "actor: a seat that has drawn its stock draws again")
+            before = (self.actor - self.start) % n
+            for p in range(n):
+                want = min(self.draw_target[p], drawn + ((p - self.start) % n < before))
+                require(len(self.stock[p]) == want,
+                        f"stock[{p}]: {len(self.stock[p])} cards drawn, not {want} (one "
+                        "card a turn, round the table from the start player)")
         if ph == "spyglass":
             require(self.spy_left[self.actor] > 0, "spy_left: a Spyglass draw without one")
+            require(all(self.spy_left[(self.start + k) % n] == 0
+                        for k in range((self.actor - self.start) % n)),
+                    "actor: a seat before it in turn order still has a Spyglass draw")
         require(0 <= self.lay_count <= n and (self.lay_count < n or ph == "over"),
                 "lay_count: out of range")
         if ph in ("lay", "target"):
@@ -576,9 +596,12 @@ class AllHandsCrewState(RoundPhases, GameState):
                 act = g.combos[ci].action
                 if act in pairs[p]:
                     pairs[p][act] += 1
-        require(sum(self.curses) <= sum(c["curse"] for c in pairs),
+        # a pair whose target is still to be chosen has not acted yet
+        require(sum(self.curses) + (self.pending == "curse")
+                <= sum(c["curse"] for c in pairs),
                 "curses: more curses than Bosun pairs laid")
-        require(sum(self.next_short) <= sum(c["short_rations"] for c in pairs),
+        require(sum(self.next_short) + (self.pending == "short_rations")
+                <= sum(c["short_rations"] for c in pairs),
                 "next_short: more Short rations than Carpenter pairs laid")
         for p in range(n):
             require(self.keep[p] - 1 + self.next_double[p] <= pairs[p]["double_hire"],

@@ -1783,6 +1783,11 @@ static const char *check_state(const rules *g, const aa_state *s)
     for (long t = 0; t < g->num_tiles; t++)
         if (s->secret[t] && !allowed[t])
             return "secret: a secret tile outside a hand and below deck";
+    int travelling = ph == DECIDE || ph == ENCOUNTER || ph == PIRATE || ph == COLOUR
+                     || ph == PLACE;
+    if (s->cleansed != (g->starfish_rule && travelling))
+        return "cleansed: the starfish tiles leave the ships exactly when travel starts "
+               "(2 players or Rough Seas)";
     if (s->cleansed)
         for (long p = 0; p < n; p++)
             for (int sp = 0; sp < NUM_SPACES; sp++) {
@@ -1801,6 +1806,15 @@ static const char *check_state(const rules *g, const aa_state *s)
         for (long p = 0; p < n; p++)
             if ((s->hand[p] >= 0) != g->monkey_seat[p])
                 return "hand: not the monkeys";
+        for (long p = 0; p < n; p++)
+            if (s->hand[p] >= 0 && g->kind[s->hand[p]] != MONKEY)
+                return "hand: a tile other than the Meddlesome Monkey before loading";
+        if (s->turns != 0)
+            return "ships/turns: moves made before the monkeys are placed";
+        for (long p = 0; p < n; p++)
+            for (int sp = 0; sp < NUM_SPACES; sp++)
+                if (s->ships[p][sp] != EMPTY)
+                    return "ships/turns: moves made before the monkeys are placed";
     }
     if (ph == SETUP || ph == LOADING) {
         for (long p = 0; p < n; p++)
@@ -1815,6 +1829,13 @@ static const char *check_state(const rules *g, const aa_state *s)
             return "captain: the ship is not full";
         if (!current_players(g, s, seats))
             return "phase: loading with every ship full";
+        for (long p = 0; p < n; p++) {
+            int free_asset = 0;
+            for (int sp = 0; sp < NUM_ASSET; sp++)
+                free_asset |= s->ships[p][sp] == EMPTY;
+            if (s->hand[p] >= 0 && !free_asset)
+                return "hand: a tile held without a free asset space to place it";
+        }
     } else {
         for (long p = 0; p < n; p++)
             if (s->hand[p] >= 0)
@@ -2028,7 +2049,12 @@ static int load_state(const rules *g, PyObject *data, aa_state *s)
     if (read_int(f[K_PARROT_SUPPLY], "parrot_supply", 0, g->parrots, &v) < 0)
         return -1;
     s->parrot_supply = (int32_t)v;
-    if (read_seat_ints(f[K_COINS], "coins", n, 0, MAX_INT_SAVED, seat) < 0)
+    /* more coins than a seat can gain: every card's coins once, every cargo token sold
+     * at the end of both rounds (engine.py's _most_coins) */
+    long long most_coins = 2LL * NUM_COLOURS * g->cargo_per_colour;
+    for (long c = 0; c < g->ncards; c++)
+        most_coins += g->card[c].coins;
+    if (read_seat_ints(f[K_COINS], "coins", n, 0, most_coins, seat) < 0)
         return -1;
     for (long p = 0; p < n; p++)
         s->coins[p] = seat[p];

@@ -318,6 +318,13 @@ def _copy_stor(stor: list) -> list:
     return [[list(x) for x in sp] for sp in stor]
 
 
+def _most_coins(game: "AnchorsAweighGame") -> int:
+    """More coins than one seat can gain in a game: every card's coins once (a seat
+    gains a card's coins at most once, and a game plays 26 of the cards) and every cargo
+    token sold at the end of both rounds."""
+    return sum(c.coins for c in game.cards) + 2 * NUM_COLOURS * game.comp.cargo_per_colour
+
+
 def _tile(game: "AnchorsAweighGame") -> int:
     """The highest tile id."""
     return game.num_tiles - 1
@@ -357,7 +364,7 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
               high=lambda g: g.comp.cargo_per_colour),
         field("chest_supply", "int", low=0, high=lambda g: g.comp.chests),
         field("parrot_supply", "int", low=0, high=lambda g: g.comp.parrots),
-        field("coins", "ints", length=num_players, low=0),
+        field("coins", "ints", length=num_players, low=0, high=_most_coins),
         field("chests", "ints", length=num_players, low=0, high=lambda g: g.comp.chests),
         field("parrots", "ints", length=num_players, low=0, high=lambda g: g.comp.parrots),
         field("deck", "ints", low=0, high=_card, max_len=13),
@@ -594,6 +601,10 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
         for t, hidden in enumerate(self.secret):
             require(not hidden or t in self.hand or t in below,
                     f"secret[{t}]: a secret tile outside a hand and below deck")
+        travel = self.phase in (DECIDE, ENCOUNTER, PIRATE, COLOUR, PLACE)
+        require(self.cleansed == (g.starfish_rule and travel),
+                "cleansed: the starfish tiles leave the ships exactly when travel starts "
+                "(2 players or Rough Seas)")
         if self.cleansed:   # only a Rough Seas swap brings a (face-up) starfish back
             require(not any(0 <= c < CARGO and g.tile_star[c] and self.secret[c]
                            for ship in self.ships for c in ship),
@@ -612,6 +623,10 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
         if ph == SETUP:
             require(self.round == 1 and all((self.hand[p] >= 0) == (p in g.monkey_seats)
                                            for p in range(n)), "hand: not the monkeys")
+            require(all(t < 0 or kind[t] == MONKEY for t in self.hand),
+                    "hand: a tile other than the Meddlesome Monkey before loading")
+            require(self.turns == 0 and all(c == EMPTY for ship in self.ships for c in ship),
+                    "ships/turns: moves made before the monkeys are placed")
         if ph in (SETUP, LOADING):
             require(not any(any(sp) for sp in self.stor), "stor: cargo on storage while loading")
             require(self.current < 0 and not self.queue and not self.cargo_queue,
@@ -621,6 +636,10 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
             if self.captain >= 0:
                 require(EMPTY not in self.ships[self.captain], "captain: the ship is not full")
             require(self._current_players(), "phase: loading with every ship full")
+            for p in range(n):
+                require(self.hand[p] < 0 or any(self.ships[p][sp] == EMPTY
+                                                for sp in ASSET_SPACES),
+                        f"hand[{p}]: a tile held without a free asset space to place it")
         else:
             require(not any(t >= 0 for t in self.hand), "hand: a tile held after loading")
         if travel:

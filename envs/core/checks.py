@@ -20,7 +20,7 @@ from .errors import ConfigError, InvalidStateError, PlunderError
 MAX_INT = 2**31 - 1
 
 
-def _short(value: Any) -> str:
+def short_repr(value: Any) -> str:
     """``value`` for a message: its repr, cut short (junk can be huge or deeply nested)."""
     try:
         text = repr(value)
@@ -58,32 +58,32 @@ class Checks:
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
             names = " or ".join(k.__name__ for k in kinds)
-            raise self.error(f"{where}: expected {names}, got {_short(value)}")
+            raise self.error(f"{where}: expected {names}, got {short_repr(value)}")
         return value
 
     def check_int(self, value: Any, where: str, low: int | None = None,
                   high: int | None = None) -> int:
         """An int (not a bool) within [low, high] (within +-``int_limit`` where not given)."""
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"{where}: expected an integer, got {_short(value)}")
+            raise self.error(f"{where}: expected an integer, got {short_repr(value)}")
         if self.int_limit is not None:
             low = -self.int_limit - 1 if low is None else low
             high = self.int_limit if high is None else high
         if (low is not None and value < low) or (high is not None and value > high):
-            raise self.error(f"{where}: {_short(value)} is outside {low}..{high}")
+            raise self.error(f"{where}: {short_repr(value)} is outside {low}..{high}")
         return value
 
     def check_bool(self, value: Any, where: str) -> bool:
         """A bool."""
         if not isinstance(value, bool):
-            raise self.error(f"{where}: expected true or false, got {_short(value)}")
+            raise self.error(f"{where}: expected true or false, got {short_repr(value)}")
         return value
 
     def check_choice(self, value: Any, where: str, choices: Iterable[Any]) -> Any:
         """One of ``choices``."""
         choices = list(choices)
         if isinstance(value, bool) or value not in choices:
-            raise self.error(f"{where}: {_short(value)} is not one of {choices}")
+            raise self.error(f"{where}: {short_repr(value)} is not one of {choices}")
         return value
 
     def check_list(self, value: Any, where: str, length: int | None = None,
@@ -130,4 +130,4 @@ STATE = Checks(InvalidStateError, "field", "an object", MAX_INT)
 #: readers of component files (ConfigError, "key")
 CONFIG = Checks(ConfigError, "key", "a mapping")
 
-__all__ = ["CONFIG", "MAX_INT", "STATE", "Checks"]
+__all__ = ["CONFIG", "MAX_INT", "STATE", "Checks", "short_repr"]

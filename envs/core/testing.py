@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import short_repr
 from .compiled import PURE_PYTHON_VAR
 from .errors import InvalidArgumentError, InvalidStateError, PlunderError
 
@@ -469,6 +470,255 @@ def check_malformed_states_refused(game: Any, num_players: int,
                 continue
             _refused(lambda: og.state_from_dict(copy.deepcopy(data)),
                      f"a {num_players}-player state loaded at {other} players")
+
+
+# -- corrupted saved states, on both paths ---------------------------------------------------
+
+#: ints a corrupted field is set to: the edges of the C types the compiled code reads
+EDGE_INTS = (-1, -2, 2**31 - 1, 2**31, -2**31 - 1, 2**32, 2**63 - 1, 2**63, -2**63, 2**64,
+             10**20)
+
+
+def corruptions(value: Any, rng: np.random.Generator, others: list = (), *, near: bool = True,
+                far: bool = True, depth: int = 0) -> list:
+    """Corrupted copies of one saved field's ``value``. ``near`` ones could pass for a
+    position: ints next to their value or small, bools flipped, lists shortened,
+    lengthened, reordered or of another field of the state (``others``: its other
+    values); ``far`` ones could not: ints at the C types' edges, values of other types.
+    A list or mapping also gets copies with one entry corrupted in turn (recursively)."""
+    out: list = []
+    if isinstance(value, bool):
+        out += ([not value] if near else []) + ([0, 1, None] if far else [])
+    elif isinstance(value, int):
+        if near:
+            out += sorted({value + 1, value - 1, value + 2, value - 2, 0, 1, 2, 3} - {value})
+        if far:
+            out += list(EDGE_INTS) + [True, float(value), str(value)]
+    elif isinstance(value, str):
+        out += ([value + "?", ""] if near else []) + ([0, None] if far else [])
+    elif isinstance(value, list):
+        if near:
+            out += [[], value[:-1], value + value[-1:], value[::-1]]
+            if len(value) > 1:
+                swapped = list(value)
+                i, j = (int(k) for k in rng.choice(len(value), 2, replace=False))
+                swapped[i], swapped[j] = swapped[j], swapped[i]
+                out.append(swapped)
+        if far:
+            out.append([None] * len(value))
+        if depth < 4:
+            for i in rng.permutation(len(value))[:3].tolist():
+                inner = corruptions(value[i], rng, near=near, far=far, depth=depth + 1)
+                for k in rng.permutation(len(inner))[:6].tolist():
+                    out.append(value[:i] + [inner[k]] + value[i + 1:])
+    elif isinstance(value, dict) and depth < 4:
+        for key in sorted(value, key=str):
+            inner = corruptions(value[key], rng, near=near, far=far, depth=depth + 1)
+            for k in rng.permutation(len(inner))[:4].tolist():
+                out.append(dict(value, **{key: inner[k]}))
+    if depth == 0 and near:
+        out += [o for o in others if type(o) is type(value) and o != value]
+    return out
+
+
+def _load_outcome(game, data: Mapping, what: str):
+    """The state ``data`` loads to, or None when it is refused with InvalidStateError."""
+    try:
+        return game.state_from_dict(copy.deepcopy(data))
+    except InvalidStateError:
+        return None
+    except Exception as exc:                  # noqa: BLE001 - reported as the failure
+        raise AssertionError(f"{what}: loading raised {type(exc).__name__}: {exc}") from exc
+
+
+def compiled_engine(game):
+    """The compiled engine (``envs/<game>/_engine.c``'s ``Engine``) of ``game``'s kind,
+    built for ``game``; None where the game has none or it is not built."""
+    from .batch import engine_module
+
+    module = engine_module(type(game))
+    return None if module is None else module.Engine(*game.compiled_engine_params(module))
+
+
+def _same_engine_state(py, sp, ce, where: str) -> None:
+    """The compiled engine's state ``ce`` is the Python state ``sp``: saved form, acting
+    seats, every seat's mask, view and observation."""
+    if json.loads(json.dumps(ce.to_dict())) != json.loads(sp.to_json()):
+        raise AssertionError(f"{where}: the compiled engine's state differs from Python's")
+    if ce.current_players() != sp.current_players() or ce.is_terminal() != sp.is_terminal():
+        raise AssertionError(f"{where}: the compiled engine asks {ce.current_players()}, "
+                             f"Python {sp.current_players()}")
+    out = np.empty(py.layout.size, np.float32)
+    for p in range(py.num_players):
+        if bytes(ce.mask(p)) != sp.legal_actions_mask(p).tobytes():
+            raise AssertionError(f"{where} seat {p}: the compiled engine's mask differs")
+        view = sp.view(p)
+        if not same_view(ce.view(p), view):
+            raise AssertionError(f"{where} seat {p}: the compiled engine's view: "
+                                 f"{view_difference(ce.view(p), view)}")
+        ce.encode_into(p, out)
+        if out.tobytes() != py.encode(view).tobytes():
+            raise AssertionError(f"{where} seat {p}: the compiled engine's encoding differs")
+
+
+def _play_both(c, py, sc, sp, rng, steps: int, what: str, ce=None) -> None:
+    """``sc`` (on the compiled path), ``sp`` (on the Python path) and ``ce`` (in the
+    compiled engine, where the game has one), loaded from the same data, agree seat by
+    seat for ``steps`` random moves: views, float32 encodings inside the layout's bounds,
+    masks (legal moves for exactly the acting seats), the rules' invariants after each
+    move and the same saved state."""
+    n = c.num_players
+    low, high = np.asarray(c.layout.low), np.asarray(c.layout.high)
+    for step in range(steps + 1):
+        where = f"{what}, move {step}"
+        if ce is not None:
+            _same_engine_state(py, sp, ce, where)
+        acting = sc.current_players()
+        if sp.current_players() != acting:
+            raise AssertionError(f"{where}: the paths ask {acting} and "
+                                 f"{sp.current_players()} to act")
+        for p in range(n):
+            vc, vp = sc.view(p), sp.view(p)
+            if not same_view(vc, vp):
+                raise AssertionError(f"{where} seat {p}: {view_difference(vc, vp)}")
+            got, want = c.encode(vc), py.encode(vp)
+            if not same_bytes(got, want):
+                raise AssertionError(f"{where} seat {p}: encodings differ at "
+                                     f"{np.flatnonzero(got != want).tolist()[:10]}")
+            outside = np.flatnonzero((got < low) | (got > high))
+            if len(outside):
+                raise AssertionError(f"{where} seat {p}: the observation leaves its bounds "
+                                     f"at {[_field_at(c.layout, int(i)) for i in outside[:5]]}")
+            mc, mp = sc.legal_actions_mask(p), sp.legal_actions_mask(p)
+            diff = _masks_differ(mc, mp)
+            if diff:
+                raise AssertionError(f"{where} seat {p}: masks differ: {diff}")
+            if mc.any() != (p in acting):
+                raise AssertionError(f"{where}: seat {p} {'acts' if p in acting else 'waits'}"
+                                     f" with {int(mc.sum())} legal actions")
+        if sc.is_terminal():
+            if acting:
+                raise AssertionError(f"{where}: a finished game asks {acting} to act")
+            sc.scores(), sc.rank_keys()
+            return
+        if not acting:
+            raise AssertionError(f"{where}: nobody acts in an unfinished game")
+        joint = random_joint(sc, rng)
+        sc.apply_joint(dict(joint))
+        sp.apply_joint(dict(joint))
+        if ce is not None:
+            ce.apply_joint(dict(joint))
+        sc.validate()
+        if sc.to_json() != sp.to_json():
+            raise AssertionError(f"{where}: the paths' states differ after {joint}")
+
+
+def check_corrupted_states(game: Any, num_players: int, options: Mapping | None = None, *,
+                           states: int = 10, per_state: int = 30, seed: int = 0,
+                           steps: int = 8) -> dict:
+    """Saved states with one field corrupted (:func:`corruptions`, three times in four
+    one that could pass for a position) load alike on the compiled path (a game built
+    with its compiled code), on the Python path (``PLUNDER_PURE_PYTHON=1``) and in the
+    game's compiled engine (where it has one: the env plays there): refused with
+    ``InvalidStateError`` (never another error), or loaded everywhere into states that
+    then agree seat by seat for ``steps`` random moves (views, encodings inside their
+    bounds, masks, who acts, the saved state), keep the rules' invariants and play on:
+    whatever the loader lets through is a position every path treats as the same legal
+    game. ``states`` states of random play, ``per_state`` corruptions of each. Returns
+    the counts ``tried``, ``refused`` and ``loaded``."""
+    c = make_game(game, num_players, options, compiled=True)
+    py = make_game(game, num_players, options, compiled=False)
+    engine = compiled_engine(c)
+    rng = np.random.default_rng(seed)
+    pool = [s for i in range(2) for s in random_playout_states(c, seed + 7919 * i)]
+    picked = sorted(rng.choice(len(pool), min(states, len(pool)), replace=False).tolist())
+    found = {"tried": 0, "refused": 0, "loaded": 0}
+    for k in picked:
+        data = json.loads(pool[k].to_json())
+        names = [f for f in data if f != "rng"]
+        for _ in range(per_state):
+            name = names[int(rng.integers(len(names)))]
+            others = [data[f] for f in names if f != name]
+            near = bool(rng.random() < 0.75)     # mostly what could pass for a position
+            choices = corruptions(data[name], rng, others, near=near, far=not near)
+            if not choices:
+                continue
+            bad = choices[int(rng.integers(len(choices)))]
+            broken = dict(data, **{name: bad})
+            what = f"{num_players}p state {k} with {name} = {short_repr(bad)}"
+            sc = _load_outcome(c, broken, f"{what} (compiled path)")
+            sp = _load_outcome(py, broken, f"{what} (Python path)")
+            found["tried"] += 1
+            if (sc is None) != (sp is None):
+                raise AssertionError(f"{what}: only the "
+                                     f"{'Python' if sc is None else 'compiled'} path loads it")
+            if sc is None:
+                found["refused"] += 1
+                continue
+            found["loaded"] += 1
+            ce = None
+            if engine is not None:
+                try:
+                    ce = engine.from_dict(copy.deepcopy(broken))
+                except Exception as exc:      # noqa: BLE001 - reported as the failure
+                    raise AssertionError(f"{what}: the Python loader takes it, the compiled "
+                                         f"engine refuses it ({type(exc).__name__}: "
+                                         f"{exc})") from exc
+            try:
+                _play_both(c, py, sc, sp, np.random.default_rng(int(rng.integers(2**32))),
+                           steps, what, ce)
+            except AssertionError:
+                raise
+            except Exception as exc:          # noqa: BLE001 - reported as the failure
+                raise AssertionError(f"{what}: loads, then {type(exc).__name__}: "
+                                     f"{exc}") from exc
+    return found
+
+
+def check_option_edges(game: Any, num_players: int, *, steps: int = 30, seed: int = 0) -> dict:
+    """Every variant option at the edges of its type (ints at the C types' edges and
+    around 0, bools, other types, empty strings and lists) is refused by the constructor
+    with ``InvalidArgumentError`` on both paths alike, or builds games that play
+    ``steps`` random moves identically on both (:func:`check_corrupted_states`' checks).
+    Returns the counts ``tried``, ``refused`` and ``built``."""
+    cls = game_class_of(game)
+    found = {"tried": 0, "refused": 0, "built": 0}
+    for name, default in sorted(cls.options.items()):
+        if isinstance(default, bool):
+            values = [not default, 0, 1, None, "yes"]
+        elif isinstance(default, int):
+            values = list(EDGE_INTS) + [0, 1, default + 1, float(default), None, True]
+        else:
+            values = [None, 0, -1, 2**63, "", "?", [], [0], [-1], [2**63], {}]
+        for value in values:
+            what = f"{num_players}p {name}={short_repr(value)}"
+            built = []
+            for compiled in (True, False):
+                try:
+                    built.append(make_game(game, num_players, {name: value}, compiled))
+                except InvalidArgumentError:
+                    built.append(None)
+                except Exception as exc:      # noqa: BLE001 - reported as the failure
+                    raise AssertionError(f"{what}: {type(exc).__name__}: {exc}, not "
+                                         "InvalidArgumentError") from exc
+            found["tried"] += 1
+            c, py = built
+            if (c is None) != (py is None):
+                raise AssertionError(f"{what}: only one path builds the game")
+            if c is None:
+                found["refused"] += 1
+                continue
+            found["built"] += 1
+            try:
+                sc = c.new_initial_state(np.random.default_rng(seed))
+                sp = py.state_from_dict(sc.to_dict())
+                _play_both(c, py, sc, sp, np.random.default_rng(seed + 1), steps, what)
+            except AssertionError:
+                raise
+            except Exception as exc:          # noqa: BLE001 - reported as the failure
+                raise AssertionError(f"{what}: builds, then {type(exc).__name__}: "
+                                     f"{exc}") from exc
+    return found
 
 
 # -- fuzz -----------------------------------------------------------------------------------

@@ -643,6 +643,12 @@ static const char *check_state(const rules *g, sw_state *s)
     for (long k = 0; k < NUM_CARDS; k++)
         if (counts[k] != g->copies[k])
             return "a card was created or lost";
+    /* hands are refilled at once: every hand full, but the actor's while its card is
+     * pending (one short) */
+    for (long p = 0; p < n; p++)
+        if (s->hand_total[p] != g->hand_size - (s->phase != CHOOSE && p == s->actor))
+            return "hands: a hand that is not full (the actor's is one short while its "
+                   "card is pending)";
     int any_reshuffled = 0;
     for (long k = 0; k < NUM_CARDS; k++)
         any_reshuffled |= s->reshuffled[k] != 0;
@@ -670,6 +676,10 @@ static const char *check_state(const rules *g, sw_state *s)
         return "card: not a card with targets";
     if (!s->discard_len || s->discard[s->discard_len - 1] != s->card)
         return "card: the pending card is not on top of the discard pile";
+    facts played;          /* the table as it was when the card was played */
+    choice_facts(g, s, &played);
+    if (!can_play(s->card, &played))
+        return "card: a card the actor could not have played";
     long steps = TARGET_STEPS[s->card];
     sw_state *probe = PyMem_Malloc(sizeof(sw_state));
     if (probe == NULL)

@@ -546,6 +546,13 @@ class ScallywagsState(GameState):
         require(all(min(h) >= 0 for h in self.hands), "a negative card count")
         hand_size = game.components.hand_size
         require(all(sum(h) <= hand_size for h in self.hands), "a hand above the hand size")
+        # hands are refilled at once: every hand is full, but the actor's while the card
+        # it played is pending (one short)
+        for seat, hand in enumerate(self.hands):
+            want = hand_size - (self.phase != CHOOSE and seat == self.actor)
+            require(sum(hand) == want, f"hands[{seat}]: {sum(hand)} cards, not {want} "
+                    "(hands are refilled at once; the actor's is one short while its card "
+                    "is pending)")
         if any(self.reshuffled):   # the draw pile is what is left of the last reshuffle
             require(all(self.draw_pile.count(k) <= self.reshuffled[k] for k in range(NUM_CARDS)),
                     "draw_pile holds cards that were not reshuffled")
@@ -579,6 +586,8 @@ class ScallywagsState(GameState):
         steps = self.TARGET_STEPS[self.card]
         probe = self.clone()
         probe.chosen = []
+        require(probe.can_play(self.card),
+                f"card: {self.card} could not have been played by the actor (seat {self.actor})")
         for target in self.chosen[:steps]:
             _, choices = probe.target_choices()
             require(target in choices, f"chosen: {target} is not a legal target")

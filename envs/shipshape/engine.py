@@ -502,6 +502,8 @@ class ShipShapeState(GameState):
                     + len(self.placing[k]) == TURNS_PER_VOYAGE * len(grp),
                     f"stacks: group {k}'s crates do not add up to its stack")
             require(set(self.need[k]) <= set(grp), f"need: a seat outside group {k}")
+            require(list(self.need[k]) == [x for x in grp if x in self.need[k]],
+                    f"need: group {k}'s bidders, each once, in seat order")
             require(self.stage[k] in (1, 2), f"stage: group {k} is in no bidding stage")
             takers = [x[0] for x in self.placing[k]]
             require(set(takers) <= set(grp) and len(set(takers)) == len(takers),

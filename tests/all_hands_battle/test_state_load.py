@@ -12,7 +12,7 @@ from plunder.envs.all_hands_battle.components import SPY
 from plunder.envs.all_hands_battle_v0 import Game
 from plunder.envs.core.errors import InvalidStateError
 
-from tests.support.state_load import refusal_test, set_field
+from tests.support.state_load import assert_refused, refusal_test, set_field
 from plunder.envs.core.testing import random_playout_states
 
 
@@ -119,3 +119,21 @@ def test_other_player_count_is_named():
     game, data = _state("turn")
     with pytest.raises(InvalidStateError, match="totals: expected 4 entries"):
         Game(4).state_from_dict(data)
+
+
+def test_the_turn_player_holds_no_reserved_card():
+    # a seat picks its reserved card up as its turn starts: one left with it is never
+    # picked up, and the rules break once the round ends
+    from plunder.envs.all_hands_battle.engine import RECRUIT
+
+    game = Game(3)
+    state = next(s for seed in range(30) for s in random_playout_states(game, seed)
+                 if s.phase == RECRUIT and s.decision == "turn" and s.discard
+                 and s.first_fleet < 0)
+    data = state.to_dict()
+
+    def reserve(d):
+        d["reserved"][d["turn_player"]] = d["discard"].pop()
+
+    assert_refused(game, data, reserve, "not picked up at the start of its seat's turn",
+                   rule=True)

@@ -11,7 +11,7 @@ import pytest
 from plunder.envs.all_hands_crew_v0 import Game
 from plunder.envs.core.errors import InvalidStateError
 
-from tests.support.state_load import refusal_test, set_field
+from tests.support.state_load import assert_refused, refusal_test, set_field
 from plunder.envs.core.testing import random_playout_states
 from .helpers import COOK, crew
 
@@ -115,3 +115,21 @@ def test_other_player_count_is_named():
     game, data = _state()
     with pytest.raises(InvalidStateError, match="piles: expected 4 entries"):
         Game(4).state_from_dict(data)
+
+
+def test_the_draw_goes_round_the_table_one_card_a_turn():
+    game = Game(3)
+    state = next(s for seed in range(20) for s in random_playout_states(game, seed)
+                 if s.phase == "draw" and any(s.stock))
+    data = state.to_dict()
+
+    def skip_a_seat(d):
+        d["actor"] = (d["actor"] + 1) % 3
+
+    assert_refused(game, data, skip_a_seat, "one card a turn", rule=True)
+
+
+def test_rounds_are_bounded_by_the_cards():
+    game, data = _state()
+    most = sum(game.copies) // 3 + 1
+    assert_refused(game, data, set_field(("round",), most + 1), f"is outside 1..{most}")

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from plunder.envs.anchors_aweigh.components import KINDS
+from plunder.envs.anchors_aweigh.components import CONTRACT, KINDS
 from plunder.envs.anchors_aweigh.engine import (
     A_FLEE, A_SKIP, CARGO, CHEST, DECIDE, EMPTY, ENCOUNTER, LOADING, PHASES, SETUP, AnchorsAweighGame,
 )
@@ -284,3 +284,43 @@ def test_setup_phase_holds_the_monkeys():
     with pytest.raises(InvalidStateError, match="hand: not the monkeys"):
         game.state_from_dict(data)
 
+
+
+def _non_contract_queued(game):
+    def corrupt(data):
+        card = next(c for c in data["deck"] if game.cards[c].type != CONTRACT)
+        data["deck"].remove(card)
+        data["queue"].append(card)
+    return corrupt
+
+
+def test_only_contracts_wait_at_the_bottom_of_the_deck():
+    # the compiled encoder refuses a queued card that is no contract; the Python one
+    # wrote it outside its slot
+    game, data = _state(DECIDE)
+    assert_refused(game, data, _non_contract_queued(game),
+                   "queue: a card that is not a contract", rule=True)
+
+
+def test_coins_are_bounded_by_what_a_game_can_give():
+    game, data = _state(DECIDE)
+    most = sum(c.coins for c in game.cards) + 2 * 4 * game.comp.cargo_per_colour
+    data["coins"][0] = most
+    game.state_from_dict(copy.deepcopy(data))
+    assert_refused(game, data, set_field(("coins", 0), most + 1), f"is outside 0..{most}")
+
+
+@pytest.mark.parametrize("phase,value", [(LOADING, True), (DECIDE, False)])
+def test_the_starfish_leave_the_ships_exactly_when_travel_starts(phase, value):
+    game, data = _state(phase)                      # 2 players: the starfish rule
+    assert_refused(game, data, set_field(("cleansed",), value), "cleansed:", rule=True)
+
+
+def test_setup_holds_only_the_monkeys_and_empty_ships():
+    game, data = _state(SETUP, n=3, meddlesome_monkey=[1])
+
+    def other_tile(d):
+        d["hand"][1], d["pile_up"][0] = d["pile_up"][0], d["hand"][1]
+
+    assert_refused(game, data, other_tile, "a tile other than the Meddlesome Monkey",
+                   rule=True)

@@ -173,6 +173,8 @@ def test_cli_run_prints_a_table_and_writes_json(tmp_path):
     for word in ("win share", "95% CI", "mean rank", "score margin", "rating",
                  "latency p50 / p99"):
         assert word in res.output
+    assert all(len(line) <= 80 for line in res.output.splitlines()
+               if not line.startswith("wrote "))
     data = json.loads(out.read_text())
     assert validate(data, SCHEMA) == []
     assert data["command"].startswith("plunder benchmark run shipshape-2p-heldout")

@@ -76,6 +76,65 @@ def test_a_loader_that_raises_another_error_fails(monkeypatch):
         testing.check_malformed_states_refused(GAME, 3)
 
 
+def test_a_loader_that_lets_a_broken_state_through_fails(monkeypatch):
+    # the hand sizes' rule left out: a state with a card too many loads, then breaks
+    # the rules once its seat draws
+    validate = ScallywagsState.validate
+
+    def lenient(self):
+        try:
+            validate(self)
+        except InvalidStateError as exc:
+            if not str(exc).startswith("hands["):
+                raise
+
+    monkeypatch.setattr(ScallywagsState, "validate", lenient)
+    with pytest.raises(AssertionError, match="loads, then"):
+        testing.check_corrupted_states(GAME, 3)
+
+
+def test_a_compiled_view_that_disagrees_on_a_loaded_state_fails(monkeypatch):
+    if "view" not in testing.compiled_parts(ScallywagsGame(3)):
+        pytest.skip("the compiled view builder is not built")
+    python_view = ScallywagsState.python_view
+
+    def forgetful(self, player):
+        return python_view(self, player)._replace(turns=self.turns % 7)
+
+    monkeypatch.setattr(ScallywagsState, "python_view", forgetful)
+    with pytest.raises(AssertionError, match="seat"):
+        testing.check_corrupted_states(GAME, 3, states=4, per_state=10)
+
+
+def test_a_compiled_engine_that_refuses_what_python_loads_fails(monkeypatch):
+    if testing.compiled_engine(ScallywagsGame(3)) is None:
+        pytest.skip("the compiled engine is not built")
+    real = testing.compiled_engine
+
+    class Picky:
+        """The compiled engine, refusing every state whose turn count is odd."""
+
+        def __init__(self, game):
+            self.engine = real(game)
+
+        def from_dict(self, data):
+            if data["turns"] % 2:
+                raise InvalidStateError("turns: odd")
+            return self.engine.from_dict(data)
+
+    monkeypatch.setattr(testing, "compiled_engine", Picky)
+    with pytest.raises(AssertionError, match="the compiled engine refuses it"):
+        testing.check_corrupted_states(GAME, 3, states=6, per_state=20)
+
+
+def test_an_option_that_breaks_the_game_fails(monkeypatch):
+    from plunder.envs.all_hands_battle.engine import AllHandsBattleGame
+
+    monkeypatch.setattr(AllHandsBattleGame, "validate_options", classmethod(lambda cls, v: None))
+    with pytest.raises(AssertionError, match="target_score|max_rounds"):
+        testing.check_option_edges("all_hands_battle_v0", 2)
+
+
 def test_an_observation_not_built_from_the_view_fails(monkeypatch):
     monkeypatch.setattr(ScallywagsState, "observation",
                         lambda self, p: np.zeros(self.game.layout.size, np.float32))

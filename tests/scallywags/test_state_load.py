@@ -12,7 +12,7 @@ from plunder.envs.core.errors import InvalidStateError
 from plunder.envs.scallywags.components import HANDS_OFF
 from plunder.envs.scallywags.engine import ScallywagsGame
 
-from tests.support.state_load import refusal_test, set_field
+from tests.support.state_load import assert_refused, refusal_test, set_field
 from plunder.envs.core.testing import random_playout_states
 
 
@@ -143,3 +143,22 @@ def test_other_player_count_is_named():
     game, data = _state_in("choose", n=3)
     with pytest.raises(InvalidStateError, match="takes: expected 4 entries"):
         ScallywagsGame(4).state_from_dict(data)
+
+
+def _card_to_discard(data):
+    """A card of seat 0's hand laid on the discard pile (no card created or lost)."""
+    hand = data["hands"][0]
+    kind = next(k for k, c in enumerate(hand) if c)
+    hand[kind] -= 1
+    data["discard"].append(kind)
+
+
+@pytest.mark.parametrize("phase,corrupt", [
+    ("target", lambda d: d.update(actor=(d["actor"] + 1) % 3)),   # another seat's card
+    ("block", lambda d: d.update(actor=(d["actor"] + 1) % 3)),
+    ("choose", _card_to_discard),
+])
+def test_every_hand_is_full_but_the_actors_while_its_card_is_pending(phase, corrupt):
+    # such a state played on gives a seat a card above the hand size a move later
+    game, data = _state_in(phase)
+    assert_refused(game, data, corrupt, "cards, not", rule=True)

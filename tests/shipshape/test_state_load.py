@@ -179,3 +179,16 @@ def test_broken_rule_is_refused(name):
         else _state()
     assert_refused(game, data, corrupt, words, rule=True)
 
+
+
+@pytest.mark.parametrize("change", ["twice", "reversed"])
+def test_bidders_are_listed_once_each_in_seat_order(change):
+    # a seat listed twice bid twice and crashed the compiled encoder
+    game, data = _state(when=_re_bid_pending)
+    data = json.loads(json.dumps(data))
+
+    def corrupt(d):
+        need = d["need"][0]           # the seats tied in the first bids: two or more
+        d["need"][0] = [need[0], need[0]] if change == "twice" else need[::-1]
+
+    assert_refused(game, data, corrupt, "each once, in seat order", rule=True)

@@ -83,14 +83,15 @@ def refused(response, status, *words):
     return message
 
 
-def start_server(bot_dir):
+def start_server(bot_dir, *options):
     """``plunder serve`` on a free port in a process of its own, offering the bots under
-    ``bot_dir``: (its address, its port, the process; its output piped as text)."""
+    ``bot_dir``, with ``options`` of its own (``--max-games``, ...): (its address, its port,
+    the process; its output piped as text)."""
     from tests.web.browser import free_port
 
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "plunder.training.cli.commands", "serve",
-                             "--port", str(port), "--bot-dir", str(bot_dir)],
+                             "--port", str(port), "--bot-dir", str(bot_dir), *options],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return f"http://127.0.0.1:{port}", port, proc
 

@@ -128,21 +128,25 @@ def diagnose(env_id: str, num_players: int, bot: str, helper: str = "heuristic",
 
 
 def render_diagnosis(data: dict, echo: Callable[[str], None]) -> None:
-    """Print a diagnosis as two Markdown tables."""
+    """Print a diagnosis as two tables of 80 columns."""
+    from plunder.training.tables import text_table, wrap
+
     b = data["baseline"]
-    echo(f"\n{data['env_id']}, {data['num_players']} players: {data['bot']} against "
-         f"{data['opponent']}, {data['games']} games (seed {data['seed']}): "
-         f"{b['win_share']:.1%} ({b['ci95'][0]:.1%}–{b['ci95'][1]:.1%})"
-         + (f", {b['truncated_games']} at the turn limit" if b["truncated_games"] else ""))
-    echo(f"\n| kind of decision | decisions with a choice | {data['helper']} would choose "
-         f"differently |\n|---|---|---|")
-    for k in data["kinds"]:
-        share = k["disagreements"] / k["decisions"] if k["decisions"] else 0.0
-        echo(f"| {k['kind']} | {k['decisions']:,} | {share:.0%} |")
+    echo("\n" + wrap(f"{data['env_id']}, {data['num_players']} players: {data['bot']} "
+                     f"against {data['opponent']}, {data['games']} games (seed "
+                     f"{data['seed']}): {b['win_share']:.1%} ({b['ci95'][0]:.1%}–"
+                     f"{b['ci95'][1]:.1%})"
+                     + (f", {b['truncated_games']} at the turn limit"
+                        if b["truncated_games"] else "")) + "\n")
+    rows = [(k["kind"], f"{k['decisions']:,}",
+             f"{k['disagreements'] / k['decisions'] if k['decisions'] else 0.0:.0%}")
+            for k in data["kinds"]]
+    echo(text_table(("kind of decision", "decisions with a choice",
+                     f"{data['helper']} would choose differently"), rows))
     if data["hybrids"]:
-        echo(f"\n| {data['helper']} makes these | win share | 95% CI | change (paired 95% CI) "
-             f"|\n|---|---|---|---|")
-        for h in data["hybrids"]:
-            echo(f"| {h['kind']} | {h['win_share']:.1%} | {h['ci95'][0]:.1%}–"
-                 f"{h['ci95'][1]:.1%} | {h['delta']:+.1%} ({h['delta_ci95'][0]:+.1%} to "
-                 f"{h['delta_ci95'][1]:+.1%}) |")
+        rows = [(h["kind"], f"{h['win_share']:.1%}",
+                 f"{h['ci95'][0]:.1%}–{h['ci95'][1]:.1%}",
+                 f"{h['delta']:+.1%} ({h['delta_ci95'][0]:+.1%} to "
+                 f"{h['delta_ci95'][1]:+.1%})") for h in data["hybrids"]]
+        echo("\n" + text_table((f"{data['helper']} makes these", "win share", "95% CI",
+                                "change (paired 95% CI)"), rows))

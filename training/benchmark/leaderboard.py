@@ -439,8 +439,10 @@ def render_gaps(board: dict, echo=print) -> None:
     for e in sorted(board["entries"], key=lambda e: -e["rating"]["elo"]):
         r = e["rating"]
         echo(f"  {e['bot']:24s} {r['elo']:7.0f}  ({r['elo_ci95'][0]:.0f}–{r['elo_ci95'][1]:.0f})")
+    from plunder.training.tables import wrap
+
     for row in board["level_gaps"]:
-        echo(f"  {gap_line(row)}")
+        echo(wrap(gap_line(row), indent="  ", hang="    "))
 
 
 def leaderboard_markdown(board: dict) -> str:

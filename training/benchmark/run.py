@@ -271,12 +271,15 @@ def _record(state, seat: int, lineup: list[int], n: int, truncated: bool) -> Gam
 
 
 def render_result(result: BenchmarkResult, echo: Callable[[str], None] = print) -> None:
-    """Print a result as a small plain-text table (no rich needed)."""
+    """Print a result as a small plain-text table of 80 columns (no rich needed)."""
+    from plunder.training.tables import wrap
+
     d = result.to_dict()
     r, lat = d["results"], d["latency"]
-    echo(f"{d['task_name']} (v{d['task_version']}), plunder {d['plunder_version']}: "
-         f"{d['policy']} over {d['games']} games"
-         + ("" if d["full_task"] else f" (of the task's {result.task.games}: not a full run)"))
+    echo(wrap(f"{d['task_name']} (v{d['task_version']}), plunder {d['plunder_version']}: "
+              f"{d['policy']} over {d['games']} games"
+              + ("" if d["full_task"] else f" (of the task's {result.task.games}: not a "
+                                           "full run)")))
     rating = r["rating"]
     rows = [("win share", f"{r['win_share']:.1%} (95% CI {r['ci95'][0]:.1%}–"
                           f"{r['ci95'][1]:.1%}; parity {r['parity']:.0%})"),
@@ -294,7 +297,7 @@ def render_result(result: BenchmarkResult, echo: Callable[[str], None] = print) 
                                                     f"({o['games']} games)"))
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
-        echo(f"  {k:<{width}}  {v}")
+        echo(wrap(v, indent=f"  {k:<{width}}  ", hang=" " * (width + 4)))
 
 
 def write_json(data: dict, path) -> None:

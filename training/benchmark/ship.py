@@ -49,7 +49,7 @@ from plunder.training.selfplay.export import EARLY_FRACTION
 
 #: config keys that never change what is learned (left out of the reproducing command;
 #: periodic evaluations only watch, tested)
-IGNORED_KEYS = {"progress_bar", "tensorboard", "eval.every", "eval.games"}
+IGNORED_KEYS = {"progress_bar", "progress_every", "tensorboard", "eval.every", "eval.games"}
 #: float32 weight tensors of at least this many numbers are stored as float16
 FLOAT16_MIN_SIZE = 1024
 #: suffix of a float16 initializer (a Cast node restores the float32 name)

@@ -101,17 +101,25 @@ def targets(games: int = 1000, seed: int = DEFAULT_SEED, env_ids: list[str] | No
 
 
 def render_targets(data: dict, echo: Callable[[str], None]) -> None:
-    """Print the table as Markdown, one row per cell."""
+    """Print the table in 80 columns, one row per cell, and a command that replays one."""
+    from plunder.training.tables import command_lines, text_table, wrap
+
     echo(f"\n{data['bot']}, tournament seed {data['seed']}: {data['met']} of "
          f"{data['total']} targets met\n")
-    echo("| game | players | bot | against | games | win share (95% CI) | target | |\n"
-         "|---|---|---|---|---|---|---|---|")
+    rows, stalled = [], []
     for c in data["cells"]:
-        target = ("beats it: interval above 50%" if c["kind"] == "search"
-                  else f">= {c['target']:.0%}")
-        stalled = f"; {c['truncated_games']} at the turn limit" if c["truncated_games"] else ""
-        echo(f"| {game_name(c['env_id'])} | {c['players']} | {c['bot']} | {c['opponent']} | "
-             f"{c['games']:,} | {c['win_share']:.1%} ({c['ci95'][0]:.1%}–{c['ci95'][1]:.1%})"
-             f"{stalled} | {target} | {'met' if c['met'] else 'missed'} |")
-    echo("\nReplay a row: its `command` in the JSON (--json-out), e.g. "
-         f"`{data['cells'][0]['command']}`" if data["cells"] else "")
+        target = "above 50%" if c["kind"] == "search" else f">= {c['target']:.0%}"
+        rows.append((game_name(c["env_id"]), c["players"], f"{c['bot']}\nvs {c['opponent']}",
+                     f"{c['games']:,}", f"{c['win_share']:.1%}\n({c['ci95'][0]:.1%}–"
+                                        f"{c['ci95'][1]:.1%})",
+                     f"{'met' if c['met'] else 'missed'}\n{target}"))
+        if c["truncated_games"]:
+            stalled.append(f"{game_name(c['env_id'])}, {c['players']} players, {c['bot']} vs "
+                           f"{c['opponent']}: {c['truncated_games']} at the turn limit")
+    echo(text_table(("game", "players", "bot and opponent", "games", "win share (95% CI)",
+                     "target"), rows, align="lrlrrl"))
+    for line in stalled:
+        echo(wrap(line, indent="  ", hang="    "))
+    if data["cells"]:
+        echo("\nReplay a row with its `command` in the JSON (--json-out), e.g.:\n"
+             + command_lines(data["cells"][0]["command"]))

@@ -10,7 +10,9 @@ import click
 
 from plunder.envs.core import PlunderError
 
-from .options import GAME, GameType, game_argument
+from .options import (
+    GAME, MAX_STEPS, SEED, GameType, Group, count, game_argument, players_option,
+)
 
 
 def _fail(exc: Exception):
@@ -57,7 +59,7 @@ def _report(data: dict, render, json_out) -> None:
         click.echo(f"wrote {json_out}")
 
 
-@click.group("benchmark")
+@click.group("benchmark", cls=Group)
 def benchmark():
     """Benchmark tasks, shipped opponent bots, one score command (docs/benchmark.md)."""
 
@@ -75,11 +77,14 @@ def list_tasks(as_json, markdown):
     if as_json:
         click.echo(json.dumps([t.to_dict() for t in TASKS.values()], indent=2))
         return
-    click.echo(f"{'task':32s} {'v':>2s} {'players':>7s} {'games':>5s} {'held out':8s} "
-               f"opponents")
-    for t in TASKS.values():
-        click.echo(f"{t.name:32s} {t.version:>2d} {t.num_players:>7d} {t.games:>5d} "
-                   f"{'yes' if t.held_out else 'no':8s} {', '.join(t.opponents)}")
+    from plunder.training.tables import text_table
+
+    rows = [(t.name, t.version, t.num_players, t.games, "yes" if t.held_out else "no",
+             "\n".join(t.opponents)) for t in TASKS.values()]
+    click.echo(text_table(("task", "v", "players", "games", "held out", "opponents"),
+                          rows, align="lrrrll",
+                          title="The benchmark tasks (v: the task's version; held out: "
+                                "opponents no packaged training config names)"))
 
 
 @benchmark.command("run")
@@ -89,7 +94,7 @@ def list_tasks(as_json, markdown):
                    "module:factory() (called as factory(env_id=, num_players=, seed=), "
                    "returns an object with act), or a bot spec (heuristic, "
                    "pretrained:final, search:8, ...).")
-@click.option("--games", type=click.IntRange(1), default=None,
+@click.option("--games", type=count(), default=None,
               help="Play only the task's first N games (smoke tests; not a full result).")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
@@ -116,17 +121,17 @@ def run(task, policy, games, json_out, as_json):
 @benchmark.command("exploit")
 @click.argument("bot")
 @click.option("--game", type=GAME, required=True, help="The game (e.g. scallywags).")
-@click.option("--players", type=click.IntRange(2), required=True, help="Number of players.")
-@click.option("--steps", type=click.IntRange(1), default=None,
+@players_option(required=True)
+@click.option("--steps", type=count(1, MAX_STEPS), default=None,
               help="Learner steps of each best response (default: the larger of 2,000,000 "
                    "and 4 times the steps BOT was trained for).")
 @click.option("--start", "starts", type=click.Choice(["scratch", "warm"]), multiple=True,
               help="Which best responses to train (repeatable): scratch (a random start) "
                    "and warm (BOT's own weights); default both for an exported bot, scratch "
                    "for a scripted one.")
-@click.option("--games", type=click.IntRange(1), default=None,
+@click.option("--games", type=count(), default=None,
               help="Evaluation games of each best response against BOT (default 1000).")
-@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the best response's training run.")
 @click.option("--run-dir", type=click.Path(file_okay=False), default=None,
               help="Where the best responses train, in RUN_DIR/scratch and RUN_DIR/warm "
@@ -155,20 +160,20 @@ def exploit(bot, game, players, steps, starts, games, seed, run_dir, overrides, 
 @game_argument()
 @click.option("--bot", required=True, metavar="SPEC",
               help="The bot to diagnose (any bot spec: trained:PATH.onnx, pretrained, ...).")
-@click.option("--players", type=click.IntRange(2), required=True, help="Number of players.")
+@players_option(required=True)
 @click.option("--helper", default="heuristic", show_default=True, metavar="SPEC",
               help="The bot that takes over one kind of decision at a time.")
 @click.option("--against", "opponent", default="heuristic", show_default=True,
               metavar="SPEC", help="The bot in every other seat.")
-@click.option("--games", type=click.IntRange(2), default=200, show_default=True,
+@click.option("--games", type=count(2), default=200, show_default=True,
               help="Games per replay (the survey and each hybrid play the same games).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Tournament seed (the deals of plunder eval --seed).")
 @click.option("--kinds", default=None, metavar="K1,K2",
               help="Kinds of decision to hand over, one hybrid each; K1+K2 hands two over "
                    "together (default: the --top kinds where the two bots disagree most "
                    "often).")
-@click.option("--top", type=click.IntRange(1), default=4, show_default=True,
+@click.option("--top", type=count(), default=4, show_default=True,
               help="How many kinds to replay when --kinds is not given.")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
@@ -193,15 +198,15 @@ def diagnose(game, bot, players, helper, opponent, games, seed, kinds, top, json
               help="Only this game (repeatable; default: all five).")
 @click.option("--bot", default="pretrained:final", show_default=True, metavar="SPEC",
               help="The trained bot to judge (any bot spec).")
-@click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--games", type=count(), default=1000, show_default=True,
               help="Games per cell.")
-@click.option("--seed", type=click.IntRange(0), default=31, show_default=True,
+@click.option("--seed", type=SEED, default=31, show_default=True,
               help="Tournament seed (the deals of plunder eval --seed); 0 is the training "
                    "runs' final evaluation, on which variants were compared.")
-@click.option("--search-games", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--search-games", type=count(0), default=0, show_default=True,
               help="Also play netsearch:pretrained against the bot at 2 players, this many "
                    "games per game (slow: crew and Anchors Aweigh! take seconds a game).")
-@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--workers", type=count(1, 256), default=1, show_default=True,
               help="Processes playing the cells side by side (the same numbers as one).")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None,
               help="Also write the result JSON to this file (atomically).")
@@ -222,20 +227,19 @@ def targets_command(games_, bot, games, seed, search_games, workers, json_out):
 
 @benchmark.command("leaderboard")
 @game_argument(type=GameType(extra=("all",)))
-@click.option("--players", type=click.IntRange(2), default=None,
-              help="Number of players (required unless GAME is 'all', which rates every "
-                   "table with a shipped network; with 'all' it keeps that count only).")
-@click.option("--games", type=click.IntRange(1), default=1000, show_default=True,
+@players_option("Number of players (required unless GAME is 'all', which rates every "
+                "table with a shipped network; with 'all' it keeps that count only).")
+@click.option("--games", type=count(), default=1000, show_default=True,
               help="Games per pairing.")
-@click.option("--search-games", type=click.IntRange(1), default=None,
+@click.option("--search-games", type=count(), default=None,
               help="Games per pairing that has a search bot (default: --games).")
 @click.option("--bots", default=None,
               help="Comma-separated bot specs (default: random, the table's playable "
                    "levels level:novice .. level:expert, and planner where the game has one).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the pairings' tournaments: 0 the published boards' games, "
                    "another a fresh set (choose levels on one, publish another).")
-@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--workers", type=count(1, 256), default=1, show_default=True,
               help="Processes playing the games side by side (the same numbers as one).")
 @click.option("--cache-dir", default="runs/leaderboards", show_default=True,
               help="Where finished chunks of games are kept, so that a stopped board "
@@ -332,8 +336,7 @@ def train_missing(games_, runs_dir, dest, dry_run, early):
 @click.option("--dest", type=click.Path(file_okay=False), default=None,
               help="Target folder (default: the package's plunder/policies/pretrained).")
 @click.option("--game", type=GAME, default=None, help="Refuse runs of any other game.")
-@click.option("--players", type=click.IntRange(2), default=None,
-              help="Refuse runs of any other player count.")
+@players_option("Refuse runs of any other player count.")
 @click.option("--placeholder", is_flag=True,
               help="Mark the bots as placeholders (small development runs).")
 @click.option("--float32", "keep_float32", is_flag=True,

@@ -9,29 +9,27 @@ from typing import Callable
 from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError
 
+from plunder.training.tables import WIDTH, text_table, wrap
+
 from .tournament import Tournament, bot_factories, check_seed, run_tournament
 
 
-def render_table(t: Tournament, title: str | None = None, console=None) -> None:
-    """Print a tournament as a rich table."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = console or Console()
-    table = Table(title=title or f"{t.env_id}, {t.num_players} players, {t.games} games "
-                                 f"(parity {t.parity:.0%})")
-    table.add_column("bot", no_wrap=True)
-    for col in ("seat-games", "win share", "95% CI", "mean score", "rank reward",
-                "rating (mu ± sigma)"):
-        table.add_column(col, justify="right")
+def render_table(t: Tournament, title: str | None = None, echo: Callable[[str], None] = print,
+                 width: int = WIDTH) -> None:
+    """Print a tournament as a table of ``width`` columns (``plunder.training.tables``)."""
+    rows = []
     for b in t.bots:
         lo, hi = b.ci95
-        table.add_row(b.name, str(b.seat_games), f"{b.win_share:.1%}",
-                      f"{lo:.1%}–{hi:.1%}", f"{b.mean_score:.2f}", f"{b.mean_reward:+.3f}",
-                      f"{b.mu:.1f} ± {b.sigma:.1f}" if b.rated else "-")
-    console.print(table)
+        rows.append((b.name, b.seat_games, f"{b.win_share:.1%}", f"{lo:.1%}–{hi:.1%}",
+                     f"{b.mean_score:.2f}", f"{b.mean_reward:+.3f}",
+                     f"{b.mu:.1f} ± {b.sigma:.1f}" if b.rated else "-"))
+    echo(text_table(("bot", "seat-games", "win share", "95% CI", "mean score",
+                     "rank reward", "rating (mu ± sigma)"), rows, width=width,
+                    title=title or f"{t.env_id}, {t.num_players} players, {t.games} games "
+                                   f"(parity {t.parity:.0%})"))
     if t.truncated:
-        console.print(f"[yellow]{t.truncated} game(s) hit the turn limit[/yellow]")
+        echo(wrap(f"{t.truncated} game(s) hit the turn limit and were scored as they "
+                  "stood", width))
 
 
 def eval_command_line(env_id: str, bots: str, players: int, games: int, seed: int,
@@ -100,10 +98,12 @@ def _eval(game, bots, games, players, seed, options, as_json, max_turns, log_gam
             return t.to_dict()
         from tqdm import tqdm
 
-        bar = stack.enter_context(tqdm(total=games, desc="games", unit="game", leave=False))
+        # no bar where the output is not a terminal (disable=None)
+        bar = stack.enter_context(tqdm(total=games, desc="games", unit="game", leave=False,
+                                       disable=None))
         t = run_tournament(env_id, players, facs, games, seed, opts, max_turns,
                            progress=lambda k: bar.update(1), on_game=on_game)
-    render_table(t)
+    render_table(t, echo=click.echo)
     return t.to_dict()
 
 

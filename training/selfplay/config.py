@@ -12,6 +12,7 @@ Overrides use dotted keys with YAML values, e.g. ``ppo.learning_rate=1e-3`` or
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import types
 import typing
@@ -23,9 +24,14 @@ from typing import Any
 import yaml
 
 from plunder.envs.core import ConfigError, UnknownEnvError
+from plunder.envs.core.checks import MAX_INT
 from plunder.policies.base import BOT_KINDS, PLANNERS
 from plunder.training.games import game_name
 from plunder.training.games import resolve_env_id as resolve_game
+
+
+#: the most learner steps a run takes (and the longest interval between its events)
+MAX_STEPS = 10**12
 
 
 def _f(default, doc: str, **kw):
@@ -62,7 +68,7 @@ class PPOConfig:
     lr_final_fraction: float = _f(0.1, "final learning rate / start learning rate (linear)",
                                   low=0.0, high=1.0)
     n_steps: int = _f(256, "learner steps per env per rollout (rollout = n_steps * n_envs)",
-                      low=1)
+                      low=1, high=65_536)
     batch_size: int = _f(1024, "minibatch size of the gradient steps", low=2)
     n_epochs: int = _f(4, "passes over each rollout", low=1)
     gamma: float = _f(0.995, "discount factor (rewards come only at the end of a game)",
@@ -90,7 +96,8 @@ class LeagueConfig:
         "snapshots (frozen copies of the learner), onnx (the files in onnx_opponents); "
         "kinds without members (no heuristic bot, no snapshot yet) are skipped")
     snapshot_every: int = _f(50_000, "learner steps between snapshots of the learner into "
-                                     "the pool (one is taken at step 0)", low=1)
+                                     "the pool (one is taken at step 0)", low=1,
+                             high=MAX_STEPS)
     max_snapshots: int = _f(10, "pool size; the oldest snapshot leaves first", low=1)
     recency: float = _f(0.8, "snapshot k places from the newest is drawn with weight "
                              "recency**k (1: uniform over the pool)", low=0.0, high=1.0)
@@ -109,7 +116,7 @@ class EvalConfig:
     """Evaluation against random and heuristic opponents (learner plays greedily)."""
 
     every: int = _f(100_000, "learner steps between evaluations during training (0: none)",
-                    low=0)
+                    low=0, high=MAX_STEPS)
     games: int = _f(100, "games per opponent kind in each periodic evaluation", low=1)
     final_games: int = _f(1000, "games per opponent kind in the final evaluation table "
                                 "(its 95% interval is about ±3 points at 1,000)", low=1)
@@ -210,19 +217,21 @@ class TrainConfig:
                       "final evaluation's tournament seed, whose games are seeded apart from "
                       "all of training's (docs/training.md#evaluation)", low=0,
                    high=2**32 - 1)
-    total_timesteps: int = _f(500_000, "learner env-steps to train for", low=1)
-    n_envs: int = _f(16, "games played side by side", low=1)
+    total_timesteps: int = _f(500_000, "learner env-steps to train for", low=1,
+                              high=MAX_STEPS)
+    n_envs: int = _f(16, "games played side by side", low=1, high=4096)
     vec_env: str = _f("batched", "batched (one process, opponents' forward passes batched "
                                  "across games), dummy or subproc (SB3 vec envs over "
                                  "SelfPlayEnv)", choices=("batched", "dummy", "subproc"))
     vec_workers: int = _f(1, "with vec_env batched: worker processes sharing the games "
-                             "(1: all in the training process)", low=1)
+                             "(1: all in the training process)", low=1, high=256)
     async_rollouts: bool = _f(False, "with vec_env batched and vec_workers > 1: the workers "
                                      "play the next rollout (with the policy as it was "
                                      "before this update) while PPO updates on the last one; "
                                      "each rollout's behaviour policy then lags one update, "
                                      "corrected as in decoupled PPO (docs/training.md)")
-    torch_threads: int = _f(1, "torch intra-op threads (results depend on it)", low=1)
+    torch_threads: int = _f(1, "torch intra-op threads (results depend on it)", low=1,
+                            high=256)
     init_from: str | None = _f(None, "an exported bot (.onnx, this game, players and variant) "
                                      "whose weights the network starts from, in place of "
                                      "its random initialisation and of the imitation warm "
@@ -234,8 +243,11 @@ class TrainConfig:
                              "the shipped bots repeat bit for bit only on the CPU "
                              "(docs/training.md#devices)")
     checkpoint_every: int = _f(100_000, "learner steps between checkpoints (the last one "
-                                        "is always written)", low=1)
-    progress_bar: bool = _f(True, "show a progress bar")
+                                        "is always written)", low=1, high=MAX_STEPS)
+    progress_bar: bool = _f(True, "show progress: a bar on a terminal, else a line every "
+                                  "progress_every steps")
+    progress_every: int = _f(0, "where the output is not a terminal: learner steps between "
+                                "progress lines (0: about 50 lines a run)", low=0)
     tensorboard: bool = _f(True, "write TensorBoard logs under RUN/tb")
     policy: PolicyConfig = field(default_factory=PolicyConfig,
                                  metadata={"doc": "network"})
@@ -358,10 +370,16 @@ def _check_value(value: Any, tp, where: str, meta: dict) -> Any:
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"{where}: expected a number, got {value!r}")
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            value = float("inf")
+        if not math.isfinite(value):     # nan compares false with every bound
+            raise ConfigError(f"{where}: expected a finite number, got {value!r}")
     elif tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ConfigError(f"{where}: expected an int, got {value!r}")
+        meta.setdefault("high", MAX_INT)       # the widest a count in a run gets
     elif tp is bool:
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: expected true or false, got {value!r}")

@@ -334,9 +334,14 @@ def export_command(run: str, out: str | None, checkpoint: str | None) -> Path:
 
     from plunder.envs.core import PlunderError
 
+    from plunder.training.atomic import write_failure
+
     try:
         path = export_run(run, out, checkpoint)
     except PlunderError as exc:
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:       # a read-only folder, a full disk
+        raise click.ClickException(write_failure(exc, "the run or its bot", "read or write")) \
+            from None
     click.echo(f"wrote {path}")
     return path

@@ -61,9 +61,12 @@ from plunder.envs import game_class
 from plunder.envs.core import InvalidArgumentError, ModelFileError, PlunderError
 
 from plunder.training.atomic import atomic_write_bytes  # noqa: F401 - re-exported
+from plunder.training.atomic import write_failure
 from plunder.training.games import game_name
+from plunder.training.tables import WIDTH, command_lines, text_table, wrap, wrapping
 
 from .config import TrainConfig, entity_group_names, resolve_device
+from .progress import TrainingProgress, latest_eval_text
 from .selfplay_env import (Actor, ActorPolicy, OpponentPool, SelfPlayEnv, SelfPlayVecEnv,
                            actor_from_policy, limit_numpy_threads)
 from plunder.training.threads import map_in_processes
@@ -375,41 +378,72 @@ def summarize(results: dict) -> dict:
     return out
 
 
-def render_summary(cfg: TrainConfig, summary: dict, steps: int, console=None,
-                   title: str | None = None) -> None:
-    """The final evaluation table."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = console or Console()
-    table = Table(title=title or f"{cfg.env_id}, {cfg.num_players} players: trained bot "
-                                 f"after {steps:,} steps (greedy)")
-    table.add_column("opponents", no_wrap=True)
-    for col in ("games", "win share", "95% CI", "parity", "vs parity", "score (bot / opp)",
-                "rating (bot / opp)"):
-        table.add_column(col, justify="right")
+def render_summary(cfg: TrainConfig, summary: dict, steps: int,
+                   echo: Callable[[str], None] = print, title: str | None = None,
+                   width: int = WIDTH) -> None:
+    """The final evaluation table (``width`` columns), the games that hit the turn limit
+    and the command that replays each row."""
+    rows = []
+    parity = {s["parity"] for s in summary.values()}
     for spec, s in summary.items():
         lo, hi = s["ci95"]
-        diff = s["win_share"] - s["parity"]
-        table.add_row(f"{cfg.num_players - 1} × {spec}", str(s["games"]),
-                      f"{s['win_share']:.1%}", f"{lo:.1%}–{hi:.1%}", f"{s['parity']:.0%}",
-                      f"{diff:+.1%}", f"{s['mean_score']:.2f} / {s['opponent_mean_score']:.2f}",
-                      f"{s['rating'][0]:.1f} / {s['rating'][1]:.1f}")
-    console.print(table)
+        rows.append((spec, f"{s['games']:,}", f"{s['win_share']:.1%}",
+                     f"{lo:.1%}–{hi:.1%}", f"{s['win_share'] - s['parity']:+.1%}",
+                     f"{s['mean_score']:.1f} / {s['opponent_mean_score']:.1f}"))
+    others = cfg.num_players - 1
+    title = title or (f"{cfg.env_id}, {cfg.num_players} players: the trained bot after "
+                      f"{steps:,} steps (greedy) against {others} of each opponent"
+                      + (f"; parity {parity.pop():.0%}" if len(parity) == 1 else "")
+                      + " (ratings: eval.json)")
+    echo(text_table(("opponent", "games", "win share", "95% CI", "vs parity",
+                     "score bot / opp"), rows, width=width, title=title))
     for spec, s in summary.items():
         if s.get("truncated_games"):
-            console.print(f"[yellow]against {spec}: {s['truncated_games']} of {s['games']} "
-                          "games hit the turn limit and were scored as they stood[/yellow]")
+            echo(wrap(f"against {spec}: {s['truncated_games']} of {s['games']} games hit the "
+                      "turn limit and were scored as they stood", width))
     rows = [(spec, s) for spec, s in summary.items() if s.get("command")]
     if rows:
-        console.print("The evaluation games are seeded apart from every game training saw. "
-                      "Replay a row (same games, same seeds, same numbers) with:",
-                      soft_wrap=True)
+        echo("\n" + wrap("The evaluation games are seeded apart from every game training saw. "
+                  "Replay a row (same games, same seeds, same numbers) with:", width))
         for spec, s in rows:
             lo, hi = s["ci95"]
-            console.print(f"  # vs {spec}: {s['win_share']:.1%} (95% CI {lo:.1%}–{hi:.1%}, "
-                          f"{s['games']:,} games)\n  {s['command']}", soft_wrap=True,
-                          markup=False, highlight=False)
+            echo(f"  # vs {spec}: {s['win_share']:.1%} (95% CI {lo:.1%}–{hi:.1%}, "
+                 f"{s['games']:,} games)\n{command_lines(s['command'], width)}")
+
+
+def next_commands(cfg: TrainConfig, run_dir: Path, bot: Path | None,
+                  width: int = WIDTH) -> str:
+    """What to do with a finished run: play against its bot, serve it, benchmark it, and
+    where its TensorBoard logs are (the commands, ready to paste)."""
+    from plunder.training.benchmark.tasks import TASKS
+
+    name = game_name(cfg.env_id)
+    n = cfg.num_players
+    steps: list[tuple[str, str]] = []
+    if bot is None:
+        steps.append(("export the bot first (the run kept no bot.onnx)",
+                      f"plunder export {run_dir}"))
+        bot = Path(run_dir) / "bot.onnx"
+    steps.append(("play against it in the terminal",
+                  f"plunder play {name} --players {n} --bots trained:{bot}"))
+    steps.append(("play against it in a browser (the page lists the bots of --bot-dir)",
+                  f"plunder serve --bot-dir {Path(bot).parent}"))
+    tasks = [t for t in TASKS.values() if t.env_id == cfg.env_id and t.num_players == n
+             and not t.held_out and dict(t.option_dict) == dict(cfg.options)]
+    task = next((t for t in tasks if t.name.endswith("-ladder")), tasks[0] if tasks else None)
+    if task is not None:
+        steps.append((f"benchmark it (the {task.name} task's fixed games and opponents)",
+                      f"plunder benchmark run {task.name} --policy {bot}"))
+    else:
+        steps.append(("measure it against the scripted bot",
+                      f"plunder eval {name} --players {n} --bots trained:{bot},heuristic"))
+    if cfg.tensorboard:
+        steps.append(("its training curves (TensorBoard logs)",
+                      f"tensorboard --logdir {Path(run_dir) / 'tb'}"))
+    lines = ["", "Next:"]
+    for what, command in steps:
+        lines += [wrap(what, width, indent="  # ", hang="  # "), command_lines(command, width)]
+    return "\n".join(lines)
 
 
 # -- the training loop ---------------------------------------------------------------------
@@ -626,7 +660,7 @@ def train(cfg: TrainConfig, run_dir: str | Path | None = None, resume: bool = Fa
     The run directory is locked for the whole run."""
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(cfg)
     with lock_run(run_dir):
-        return _train(cfg, run_dir, resume, overwrite, echo, final_eval, export)
+        return _train(cfg, run_dir, resume, overwrite, wrapping(echo), final_eval, export)
 
 
 def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
@@ -706,14 +740,18 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         keep_early_snapshot(run_dir, first, 0, cfg.total_timesteps)
         state["next_snapshot"] = cfg.league.snapshot_every
     remaining = cfg.total_timesteps - steps0
-    callback = _league_callback(cfg, run_dir, pool, state, echo)
+    progress = TrainingProgress(steps0, cfg.total_timesteps, cfg.ppo.n_steps * cfg.n_envs,
+                                echo, every=cfg.progress_every, show=cfg.progress_bar,
+                                latest=lambda: latest_eval_text(state["evals"]))
+    callback = _league_callback(cfg, run_dir, pool, state, progress.say)
     t_learn = time.perf_counter()
     if remaining > 0:
         try:
-            model.learn(total_timesteps=remaining, callback=callback,
-                        reset_num_timesteps=ckpt is None, progress_bar=cfg.progress_bar,
+            model.learn(total_timesteps=remaining, callback=[callback, progress.callback()],
+                        reset_num_timesteps=ckpt is None, progress_bar=False,
                         tb_log_name="ppo")
         except KeyboardInterrupt:
+            progress.close()
             path = save_checkpoint(run_dir, model, pool, _meta(cfg, state))
             vec.close()
             echo(f"interrupted at {model.num_timesteps:,} steps; saved {path}; continue "
@@ -756,10 +794,11 @@ def _train(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool,
         atomic_write_bytes(run_dir / "eval.json", json.dumps(
             {"steps": steps, "results": summary}, indent=2).encode())
     if final_eval:
-        render_summary(cfg, summary, steps)
+        render_summary(cfg, summary, steps, echo=echo)
     total = state["wall"] + time.perf_counter() - state["t0"]
     echo(f"run {run_dir}: {steps:,} steps, {total:.0f}s" +
          (f"; bot {onnx_path}" if onnx_path else ""))
+    echo(next_commands(cfg, run_dir, onnx_path))
     return TrainResult(run_dir, steps, total, summary, onnx_path)
 
 
@@ -793,3 +832,5 @@ def train_command(game: str, config_path: str | None, overrides: list[str],
         return train(cfg, rd, resume=resume, overwrite=overwrite, echo=click.echo)
     except PlunderError as exc:
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:      # a read-only or full disk, a run dir that is a file, ...
+        raise click.ClickException(write_failure(exc, "the run")) from None

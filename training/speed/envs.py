@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from plunder.training.tables import WIDTH, text_table, wrap
+
 
 @dataclass
 class BenchResult:
@@ -131,7 +133,7 @@ def encoder_summary() -> str:
     engines = [g for g, on in compiled.status("engine").items() if on]
     lines.append("engines (env() and the batched path): compiled for " + (", ".join(engines) or "no game")
                  + "; Python for the rest")
-    return "\n".join(lines)
+    return "\n".join(wrap(line, hang="    ") for line in lines)
 
 
 def free_observation(game) -> None:
@@ -251,36 +253,50 @@ def bench_threads(env_id: str, players: int, seconds: float, threads=(1, 2),
                         {t: cpu[t] / wall[t] if wall[t] else 0.0 for t in counts})
 
 
-def format_threads(results: list[ThreadResult]) -> str:
-    """A Markdown table of the threaded rows: each thread count's wall-clock rate, its
-    ratio to one thread, and the CPU seconds the process got per wall second (below the
-    thread count: the threads did not all find a free core), with the machine's load."""
-    import os
-
+def thread_rows(results: list[ThreadResult]) -> tuple[list[str], list[list[str]]]:
+    """The headings and rows of the threaded rows: each thread count's wall-clock rate,
+    its ratio to one thread, and the CPU seconds the process got per wall second (below
+    the thread count: the threads did not all find a free core)."""
     counts = sorted({t for r in results for t in r.rates})
-    head = "| env | players | tables | path |" + "".join(
-        f" {t} thread{'s' if t > 1 else ''} agent-steps/s (wall) | CPU/wall |"
-        + (" x 1 thread |" if t > 1 else "") for t in counts)
-    rows = [head, "|---|---|---|---|" + "".join("---|---|" + ("---|" if t > 1 else "")
-                                               for t in counts)]
+    heads = ["env", "players", "tables", "path"]
+    for t in counts:
+        heads += [f"{t} thread{'s' if t > 1 else ''} agent-steps/s (wall)", "CPU/wall"]
+        heads += ["x 1 thread"] if t > 1 else []
+    rows = []
     for r in results:
-        row = f"| {r.name} | {r.players} | {r.tables} | {r.path} |"
+        row = [r.name, str(r.players), str(r.tables), r.path]
         for t in counts:
             if t in r.rates:
-                row += f" {r.rates[t]:,.0f} | {r.cpu_per_wall[t]:.2f} |"
+                row += [f"{r.rates[t]:,.0f}", f"{r.cpu_per_wall[t]:.2f}"]
                 if t > 1:
-                    row += f" {r.rates[t] / r.rates[1]:.2f}x |" if r.rates[1] else " - |"
+                    row.append(f"{r.rates[t] / r.rates[1]:.2f}x" if r.rates[1] else "-")
             else:               # the games in Python: one thread
-                row += " - | - |" + (" - |" if t > 1 else "")
+                row += ["-", "-"] + (["-"] if t > 1 else [])
         rows.append(row)
+    return heads, rows
+
+
+def threads_note() -> str:
+    """The line under the threaded rows: what they time, the cores and the load."""
+    import os
+
     try:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     except OSError:  # pragma: no cover
         load = "unknown"
-    rows.append(f"\n(threads: the engine's step alone, a legal action per row chosen "
-                f"before the clock starts; {os.cpu_count()} cores, load average {load}; "
-                "a batch in Python runs on one thread)")
-    return "\n".join(rows)
+    return wrap(f"(threads: the engine's step alone, a legal action per row chosen before "
+                f"the clock starts; {os.cpu_count()} cores, load average {load}; a batch in "
+                "Python runs on one thread)")
+
+
+def format_threads(results: list[ThreadResult], markdown: bool = True,
+                   width: int = WIDTH) -> str:
+    """The threaded rows, in Markdown (``markdown``) or as plain text of ``width``
+    columns, with the machine's load."""
+    heads, rows = thread_rows(results)
+    table = markdown_table(heads, rows) if markdown else text_table(heads, rows, width=width,
+                                                                     keep=2)
+    return f"{table}\n\n{threads_note()}"
 
 
 class RulesOnly:
@@ -511,58 +527,72 @@ def run_threads(seconds: float = 3.0, games: list[str] | None = None,
     return out
 
 
-def format_table(results: list[BenchResult]) -> str:
-    """A Markdown table with the ratios to texas_holdem_v4 (same API form; the batched
-    path's ratio is to texas through ``env()``), and, where measured, the ``env()`` rate
-    with a free observation, the share of a step that building it takes, the batched
-    path's rate with a free observation and the rules' rate alone."""
+def table_rows(results: list[BenchResult]) -> tuple[list[str], list[list[str]]]:
+    """The headings and rows of the speed table: the ratios to texas_holdem_v4 (same API
+    form; the batched path's ratio is to texas through ``env()``), and, where measured,
+    the ``env()`` rate with a free observation, the share of a step that building it
+    takes, the batched path's rate with a free observation and the rules' rate alone."""
     base = next((r for r in results if r.name == "texas_holdem_v4"), None)
     free = any(r.free_seconds for r in results)
     free_batch = any(r.free_batch_seconds for r in results)
     rules_only = any(r.rules_seconds for r in results)
-    rows = ["| env | players | env() agent-steps/s | x texas | raw_env() agent-steps/s "
-            "| x texas raw | batched agent-steps/s per core | x texas | games/s "
-            "| cloned state |" + (" env() with a free observation | x texas | the "
-                                  "observation's share of a step |" if free else "")
-            + (" batched with a free observation | x texas |" if free_batch else "")
-            + (" rules and masks alone | x texas |" if rules_only else ""),
-            "|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if free else "")
-            + ("---|---|" if free_batch else "") + ("---|---|" if rules_only else "")]
+    heads = ["env", "players", "env() agent-steps/s", "x texas", "raw_env() agent-steps/s",
+             "x texas raw", "batched agent-steps/s per core", "x texas", "games/s",
+             "cloned state"]
+    heads += ["env() with a free observation", "x texas",
+              "the observation's share of a step"] if free else []
+    heads += ["batched with a free observation", "x texas"] if free_batch else []
+    heads += ["rules and masks alone", "x texas"] if rules_only else []
+    rows = []
     for r in results:
         if not r.seconds:        # a row of the batched path alone (the compiled engine)
-            rows.append(f"| {r.name} | {r.players} | - | - | - | - |"
-                        f"{_rate_cells(r.batch_steps_per_s, base)} - | - |"
-                        + (" - | - | - |" if free else "") + (" - | - |" if free_batch else "")
-                        + (" - | - |" if rules_only else ""))
+            row = [r.name, str(r.players), "-", "-", "-", "-",
+                   *_rate_cells(r.batch_steps_per_s, base), "-", "-"]
+            row += ["-"] * (3 * free + 2 * free_batch + 2 * rules_only)
+            rows.append(row)
             continue
-        ratio = f"{r.steps_per_s / base.steps_per_s:.1f}x" if base else "-"
-        raw = r.raw_steps_per_s
-        raw_text = f"{raw:,.0f}" if raw else "-"
-        raw_ratio = (f"{raw / base.raw_steps_per_s:.1f}x"
-                     if raw and base and base.raw_steps_per_s else "-")
-        batch = r.batch_steps_per_s
-        batch_text = f"{batch:,.0f}" if batch else "-"
-        batch_ratio = f"{batch / base.steps_per_s:.1f}x" if batch and base else "-"
-        size = f"{r.state_bytes / 1024:.1f} KB" if r.state_bytes is not None else "-"
-        row = (f"| {r.name} | {r.players} | {r.steps_per_s:,.0f} | {ratio} | {raw_text} "
-               f"| {raw_ratio} | {batch_text} | {batch_ratio} | {r.games_per_s:,.1f} "
-               f"| {size} |")
+        raw, batch = r.raw_steps_per_s, r.batch_steps_per_s
+        row = [r.name, str(r.players), f"{r.steps_per_s:,.0f}",
+               f"{r.steps_per_s / base.steps_per_s:.1f}x" if base else "-",
+               f"{raw:,.0f}" if raw else "-",
+               f"{raw / base.raw_steps_per_s:.1f}x"
+               if raw and base and base.raw_steps_per_s else "-",
+               *_rate_cells(batch, base), f"{r.games_per_s:,.1f}",
+               f"{r.state_bytes / 1024:.1f} KB" if r.state_bytes is not None else "-"]
         rate = r.free_steps_per_s
         if rate:
-            free_ratio = f"{rate / base.steps_per_s:.1f}x" if base else "-"
-            row += f" {rate:,.0f} | {free_ratio} | {1 - r.steps_per_s / rate:.0%} |"
+            row += [f"{rate:,.0f}", f"{rate / base.steps_per_s:.1f}x" if base else "-",
+                    f"{1 - r.steps_per_s / rate:.0%}"]
         elif free:
-            row += " - | - | - |"
+            row += ["-", "-", "-"]
         if free_batch:
             row += _rate_cells(r.free_batch_steps_per_s, base)
         if rules_only:
             row += _rate_cells(r.rules_steps_per_s, base)
         rows.append(row)
-    return "\n".join(rows)
+    return heads, rows
 
 
-def _rate_cells(rate: float | None, base: BenchResult | None) -> str:
+def markdown_table(heads: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table, one row per line (for the docs: ``plunder speed --markdown``)."""
+    lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def format_table(results: list[BenchResult]) -> str:
+    """The speed table in Markdown (``plunder speed --markdown``)."""
+    return markdown_table(*table_rows(results))
+
+
+def format_text(results: list[BenchResult], width: int = WIDTH) -> str:
+    """The speed table as plain text of ``width`` columns, in bands that repeat the env
+    and its player count (``plunder speed``)."""
+    heads, rows = table_rows(results)
+    return text_table(heads, rows, width=width, keep=2)
+
+
+def _rate_cells(rate: float | None, base: BenchResult | None) -> list[str]:
     """Two table cells: a rate and its ratio to texas through ``env()`` ("-" if unknown)."""
     if not rate:
-        return " - | - |"
-    return f" {rate:,.0f} | {rate / base.steps_per_s:.1f}x |" if base else f" {rate:,.0f} | - |"
+        return ["-", "-"]
+    return [f"{rate:,.0f}", f"{rate / base.steps_per_s:.1f}x" if base else "-"]
