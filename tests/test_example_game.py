@@ -112,9 +112,11 @@ def test_plunder_list_names_it(example):
 
     out = CliRunner().invoke(main, ["list"])
     assert out.exit_code == 0
-    lines = {line.split()[0]: line for line in out.output.splitlines()}
+    # the games' table: one row per env id
+    lines = {line.split()[0]: line for line in out.output.splitlines()
+             if line.split() and line.split()[0].endswith("_v0")}
     assert list(lines) == [*SHIPPED, EXAMPLE]
-    assert "2-3 players" in lines[EXAMPLE] and "simultaneous" in lines[EXAMPLE]
+    assert " 2-3 " in lines[EXAMPLE] and "simultaneous" in lines[EXAMPLE]
 
 
 def test_the_web_page_lists_and_plays_it(example):
@@ -133,7 +135,7 @@ def test_the_web_page_lists_and_plays_it(example):
     made = client.post("/api/games", json={"game": "doubloons", "players": 2,
                                            "bots": ["random"]})
     assert made.status_code == 201, made.text
-    assert made.json()["board"] == {"zones": []}        # no board builder: move buttons
+    assert made.json()["board"]["zones"] == []       # no board builder: move buttons
 
 
 def test_registration_is_scoped():
