@@ -223,7 +223,7 @@ def test_speed_observation_cost_column_and_a_free_observation_leaves_the_game_al
     from plunder.envs import shipshape_v0
     from plunder.training.speed.envs import free_observation_env
 
-    free = free_observation_env(lambda: shipshape_v0.env(num_players=4))
+    free = free_observation_env(lambda **kw: shipshape_v0.env(num_players=4, **kw))
     real = shipshape_v0.env(num_players=4)
     for env in (free, real):
         env.reset(seed=3)

@@ -2104,6 +2104,8 @@ static const char *check_state(const rules *g, const ab_state *s)
                 return "a reserved card also taken into hand";
             if (!(s->phase == RECRUIT && has_turn_left(s, q)))
                 return "a reserved card nobody will pick up";
+            if (q == s->turn_player)
+                return "a reserved card not picked up at the start of its seat's turn";
         }
         for (long i = 0; i < s->plunder_len[q]; i++)
             if (!g->is_treasure[s->plunder[q][i]])

@@ -796,6 +796,20 @@ static const char *check_state(const rules *g, const crew_state *s)
     }
     if (ph == OVER && s->actor != -1)
         return "actor: someone acts after the end";
+    if (ph == DRAW) {      /* one card a turn, round the table from the start player */
+        long drawn = s->stock_len[s->actor];
+        if (drawn >= s->draw_target[s->actor])
+            return "actor: a seat that has drawn its stock draws again";
+        long before = ((s->actor - s->start) % n + n) % n;
+        for (long p = 0; p < n; p++) {
+            long want = drawn + (((p - s->start) % n + n) % n < before);
+            if (want > s->draw_target[p])
+                want = s->draw_target[p];
+            if (s->stock_len[p] != want)
+                return "stock: cards drawn out of turn (one card a turn, round the table "
+                       "from the start player)";
+        }
+    }
     if (ph == TARGET ? s->pending == PA_NONE : s->pending != PA_NONE)
         return "pending: a target phase without its action, or an action outside it";
     if (ph == SPYGLASS && s->spy_left[s->actor] == 0)
@@ -1296,7 +1310,9 @@ static int load_state(const rules *g, PyObject *data, crew_state *s)
             || read_seats(g, f[S_CURSES], "curses", 0, cards / 2, s->curses) < 0)
         return -1;
     long long v;
-    if (read_int(f[S_ROUND], "round", 1, cards, &v) < 0)
+    /* engine.py's _most_rounds: a round takes a card per seat, and the count moves on
+     * once more at the end */
+    if (read_int(f[S_ROUND], "round", 1, cards / n + 1, &v) < 0)
         return -1;
     s->round = (int16_t)v;
     if (read_int(f[S_START], "start", 0, n - 1, &v) < 0)

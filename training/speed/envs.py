@@ -147,8 +147,9 @@ def free_observation(game) -> None:
 
 
 def free_observation_env(make_env):
-    """``make_env()`` with a free observation (:func:`free_observation`)."""
-    env = make_env()
+    """``make_env(compiled=False)`` with a free observation (:func:`free_observation`):
+    its game in Python, as a compiled engine encodes in C."""
+    env = make_env(compiled=False)
     free_observation(env.unwrapped.game)
     return env
 
@@ -434,7 +435,7 @@ def run_bench(seconds: float = 3.0, games: list[str] | None = None,
     for env_id in games or ENV_IDS:
         module = env_module(env_id)
         for n in player_counts(env_id, players):
-            entries.append((env_id, n, lambda m=module, n=n: m.env(num_players=n),
+            entries.append((env_id, n, lambda m=module, n=n, **kw: m.env(num_players=n, **kw),
                             lambda m=module, n=n: m.raw_env(num_players=n)))
     hearts = None
     if yardsticks:
