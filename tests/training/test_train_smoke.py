@@ -64,7 +64,9 @@ def test_toy_simultaneous_game_trains(toy, tmp_path):
                    "--steps", "2048", "--run-dir", str(run), *set_args(TINY),
                    "--set", "pretrain.samples=300", "--set", "pretrain.epochs=2"])
     assert res.exit_code == 0, res.output
-    assert "2 × random" in res.output and "2 × heuristic" in res.output
+    words = " ".join(res.output.split())         # the summary is wrapped at 80 columns
+    assert "against 2 of each opponent" in words
+    assert "\nrandom " in res.output and "\nheuristic " in res.output   # the table's rows
     assert "pretrain: imitated 300 decisions" in res.output
     bot = make_bot(f"trained:{run / 'bot.onnx'}", toy, 3)
     env = make(toy, num_players=3)
