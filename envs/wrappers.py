@@ -110,11 +110,13 @@ class MaskInInfoParallel(BaseParallelWrapper):
     def reset(self, seed: int | None = None, options: dict | None = None):
         """``(observations, infos)``, the masks in the infos."""
         observations, infos = self.env.reset(seed=seed, options=options)
+        self.agents = self.env.agents       # PettingZoo 1.24's wrapper base reads it so
         return self._split(observations, infos)
 
     def step(self, actions: dict):
         """The env's step, the masks moved into the infos."""
         observations, rewards, terminations, truncations, infos = self.env.step(actions)
+        self.agents = self.env.agents
         observations, infos = self._split(observations, infos)
         return observations, rewards, terminations, truncations, infos
 
