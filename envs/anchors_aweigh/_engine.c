@@ -1887,6 +1887,14 @@ static const char *check_state(const rules *g, const aa_state *s)
                         || (A_PAY <= a && a < A_COLOUR);
             if (a >= 0 && !legal)
                 return "pending: not a choice of this decision";
+            if (a >= 0) {
+                /* choices wait to be applied together, so each was open to its seat here */
+                int8_t open_to[NUM_ACTIONS];
+                memset(open_to, 0, NUM_ACTIONS);
+                fill_mask(g, s, p, open_to);
+                if (!open_to[a])
+                    return "pending: not open to the seat";
+            }
             if (ph == PIRATE && s->encounter[p] != 1 && a >= 0)
                 return "pending: a seat that fled has a choice pending";
         }

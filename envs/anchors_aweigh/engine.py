@@ -474,11 +474,14 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
         """The Python mask: the reference of the compiled one."""
         # entries are set in a bytearray (much cheaper than numpy item writes), then
         # viewed as the int8 array without a copy
-        mask = bytearray(NUM_ACTIONS)
         if player not in self.current_players():
-            return np.frombuffer(mask, np.int8)
+            return np.zeros(NUM_ACTIONS, np.int8)
+        return np.frombuffer(self._choices(player), np.int8)
+
+    def _choices(self, p: int) -> bytearray:
+        """The moves of this decision open to seat ``p`` (whether or not it is to act)."""
+        mask = bytearray(NUM_ACTIONS)
         ph = self.phase
-        p = player
         ship = self.ships[p]
         g = self.game
         if ph == SETUP:
@@ -513,7 +516,7 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
                     mask[A_COLOUR + c] = 1
         elif ph == PLACE:
             self._place_mask(p, mask)
-        return np.frombuffer(mask, np.int8)
+        return mask
 
     # -- moves ------------------------------------------------------------------------------
     def _apply(self, actions: dict[int, int]) -> None:
@@ -666,6 +669,8 @@ class AnchorsAweighState(LoadingRace, Travel, GameState):
                      | set(range(A_PAY, A_COLOUR))}[ph]
             for p, a in enumerate(self.pending):
                 require(a < 0 or a in legal, f"pending[{p}]: not a choice of this decision")
+                # choices wait to be applied together, so each was open to its seat here
+                require(a < 0 or self._choices(p)[a], f"pending[{p}]: not open to the seat")
                 if ph == PIRATE and self.encounter[p] != 1:
                     require(a < 0, f"pending[{p}]: a seat that fled has a choice pending")
             require(self._current_players(), "pending: everyone has chosen, nothing applied")

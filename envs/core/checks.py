@@ -82,7 +82,8 @@ class Checks:
     def check_choice(self, value: Any, where: str, choices: Iterable[Any]) -> Any:
         """One of ``choices``."""
         choices = list(choices)
-        if isinstance(value, bool) or value not in choices:
+        # 1.0 == 1 and True == 1: a float or a bool never stands for an int choice
+        if isinstance(value, (bool, float, complex)) or value not in choices:
             raise self.error(f"{where}: {short_repr(value)} is not one of {choices}")
         return value
 

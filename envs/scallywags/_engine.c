@@ -650,8 +650,11 @@ static const char *check_state(const rules *g, sw_state *s)
             return "hands: a hand that is not full (the actor's is one short while its "
                    "card is pending)";
     int any_reshuffled = 0;
-    for (long k = 0; k < NUM_CARDS; k++)
+    for (long k = 0; k < NUM_CARDS; k++) {
+        if (s->reshuffled[k] > g->copies[k])
+            return "reshuffled: more copies of a card than the deck holds";
         any_reshuffled |= s->reshuffled[k] != 0;
+    }
     if (any_reshuffled)
         for (long k = 0; k < NUM_CARDS; k++)
             if (draw_counts[k] > s->reshuffled[k])

@@ -553,6 +553,8 @@ class ScallywagsState(GameState):
             require(sum(hand) == want, f"hands[{seat}]: {sum(hand)} cards, not {want} "
                     "(hands are refilled at once; the actor's is one short while its card "
                     "is pending)")
+        require(all(r <= c for r, c in zip(self.reshuffled, game.components.card_copies)),
+                "reshuffled: more copies of a card than the deck holds")
         if any(self.reshuffled):   # the draw pile is what is left of the last reshuffle
             require(all(self.draw_pile.count(k) <= self.reshuffled[k] for k in range(NUM_CARDS)),
                     "draw_pile holds cards that were not reshuffled")
