@@ -17,6 +17,11 @@ ROUND_TRIP_GAMES, ROUND_TRIP_EVERY = 3, 2
 ROUND_TRIP_REACHED = {"draw", "hire", "lay", "over"}
 
 
+#: states compared per case in the compiled-equivalence suite (a targeted card's choice
+#: comes up a few times a game)
+EQUIVALENCE_STATES = 300
+
+
 def phases_reached(n, options):
     """Every phase but the game's end and the Spyglass (random play seldom reaches them
     within the states compared)."""

@@ -28,7 +28,7 @@ ROUND_TRIP_GAMES, ROUND_TRIP_EVERY = 2, 2
 ROUND_TRIP_REACHED = {LOADING, DECIDE, ENCOUNTER, PLACE, OVER}
 
 #: states compared per case in the compiled-equivalence suite
-EQUIVALENCE_STATES = 500
+EQUIVALENCE_STATES = 250
 
 
 def phases_reached(n, options):

@@ -14,7 +14,7 @@ from tests.support.games import VARIANT_CASES, case_id, data
 
 #: random-play states compared per case (every seat of each) in the default run, where a
 #: game's suite data names no other count; the slow run compares ten times as many
-STATES = 300
+STATES = 100
 
 
 def _compare(env_id, n, opts, states):
