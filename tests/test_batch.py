@@ -95,3 +95,33 @@ def test_illegal_and_malformed_actions_raise():
     with pytest.raises(InvalidArgumentError):
         GameBatch(game_class("scallywags_v0"), 2, 0)
     batch.step(masks.argmax(1))     # nothing was applied by the failed calls
+
+
+@pytest.mark.parametrize("derived", [True, False])
+@pytest.mark.parametrize("env_id", [e for e in ENV_IDS
+                                    if GameBatch(game_class(e), game_class(e).min_players,
+                                                 1).compiled])
+def test_compiled_rows_handed_out_are_never_written_again(env_id, derived):
+    """The compiled GameBatch hands its observation rows out without a copy: later steps
+    (held tables among them) write elsewhere, and the rows equal those of a batch writing
+    in place."""
+    from plunder.envs.core.batch import CompiledBatch, engine_module
+    cls = game_class(env_id)
+    batch = GameBatch(cls, cls.max_players, 5, seed=4, derived_features=derived)
+    ref = CompiledBatch(batch.game, engine_module(cls), 5, kept=batch._kept)
+    ref.reset(np.random.SeedSequence(4).spawn(5))
+    rng = np.random.default_rng(2)
+    handed = []
+    for t in range(120):
+        tables, seats, obs, masks = batch.decisions()
+        np.testing.assert_array_equal(obs, ref.obs[:ref.rows])
+        handed.append((obs, obs.copy()))
+        actions = _random_actions(rng, masks)
+        hold = rng.random(5) < 0.3 if t % 2 else None
+        batch.step(actions, hold)
+        ref.step(actions, hold)
+    for obs, copy in handed:
+        np.testing.assert_array_equal(obs, copy)
+    with pytest.raises(IllegalActionError):      # nothing applied, the rows kept
+        batch.step(np.full(len(batch.decisions()[0]), -1))
+    np.testing.assert_array_equal(batch.decisions()[2], ref.obs[:ref.rows])

@@ -28,6 +28,7 @@ tests/test_compiled_engine.py). ``compiled=False`` keeps the games in Python.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -106,7 +107,8 @@ class GameBatch:
         self.reward_mode = reward_mode
         self.max_turns = int(max_turns or game_cls.default_max_turns)
         self._compiled = None if module is None else CompiledBatch(
-            self.game, module, self.n, reward_mode, self.max_turns, self._kept, threads)
+            self.game, module, self.n, reward_mode, self.max_turns, self._kept, threads,
+            fresh_obs=True)
         self._states: list[GameState] = []
         self._ended: list[GameState | None] = [None] * self.n
         self._pending = None
@@ -160,7 +162,8 @@ class GameBatch:
         if self._pending is None and self._compiled is not None:
             c = self._compiled
             k = c.rows
-            self._pending = (c.tables[:k].copy(), c.seats[:k].copy(), c.obs[:k].copy(),
+            # the engine's next step writes into another obs array: no copy of the rows
+            self._pending = (c.tables[:k].copy(), c.seats[:k].copy(), c.obs[:k],
                              c.masks[:k].copy())
         if self._pending is None:
             self._pending = self._python_decisions()
@@ -213,30 +216,30 @@ class GameBatch:
         non-zero only on tables whose game ended in this step (those tables then hold a
         new game; ``ended(i)`` is the game that ended), and per-table flags.
         """
-        tables, seats, _, masks = self.decisions()
+        c = self._compiled
+        rows = c.rows if c is not None else len(self.decisions()[0])
         actions = np.asarray(actions)
-        if actions.shape != (len(tables),) or not np.issubdtype(actions.dtype, np.integer):
+        if actions.shape != (rows,) or not np.issubdtype(actions.dtype, np.integer):
             raise InvalidArgumentError(
-                f"step() needs one integer action per decision: shape ({len(tables)},), "
+                f"step() needs one integer action per decision: shape ({rows},), "
                 f"got {actions.dtype} {actions.shape}")
         if hold is not None:
             hold = np.asarray(hold)
             if hold.shape != (self.n,) or hold.dtype != np.bool_:
                 raise InvalidArgumentError(f"hold must be None or a bool array of shape "
                                            f"({self.n},), got {hold.dtype} {hold.shape}")
-        legal = (actions >= 0) & (actions < self.num_actions)
-        legal[legal] = masks[legal.nonzero()[0], actions[legal]] != 0
-        if hold is not None:
-            legal |= hold[tables]
-        if not legal.all():
-            k = int(np.flatnonzero(~legal)[0])
-            raise IllegalActionError(int(actions[k]), np.flatnonzero(masks[k]).tolist(),
-                                     player=int(seats[k]), describe=self.game.action_name)
-        pending, self._pending = self._pending, None
-        if self._compiled is not None:
-            c = self._compiled
-            c.step(actions, hold)
+        if c is not None:
+            # the engine checks every action against its mask before it applies any
+            try:
+                c.step(actions, hold)
+            except IllegalActionError:
+                self._check_legal(actions, hold, *self.decisions())
+                raise
+            self._pending = None
             return c.rewards.copy(), c.terminated.copy(), c.truncated.copy()
+        tables, seats, _, masks = self.decisions()
+        self._check_legal(actions, hold, tables, seats, _, masks)
+        pending, self._pending = self._pending, None
         self._held = None if hold is None or not hold.any() else (hold.copy(), pending)
         rewards = np.zeros((self.n, self.num_players), np.float32)
         terminated = np.zeros(self.n, bool)
@@ -266,6 +269,17 @@ class GameBatch:
             self._ended[i] = state
             self._states[i] = self.games[i].new_game(self.rngs[i])
         return rewards, terminated, truncated
+
+    def _check_legal(self, actions, hold, tables, seats, _obs, masks) -> None:
+        """IllegalActionError for the first row (not held) whose action its mask forbids."""
+        legal = (actions >= 0) & (actions < self.num_actions)
+        legal[legal] = masks[legal.nonzero()[0], actions[legal]] != 0
+        if hold is not None:
+            legal |= hold[tables]
+        if not legal.all():
+            k = int(np.flatnonzero(~legal)[0])
+            raise IllegalActionError(int(actions[k]), np.flatnonzero(masks[k]).tolist(),
+                                     player=int(seats[k]), describe=self.game.action_name)
 
     def ended(self, i: int):
         """Table ``i``'s last finished (or cut) game, as it ended (None before its first
@@ -340,12 +354,19 @@ class CompiledBatch:
     rewritten in place by every step; copy what must outlive it. ``kept``: the columns
     of the full observation row to keep (None: all). ``threads``: how many threads a
     step is split over (each table is stepped by one of them; the GIL is released).
+
+    ``fresh_obs``: each reset and step writes the rows into another ``obs`` array (one no
+    longer referenced outside this object, reused, or a new one), so that an ``obs``
+    array (or a view of it) taken after one step is never written again: rows handed out
+    need no copy.
     """
 
     def __init__(self, game: Game, module, n: int, reward_mode: str = "rank",
                  max_turns: int | None = None, kept: np.ndarray | None = None,
-                 threads: int = 1):
+                 threads: int = 1, fresh_obs: bool = False):
         check_threads(threads)
+        self.fresh_obs = bool(fresh_obs)
+        self._spare: list[np.ndarray] = []      # obs arrays written before (fresh_obs)
         self.game = game
         self.n = int(n)
         self.threads = int(threads)
@@ -377,7 +398,26 @@ class CompiledBatch:
             st = np.random.PCG64(child).state["state"]
             words[i] = (st["state"] >> 64, st["state"] & mask, st["inc"] >> 64,
                         st["inc"] & mask)
-        self.rows = self._batch.reset(words)
+        if not self.fresh_obs:
+            self.rows = self._batch.reset(words)
+            return
+        new = self._next_obs()
+        self.rows = self._batch.reset(words, new)
+        self._spare.append(self.obs)
+        self.obs = new
+
+    _SPARE_KEPT = 2     # obs arrays kept for reuse (fresh_obs)
+
+    def _next_obs(self) -> np.ndarray:
+        """An obs array nothing outside this object refers to (fresh_obs): a spare one
+        whose last views are gone, or a new one."""
+        spare = self._spare
+        for k in range(len(spare)):
+            if sys.getrefcount(spare[k]) == 2:     # the list's reference and the argument
+                return spare.pop(k)
+        if len(spare) >= self._SPARE_KEPT:
+            del spare[0]                            # still held outside: theirs now
+        return np.empty_like(self.obs)
 
     def step(self, actions, hold=None) -> None:
         """Apply one action per decision row (in row order); IllegalActionError, with
@@ -386,7 +426,16 @@ class CompiledBatch:
         actions = np.ascontiguousarray(actions, np.int64)
         if hold is not None:
             hold = np.ascontiguousarray(hold, np.bool_)
-        rows = self._batch.step(actions, hold)
+        if self.fresh_obs:
+            new = self._next_obs()
+            rows = self._batch.step(actions, hold, new)
+            if rows >= 0:
+                self._spare.append(self.obs)
+                self.obs = new
+            else:
+                self._spare.append(new)
+        else:
+            rows = self._batch.step(actions, hold)
         if rows < 0:
             bad = -1 - rows
             raise IllegalActionError(int(actions[bad]),

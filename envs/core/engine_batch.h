@@ -199,6 +199,8 @@ typedef struct {
     Py_ssize_t *kept;              /* the full row's columns kept, or NULL */
     float *full_rows;              /* one full row per thread, when columns are dropped */
     long rows;                     /* decision rows written by the last reset/step */
+    const float *prev_obs;         /* during a step given a new obs array: the old one (held
+                                    * tables' rows are copied from it), else NULL */
     batch_pool pool;
 } Batch;
 
@@ -376,6 +378,8 @@ static void batch_observe_part(void *arg, long part)
         const int moved = b->first_row[i] != row;
         b->first_row[i] = row;
         if (j->hold != NULL && j->hold[i] && j->actions != NULL && !moved) {
+            if (b->prev_obs != NULL)        /* where they were, in the old obs array */
+                memcpy(obs + row * W, b->prev_obs + row * W, sizeof(float) * (size_t)(k * W));
             row += k;               /* its rows are where they were */
             continue;
         }
@@ -535,15 +539,37 @@ static int batch_ready(Batch *b)
     return 1;
 }
 
-/* reset(words): each table's generator from a uint64 array [n, 4] of PCG64 states (state
- * high, state low, inc high, inc low); a new game on every table; returns the rows */
-static PyObject *Batch_reset(Batch *b, PyObject *words)
+/* the caller's new obs array (``obj``: one of the batch's obs shape) into ``fresh``; 0 when
+ * ``obj`` is None (the rows go to the obs array held), 1 when taken, -1 with an exception */
+static int batch_new_obs(Batch *b, PyObject *obj, Py_buffer *fresh)
 {
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    if (get_array(obj, "obs", "f", 4, b->n_tables * b->players * b->obs_width, fresh) < 0)
+        return -1;
+    return 1;
+}
+
+/* the new obs array (taken by batch_new_obs) held from now on, the old one released */
+static void batch_swap_obs(Batch *b, Py_buffer *fresh)
+{
+    Py_buffer old = b->obs;
+    b->obs = *fresh;
+    PyBuffer_Release(&old);
+}
+
+/* reset(words, obs=None): each table's generator from a uint64 array [n, 4] of PCG64 states (state
+ * high, state low, inc high, inc low); a new game on every table; returns the rows */
+static PyObject *Batch_reset(Batch *b, PyObject *args)
+{
+    PyObject *words, *obs = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O:reset", &words, &obs))
+        return NULL;
     if (b->engine == NULL || !b->have_buffers) {
         PyErr_SetString(InvalidArgumentError, "Batch: not initialised");
         return NULL;
     }
-    Py_buffer w;
+    Py_buffer w, fresh;
     if (PyObject_GetBuffer(words, &w, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return NULL;
     if (w.itemsize != 8 || w.len != b->n_tables * 32 || w.format == NULL
@@ -561,6 +587,13 @@ static PyObject *Batch_reset(Batch *b, PyObject *words)
                             "numpy's PCG64 states are)");
             return NULL;
         }
+    const int have_obs = batch_new_obs(b, obs, &fresh);
+    if (have_obs < 0) {
+        PyBuffer_Release(&w);
+        return NULL;
+    }
+    if (have_obs)
+        batch_swap_obs(b, &fresh);
     for (long i = 0; i < b->n_tables; i++) {
         pcg64 *r = &b->table_rngs[i];
         r->state = ((u128)x[4 * i] << 64) | x[4 * i + 1];
@@ -579,15 +612,17 @@ static PyObject *Batch_reset(Batch *b, PyObject *words)
     return PyLong_FromLong(b->rows);
 }
 
-/* step(actions, hold=None): one int64 action per decision row of the last reset/step, in
- * row order; ``hold`` (a bool array, one per table) names tables to leave as they are:
- * their decisions stay pending (still rows, in table order) and their rows' actions are
- * not read. Returns the new number of rows, or -1 - row for the first row whose action
- * its mask forbids (then nothing is applied). */
+/* step(actions, hold=None, obs=None): one int64 action per decision row of the last
+ * reset/step, in row order; ``hold`` (a bool array, one per table) names tables to leave
+ * as they are: their decisions stay pending (still rows, in table order) and their rows'
+ * actions are not read. ``obs``: a new array (the obs array's shape) the rows are written
+ * into and held from then on (the held tables' rows copied into it), so that the old one
+ * is never written again. Returns the new number of rows, or -1 - row for the first row
+ * whose action its mask forbids (then nothing is applied, and ``obs`` is not taken). */
 static PyObject *Batch_step(Batch *b, PyObject *args)
 {
-    PyObject *actions, *hold = Py_None;
-    if (!PyArg_ParseTuple(args, "O|O:step", &actions, &hold))
+    PyObject *actions, *hold = Py_None, *obs = Py_None;
+    if (!PyArg_ParseTuple(args, "O|OO:step", &actions, &hold, &obs))
         return NULL;
     if (!batch_ready(b))
         return NULL;
@@ -631,9 +666,22 @@ static PyObject *Batch_step(Batch *b, PyObject *args)
         if (act[r] < 0 || act[r] >= b->actions || !masks[r * b->actions + act[r]])
             return PyLong_FromLong(-1 - r);
     }
+    Py_buffer fresh, old;
+    const int have_obs = batch_new_obs(b, obs, &fresh);
+    if (have_obs < 0)
+        return NULL;
+    if (have_obs) {
+        old = b->obs;
+        b->obs = fresh;
+        b->prev_obs = old.buf != fresh.buf ? old.buf : NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     batch_run(b, act, held);
     Py_END_ALLOW_THREADS
+    if (have_obs) {
+        b->prev_obs = NULL;
+        PyBuffer_Release(&old);
+    }
     return PyLong_FromLong(b->rows);
 }
 
@@ -685,13 +733,15 @@ static PyObject *Batch_get_threads(Batch *b, void *closure)
 }
 
 static PyMethodDef Batch_methods[] = {
-    {"reset", (PyCFunction)Batch_reset, METH_O,
-     "reset(tables): each table's generator from a uint64 [n, 4] array of PCG64 states "
-     "(state high, low, inc high, low), a new game on each; returns the decision rows."},
+    {"reset", (PyCFunction)Batch_reset, METH_VARARGS,
+     "reset(tables, obs=None): each table's generator from a uint64 [n, 4] array of PCG64 "
+     "states (state high, low, inc high, low), a new game on each; returns the decision "
+     "rows. ``obs``: a new array (the obs array's shape) to write the rows into and hold."},
     {"step", (PyCFunction)Batch_step, METH_VARARGS,
-     "step(actions, hold=None): one int64 action per decision row (rows of the tables "
-     "``hold`` names are left pending, their actions unread); the new number of rows, or "
-     "-1 - row for the first illegal action (then nothing is applied)."},
+     "step(actions, hold=None, obs=None): one int64 action per decision row (rows of the "
+     "tables ``hold`` names are left pending, their actions unread); the new number of "
+     "rows, or -1 - row for the first illegal action (then nothing is applied). ``obs``: a "
+     "new array (the obs array's shape) to write the rows into and hold from then on."},
     {"state", (PyCFunction)Batch_state, METH_O, "state(i): a copy of table i's game."},
     {"ended", (PyCFunction)Batch_ended, METH_O,
      "ended(i): a copy of table i's last finished (or cut) game, as it ended."},
