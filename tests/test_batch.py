@@ -19,7 +19,7 @@ def test_decisions_are_every_current_player_with_its_view_and_mask(env_id):
         batch = GameBatch(cls, n, 3, seed=1)
         rng = np.random.default_rng(0)
         ended = 0
-        for _ in range(150):
+        for _ in range(60):
             tables, seats, obs, masks = batch.decisions()
             want = [(i, p) for i, st in enumerate(batch.states) for p in st.current_players()]
             assert list(zip(tables.tolist(), seats.tolist())) == want

@@ -34,15 +34,15 @@ from plunder.envs.core.testing import memory_growth
 
 ENGINE_GAMES = [e for e in ENV_IDS if game_class(e).__module__.split(".")[-2]
                 in compiled.packages("engine")]
-GAMES = 250              # random games per player count in the default run
-DECISIONS = 25_000       # ... unless they reach this many decisions first
+GAMES = 150              # random games per player count in the default run
+DECISIONS = 15_000       # ... unless they reach this many decisions first
 #: in the slow suite: 5,000 per count keeps CI's run short; the full soak of 100,000 per
 #: count runs with PLUNDER_ENGINE_GAMES=100000 PLUNDER_ENGINE_DECISIONS=100000000
 SLOW_GAMES = int(os.environ.get("PLUNDER_ENGINE_GAMES", "5000"))
 #: the slow suite's decision budget per count (PLUNDER_ENGINE_DECISIONS): all of
 #: Scallywags' 5,000 games, about 750 of All Hands battle's
 SLOW_DECISIONS = int(os.environ.get("PLUNDER_ENGINE_DECISIONS", "600000"))
-LOADS = 80               # JSON-loaded (and as many sampled) states per count at most
+LOADS = 50               # JSON-loaded (and as many sampled) states per count at most
 
 
 pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_PYTHON=1
@@ -647,5 +647,5 @@ def test_no_memory_growth(env_id):
             masks = batch.decisions()[3]
             batch.step((rng.random(masks.shape) * masks).argmax(1))
 
-    grown = memory_growth(run, 300, 3000)
+    grown = memory_growth(run, 300, 1500)
     assert grown < 20000, grown
