@@ -22,8 +22,9 @@ A game whose spec declares the ``engine`` part ships ``envs/<game>/_engine.c``
 (``plunder.envs.<game>._engine``): the whole game compiled (state, rules, view, encoder,
 JSON round trip) with a ``Batch`` of games stepped in C, for which the Python engine is
 the specification (tests/test_compiled_engine.py compares them). Where that module also
-defines ``Encoder`` (its encoder fed any view, as ShipShape's), it is the game's compiled
-encoder and the game ships no ``_cencode.c``.
+defines ``Encoder`` (its encoder fed any view, as ShipShape's and Scallywags'), it is the
+game's compiled encoder and the game ships no ``_cencode.c``; such a game keeps no view
+twin either (its Python states use ``python_view``).
 ``envs.core.batch.GameBatch`` steps its games through it where it is built
 (``CompiledBatch``).
 

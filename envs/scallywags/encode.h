@@ -1,6 +1,7 @@
-/* The Scallywags observation writer, shared by the compiled encoder (_cencode.c, which
- * reads a ScallywagsView tuple) and the compiled engine (_engine.c, which reads its own
- * state): both fill an ``sw_view`` of plain numbers, checked, and call ``sw_write``.
+/* The Scallywags observation writer of the compiled engine (_engine.c), shared by its two
+ * readers: the engine's own states (plain_view) and its ``Encoder``, which reads any
+ * ScallywagsView tuple. Both fill an ``sw_view`` of plain numbers, checked, and call
+ * ``sw_write``.
  *
  * ``sw_write`` writes the same floats as the Python encoder (observation.py), bit for
  * bit: every value is computed in double in the Python code's order of operations, then

@@ -29,13 +29,14 @@ from .view import ScallywagsView
 
 MIDDLE = -1
 
-#: ScallywagsState.python_view (and _cview.c) build the view positionally, in this order
+#: ScallywagsState.python_view builds the view positionally, in this order (the compiled
+#: engine's State.view and Encoder, _engine.c, use it too: VIEW_FIELDS)
 _VIEW_FIELDS = ("player", "num_players", "take_limit", "coin_values", "face_up", "coin_owner",
                 "coin_slot", "knowers", "hand", "hand_sizes", "discard", "reshuffled",
                 "draw_size", "actor", "phase", "card", "chosen", "block_queue", "acting",
                 "turns")
 if ScallywagsView._fields != _VIEW_FIELDS:
-    raise ImportError("ScallywagsView changed: update python_view and _cview.c")
+    raise ImportError("ScallywagsView changed: update python_view and _engine.c")
 _new_tuple = tuple.__new__
 
 
@@ -121,17 +122,6 @@ class ScallywagsGame(Game):
         s.actor = int(rng.integers(n))
         s.refresh()
         return s
-
-
-def view_params(game: ScallywagsGame) -> tuple:
-    """The compiled view builder's constants (``_cview.ViewBuilder(*view_params(game))``),
-    in its constructor's order: the view and state classes, the game's ``num_players``
-    and ``take_limit``, the coin and card counts, the range of coin values, the most
-    cards of one kind (a bound for hand and reshuffle counts) and the phases."""
-    comp = game.components
-    return (ScallywagsView, ScallywagsState, game.num_players, game.take_limit,
-            game.num_coins, NUM_CARDS, min(comp.coin_values), max(comp.coin_values),
-            sum(comp.card_copies), PHASES, BLOCK)
 
 
 class ScallywagsState(GameState):
@@ -627,4 +617,4 @@ class ScallywagsState(GameState):
 ScallywagsGame.state_class = ScallywagsState
 
 __all__ = ["BLOCK", "CHOOSE", "MAX_OPPONENTS", "MIDDLE", "PHASES", "TARGET", "Phase",
-           "ScallywagsGame", "ScallywagsState", "view_params"]
+           "ScallywagsGame", "ScallywagsState"]

@@ -70,7 +70,7 @@ def encode(game, view) -> np.ndarray:
 
 
 def compiled_params(game, module) -> tuple:
-    """The arguments of the compiled ``module.Encoder`` (``_cencode.c``) for ``game``: the
+    """The arguments of the compiled ``module.Encoder`` (``_engine.c``) for ``game``: the
     (start, stop) of every layout field it writes, in ``module.LAYOUT_FIELDS`` order, then
     the counts and tables the Python encoder below computes from the game's components."""
     lay, comp = game.layout, game.components

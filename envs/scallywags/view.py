@@ -1,5 +1,5 @@
-"""What one Scallywags player knows (built only by ``ScallywagsState.python_view`` and its
-C twin, _cview.c)."""
+"""What one Scallywags player knows (built only by ``ScallywagsState.python_view`` and, for
+the compiled engine's states, its ``State.view``, _engine.c)."""
 
 from __future__ import annotations
 

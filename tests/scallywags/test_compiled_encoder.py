@@ -1,5 +1,6 @@
-"""The compiled Scallywags encoder (envs/scallywags/_cencode.c) writes what the Python one
-writes, bit for bit, and rejects malformed views and outputs with a clear error.
+"""The compiled Scallywags encoder (``_engine.Encoder``, envs/scallywags/_engine.c: the
+compiled engine's observation writer fed any view) writes what the Python one writes, bit
+for bit, and rejects malformed views and outputs with a clear error.
 
 The Python encoder (observation.py) is the reference. Random play of every player count
 and variant, ``encode_into``, the switch and pickling: the shared suite
@@ -12,9 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("plunder.envs.scallywags._cencode")
+_engine = pytest.importorskip("plunder.envs.scallywags._engine")
 
-from plunder.envs.scallywags import _cencode                       # noqa: E402
 from plunder.envs.scallywags.components import BLOW, YO_HO         # noqa: E402
 from plunder.envs.scallywags.engine import PHASES, ScallywagsGame  # noqa: E402
 from plunder.envs.scallywags.view import ScallywagsView            # noqa: E402
@@ -29,11 +29,11 @@ pytestmark = pytest.mark.usefixtures("compiled_on")   # also under PLUNDER_PURE_
 
 
 def test_field_names_match_the_view_and_the_layout():
-    assert _cencode.VIEW_FIELDS == ScallywagsView._fields
+    assert _engine.VIEW_FIELDS == ScallywagsView._fields
     # every layout field is written by the C code, each once
     for n in range(2, 7):
         names = ScallywagsGame(n).layout.names()
-        assert sorted(_cencode.LAYOUT_FIELDS) == sorted(names)
+        assert sorted(_engine.LAYOUT_FIELDS) == sorted(names)
 
 
 def _random_view(game, rng) -> ScallywagsView:
@@ -135,8 +135,8 @@ def test_a_view_of_the_wrong_shape_raises_a_clear_error():
 def test_the_constructor_checks_its_constants():
     from plunder.envs.scallywags import observation
     game = ScallywagsGame(2)
-    params = list(observation.compiled_params(game, _cencode))
-    _cencode.Encoder(*params)
+    params = list(observation.compiled_params(game, _engine))
+    _engine.Encoder(*params)
     slices = list(params[1])
     slices[0] = (slices[0][0], slices[0][1] + 1)             # a field of the wrong length
     for bad in ({1: tuple(slices)}, {0: params[0] - 1}, {3: 99}, {5: (3, 1)}, {10: (1.0,)},
@@ -146,7 +146,30 @@ def test_the_constructor_checks_its_constants():
         for i, value in bad.items():
             args[i] = value
         with pytest.raises((TypeError, ValueError)):
-            _cencode.Encoder(*args)
-    blank = _cencode.Encoder.__new__(_cencode.Encoder)       # never initialised
+            _engine.Encoder(*args)
+    blank = _engine.Encoder.__new__(_engine.Encoder)         # never initialised
     with pytest.raises(ValueError):
         blank.encode_into(_view()[1], np.zeros(game.layout.size, np.float32))
+
+
+def test_the_game_encodes_with_the_engines_encoder():
+    """The engine module holds the game's only compiled encoder (no view twin): a Python
+    state's view encodes as the engine's own state of the same game does."""
+    from plunder.envs.core import compiled
+    assert compiled.load("scallywags") is _engine
+    assert compiled.load("scallywags", "view") is None
+    for n in (2, 5):
+        game = ScallywagsGame(n)
+        engine = _engine.Engine(*game.compiled_engine_params(_engine))
+        rng = np.random.default_rng(n)
+        s = game.new_game(rng)
+        for _ in range(60):
+            if s.is_terminal():
+                break
+            twin = engine.from_dict(s.to_dict())
+            out = np.empty(game.layout.size, np.float32)
+            for p in range(n):
+                twin.encode_into(p, out)
+                assert same_bytes(game.encode(s.view(p)), out)
+            p = s.current_players()[0]
+            s.apply_action(int(rng.choice(np.flatnonzero(s.legal_actions_mask(p)))))
