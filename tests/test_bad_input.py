@@ -97,8 +97,9 @@ def _saved_states(game, seed):
 
 @pytest.mark.parametrize("env_id,n", GAME_COUNTS)
 def test_junk_in_every_top_level_field(env_id, n):
-    """Every field of a state in mid-game and of a finished one."""
-    _junk_top_level(env_id, n, picks=(1, 3))
+    """Every field of a state in mid-game (the slow run: also the start, another middle and
+    the end)."""
+    _junk_top_level(env_id, n, picks=(1,))
 
 
 @pytest.mark.slow

@@ -307,8 +307,8 @@ def test_junk_states_are_refused_or_load_as_python_loads_them(env_id):
             while not s.is_terminal():
                 states.append(s.to_dict())
                 s.apply_joint(_joint(s, lambda legal: int(rng.choice(legal))))
-        # eight positions spread over the games (every step of a turn comes up)
-        for data in states[::max(1, len(states) // 8)]:
+        # six positions spread over the games (every step of a turn comes up)
+        for data in states[::max(1, len(states) // 6)]:
             for bad in _mutations(data):
                 tried += 1
                 try:
@@ -322,7 +322,7 @@ def test_junk_states_are_refused_or_load_as_python_loads_them(env_id):
                     continue
                 assert py is not None, ("the compiled engine loaded what Python refuses", bad)
                 _same_state(game, py, c, "junk that loads")
-    assert tried > 600 and refused > tried // 2
+    assert tried > 400 and refused > tried // 2
     for junk in (None, [], "{}", 3):
         with pytest.raises(InvalidStateError):
             engine.from_dict(junk)
