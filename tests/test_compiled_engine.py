@@ -34,8 +34,8 @@ from plunder.envs.core.testing import memory_growth
 
 ENGINE_GAMES = [e for e in ENV_IDS if game_class(e).__module__.split(".")[-2]
                 in compiled.packages("engine")]
-GAMES = 150              # random games per player count in the default run
-DECISIONS = 15_000       # ... unless they reach this many decisions first
+GAMES = 100              # random games per player count in the default run
+DECISIONS = 10_000       # ... unless they reach this many decisions first
 #: in the slow suite: 5,000 per count keeps CI's run short; the full soak of 100,000 per
 #: count runs with PLUNDER_ENGINE_GAMES=100000 PLUNDER_ENGINE_DECISIONS=100000000
 SLOW_GAMES = int(os.environ.get("PLUNDER_ENGINE_GAMES", "5000"))
