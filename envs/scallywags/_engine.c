@@ -1860,8 +1860,8 @@ static PyTypeObject EncoderType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Encoder(size, slices, num_coins, seats, num_cards, distinct_values, "
               "take_limit, hand_size, total_value, total_cards, inv_copies, phases, blow, yo_ho): "
-              "the "
-              "Scallywags observation encoder of one game (see observation.compiled_params).",
+              "the Scallywags observation encoder of one game (see "
+              "observation.compiled_params).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Encoder_init,
     .tp_dealloc = (destructor)Encoder_dealloc,
